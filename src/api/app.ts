@@ -1,0 +1,15 @@
+import { Hono } from 'hono';
+import { bearerAuth } from './auth';
+import { errorBody, renderError } from './errors';
+import { crawls } from './routes/crawls';
+
+export function createApp() {
+  const app = new Hono<{ Bindings: Env }>();
+  app.onError(renderError);
+  app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
+
+  app.get('/v1/health', (c) => c.json({ ok: true }));
+  app.use('/v1/*', bearerAuth((env) => env.API_TOKEN));
+  app.route('/v1/crawls', crawls);
+  return app;
+}

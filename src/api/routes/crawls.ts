@@ -1,0 +1,104 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import { isPrivateUrl } from '../../domain/address';
+import { decodeCursor, encodeCursor } from '../../domain/cursor';
+import { normalizeUrl } from '../../domain/normalize';
+import { enqueueTasks } from '../../crawl/enqueue';
+import { readSettings } from '../../crawl/settings';
+import type { CrawlConfig } from '../../crawl/types';
+import { getCrawl, insertCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
+import { getPageBodyKey, listPages } from '../../db/pages';
+import { ApiError, badRequest, notFound } from '../errors';
+import { contentQuerySchema, crawlIdSchema, createCrawlSchema, pageListQuerySchema } from '../schemas';
+import { jsonBody, parseWith } from '../validate';
+
+type AppEnv = { Bindings: Env };
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+const crawlListQuerySchema = z
+  .object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() })
+  .strict();
+const crawlCursorSchema = z.object({ c: z.number().int(), i: z.string() }).strict();
+
+async function requireCrawl(env: Env, rawId: string): Promise<CrawlRow> {
+  const id = crawlIdSchema.safeParse(rawId);
+  const crawl = id.success ? await getCrawl(env.DB, id.data) : null;
+  if (!crawl) throw notFound(`no crawl with id ${JSON.stringify(rawId.slice(0, 100))}`);
+  return crawl;
+}
+
+function decodeOr400<T>(cursor: string | undefined, schema: z.ZodType<T>): T | null {
+  if (cursor === undefined || cursor === '') return null;
+  const parsed = schema.safeParse(decodeCursor(cursor));
+  if (!parsed.success) throw badRequest('invalid cursor', 'invalid_cursor');
+  return parsed.data;
+}
+
+export const crawls = new Hono<AppEnv>()
+  .post('/', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, 'payload_too_large', `request body larger than ${MAX_BODY_BYTES} bytes`); } }), async (c) => {
+    const config: CrawlConfig = await jsonBody(c, createCrawlSchema);
+    if (!readSettings(c.env).allowPrivateNetworks) {
+      const blocked = config.seeds.find(isPrivateUrl);
+      if (blocked) throw badRequest(`seed ${blocked} is a private network address; set ALLOW_PRIVATE_NETWORKS=true to crawl it`, 'private_address');
+    }
+    const id = crypto.randomUUID();
+    await insertCrawl(c.env.DB, id, config, Date.now());
+    const seeds = await c.env.CRAWL.getByName(id).start(id, config);
+    // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
+    await enqueueTasks(c.env.FRONTIER, id, seeds);
+    return c.json({ id, status: 'running' as const }, 201);
+  })
+  .get('/', async (c) => {
+    const query = parseWith(crawlListQuerySchema, c.req.query(), 'query');
+    const after = decodeOr400(query.cursor, crawlCursorSchema);
+    const rows = await listCrawls(c.env.DB, query.limit, after ? { createdAt: after.c, id: after.i } : null);
+    const last = rows.at(-1);
+    return c.json({
+      crawls: rows.map((r) => ({ id: r.id, status: r.status, seeds: r.config.seeds, createdAt: new Date(r.createdAt).toISOString() })),
+      cursor: rows.length === query.limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null,
+    });
+  })
+  .get('/:id', async (c) => {
+    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
+    if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
+    return c.json({
+      id: crawl.id,
+      status: snapshot.status,
+      counts: snapshot.counts,
+      pending: snapshot.pending,
+      config: crawl.config,
+      createdAt: new Date(crawl.createdAt).toISOString(),
+    });
+  })
+  .delete('/:id', async (c) => {
+    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const snapshot = await c.env.CRAWL.getByName(crawl.id).cancel();
+    if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
+    return c.json({ id: crawl.id, status: snapshot.status, counts: snapshot.counts });
+  })
+  .get('/:id/pages', async (c) => {
+    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const query = parseWith(pageListQuerySchema, c.req.query(), 'query');
+    const after = decodeOr400(query.cursor, z.string().min(1));
+    const pages = await listPages(c.env.DB, crawl.id, query.limit, after);
+    const last = pages.at(-1);
+    return c.json({ pages, cursor: pages.length === query.limit && last ? encodeCursor(last.url) : null });
+  })
+  .get('/:id/content', async (c) => {
+    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const query = parseWith(contentQuerySchema, c.req.query(), 'query');
+    const url = normalizeUrl(query.url);
+    if (url === null) throw badRequest('url must be an absolute http(s) URL');
+    const page = await getPageBodyKey(c.env.DB, crawl.id, url);
+    if (!page) throw notFound(`no page ${url} in this crawl`);
+    if (!page.r2Key) throw notFound(`no stored body for ${url} (it was not a 2xx response)`);
+    const object = await c.env.BODIES.get(page.r2Key);
+    if (!object) throw notFound(`stored body for ${url} is missing`);
+    const headers = new Headers({ 'content-length': String(object.size), 'x-edgecrawl-url': url });
+    headers.set('content-type', object.httpMetadata?.contentType ?? page.contentType ?? 'application/octet-stream');
+    headers.set('etag', object.httpEtag);
+    return new Response(object.body, { headers });
+  });

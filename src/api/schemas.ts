@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { normalizeUrl } from '../domain/normalize';
+import { compilePattern, PatternError } from '../domain/patterns';
+import { SCOPES } from '../domain/scope';
+
+export const MAX_SEEDS = 1000;
+export const MAX_PATTERNS = 100;
+
+const pattern = z
+  .string()
+  .min(1)
+  .max(1000)
+  .superRefine((value, ctx) => {
+    try {
+      compilePattern(value);
+    } catch (error) {
+      if (error instanceof PatternError) ctx.addIssue({ code: 'custom', message: error.message });
+      else throw error;
+    }
+  });
+
+const seed = z
+  .string()
+  .max(8192)
+  .transform((value, ctx) => {
+    const url = normalizeUrl(value);
+    if (url === null) {
+      ctx.addIssue({ code: 'custom', message: `not an absolute http(s) URL: ${JSON.stringify(value.slice(0, 200))}` });
+      return z.NEVER;
+    }
+    return url;
+  });
+
+/** POST /v1/crawls. Unknown fields are rejected, so a typo is an error rather than a silent default. */
+export const createCrawlSchema = z
+  .object({
+    seeds: z.array(seed).min(1).max(MAX_SEEDS),
+    scope: z.enum(SCOPES).default('same-host'),
+    include: z.array(pattern).max(MAX_PATTERNS).default([]),
+    exclude: z.array(pattern).max(MAX_PATTERNS).default([]),
+    maxDepth: z.number().int().min(0).max(10_000).nullable().default(null),
+    maxPages: z.number().int().min(1).max(100_000_000).nullable().default(null),
+  })
+  .strict()
+  .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));
+
+export const crawlIdSchema = z.uuid({ message: 'crawl id must be a UUID' });
+
+export const pageListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    cursor: z.string().max(4096).optional(),
+  })
+  .strict();
+
+export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();

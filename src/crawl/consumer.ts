@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { backoffSeconds } from '../domain/backoff';
+import { compileLinkPolicy, type LinkPolicy } from '../domain/policy';
+import { enqueueTasks } from './enqueue';
+import { processTask, type Processed } from './process';
+import { readSettings, type Settings } from './settings';
+import { writeResults } from './store';
+import type { CrawlConfig, CrawlTask } from './types';
+
+const taskSchema = z.object({
+  crawlId: z.string().min(1).max(64),
+  url: z.string().min(1).max(8192),
+  depth: z.number().int().min(0),
+  hops: z.number().int().min(0).default(0),
+});
+
+function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
+  console[level === 'info' ? 'log' : level](JSON.stringify({ level, msg, ...fields }));
+}
+
+/** Compiled link policies, kept per isolate: a crawl's config never changes. */
+const policies = new Map<string, LinkPolicy>();
+function policyFor(crawlId: string, config: CrawlConfig): LinkPolicy {
+  let policy = policies.get(crawlId);
+  if (!policy) {
+    if (policies.size >= 256) policies.delete(policies.keys().next().value as string);
+    policy = compileLinkPolicy(config);
+    policies.set(crawlId, policy);
+  }
+  return policy;
+}
+
+/**
+ * The frontier queue consumer. Messages are grouped by crawl; per crawl, one Durable Object call
+ * claims the whole group, pages are fetched concurrently, D1 rows for the group go in one batch,
+ * one call reports every outcome (and gets back the new links to enqueue), and then each message
+ * is acked or retried on its own.
+ */
+export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<void> {
+  const settings = readSettings(env);
+  const groups = new Map<string, { message: Message; task: CrawlTask }[]>();
+  for (const message of batch.messages) {
+    const parsed = taskSchema.safeParse(message.body);
+    if (!parsed.success) {
+      log('warn', 'dropping malformed frontier message', { id: message.id });
+      message.ack();
+      continue;
+    }
+    const task = parsed.data;
+    const group = groups.get(task.crawlId) ?? [];
+    group.push({ message, task });
+    groups.set(task.crawlId, group);
+  }
+  await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings)));
+}
+
+async function consumeGroup(crawlId: string, group: { message: Message; task: CrawlTask }[], env: Env, settings: Settings): Promise<void> {
+  const stub = env.CRAWL.getByName(crawlId);
+  const retryAll = (reason: string, error: unknown) => {
+    log('error', reason, { crawlId, error: String(error) });
+    for (const { message } of group) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+  };
+
+  let claimed;
+  try {
+    claimed = await stub.claim(group.map((g) => g.task.url));
+  } catch (error) {
+    return retryAll('claim failed', error);
+  }
+  const { config, claims } = claimed;
+
+  const work: { message: Message; task: CrawlTask; result: Promise<Processed> }[] = [];
+  group.forEach(({ message, task }, i) => {
+    const claim = claims[i];
+    if (!claim || !config) {
+      message.ack(); // already done, taken by another consumer, or the crawl is over
+      return;
+    }
+    const deps = { settings, policy: policyFor(crawlId, config), bodies: env.BODIES, crawlId };
+    work.push({ message, task, result: processTask(task, claim, deps) });
+  });
+  if (work.length === 0) return;
+
+  const settled = await Promise.allSettled(work.map((w) => w.result));
+  const done: { message: Message; processed: Processed }[] = [];
+  const broken: { message: Message; url: string }[] = [];
+  settled.forEach((s, i) => {
+    const { message, task } = work[i]!;
+    if (s.status === 'fulfilled') done.push({ message, processed: s.value });
+    else {
+      log('error', 'processing failed', { crawlId, url: task.url, error: String(s.reason) });
+      broken.push({ message, url: task.url });
+    }
+  });
+
+  try {
+    await writeResults(env.DB, crawlId, done.map((d) => d.processed));
+  } catch (error) {
+    // Nothing of this group is recorded: hand every URL back and retry every message.
+    await stub.complete(work.map((w) => ({ url: w.task.url, kind: 'retry', fetched: false, reason: 'storage error' }))).catch(() => undefined);
+    return retryAll('D1 write failed', error);
+  }
+
+  const outcomes = [
+    ...done.map((d) => d.processed.outcome),
+    ...broken.map((b) => ({ url: b.url, kind: 'retry' as const, fetched: false, reason: 'internal error' })),
+  ];
+  let accepted;
+  try {
+    ({ accepted } = await stub.complete(outcomes));
+  } catch (error) {
+    return retryAll('complete failed', error);
+  }
+
+  try {
+    await enqueueTasks(env.FRONTIER, crawlId, accepted);
+  } catch (error) {
+    // The URLs are recorded as queued in the Durable Object; its sweeper re-sends them.
+    log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: accepted.length, error: String(error) });
+  }
+
+  for (const { message, processed } of done) {
+    if (processed.outcome.kind === 'retry') {
+      message.retry({ delaySeconds: processed.retryDelaySeconds ?? backoffSeconds(processed.attempts) });
+    } else {
+      if (processed.outcome.kind === 'failed') log('warn', 'page failed', { crawlId, url: processed.outcome.url, reason: processed.outcome.reason });
+      message.ack();
+    }
+  }
+  for (const { message } of broken) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+}

@@ -1,0 +1,68 @@
+import type { Settings } from './settings';
+
+export interface FetchedResponse {
+  status: number;
+  headers: Headers;
+  /** The body as received after content decoding, at most maxBodyBytes. */
+  body: Uint8Array;
+}
+
+/** A network-level failure (timeout, reset, DNS); transient. */
+export class NetworkError extends Error {}
+/** The decompressed body exceeded the cap; permanent. */
+export class BodyTooLargeError extends Error {}
+
+export const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+/** Reads a stream to the end, failing as soon as it grows past `limit` bytes. */
+export async function readCapped(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
+  if (!stream) return new Uint8Array(0);
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLargeError(`body larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** One GET, redirects not followed (the crawler schedules each hop as its own task). */
+export async function fetchOnce(url: string, settings: Settings): Promise<FetchedResponse> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
+  try {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        redirect: 'manual',
+        signal: controller.signal,
+        headers: { 'user-agent': settings.userAgent, accept: ACCEPT },
+      });
+    } catch (error) {
+      throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms` : `network error: ${(error as Error).message}`);
+    }
+    try {
+      const body = await readCapped(response.body, settings.maxBodyBytes);
+      return { status: response.status, headers: response.headers, body };
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) throw error;
+      throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms reading body` : `body read failed: ${(error as Error).message}`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,129 @@
+import { classifyResponse } from '../domain/classify';
+import { isPrivateUrl } from '../domain/address';
+import { decodeBody, isHtml, parseHtmlPage } from '../domain/html';
+import { normalizeUrl } from '../domain/normalize';
+import type { LinkPolicy } from '../domain/policy';
+import { BodyTooLargeError, fetchOnce, NetworkError } from './fetcher';
+import type { Settings } from './settings';
+import { bodyKey } from './store';
+import type { Claim, CrawlTask, FrontierEntry, Outcome } from './types';
+
+export const MAX_REDIRECT_HOPS = 5;
+/** Outgoing links recorded in D1 per page (all of them are still considered for crawling). */
+export const MAX_LINKS_RECORDED = 1000;
+
+export interface PageRecord {
+  url: string;
+  status: number;
+  contentType: string | null;
+  title: string | null;
+  depth: number;
+  bytes: number;
+  fetchedAt: number;
+  r2Key: string | null;
+  redirectTo: string | null;
+}
+
+export interface Processed {
+  outcome: Outcome;
+  attempts: number;
+  /** Seconds to wait before the retry, when outcome.kind is 'retry'. */
+  retryDelaySeconds?: number;
+  page?: PageRecord;
+  links?: string[];
+}
+
+export interface ProcessDeps {
+  settings: Settings;
+  policy: LinkPolicy;
+  bodies: R2Bucket;
+  crawlId: string;
+  now?: () => number;
+}
+
+/**
+ * Fetches one claimed URL and decides its outcome: stored (body in R2, links offered),
+ * a redirect (target offered as a new task, this URL skipped), a retry, or a failure.
+ * Never throws for anything the site does; storage errors propagate to the caller.
+ */
+export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Processed> {
+  const { settings, policy } = deps;
+  const attempts = claim.attempts;
+  const final = attempts >= settings.maxAttempts;
+  const skip = (reason: string): Processed => ({ outcome: { url: task.url, kind: 'skipped', fetched: false, reason }, attempts });
+
+  if (!settings.allowPrivateNetworks && isPrivateUrl(task.url)) return skip('blocked: private network address');
+
+  let response;
+  try {
+    response = await fetchOnce(task.url, settings);
+  } catch (error) {
+    const reason = (error as Error).message;
+    if (error instanceof BodyTooLargeError) return { outcome: { url: task.url, kind: 'failed', fetched: true, reason }, attempts };
+    if (error instanceof NetworkError && !final) return { outcome: { url: task.url, kind: 'retry', fetched: false, reason }, attempts };
+    return { outcome: { url: task.url, kind: 'failed', fetched: false, reason }, attempts };
+  }
+
+  const fetchedAt = (deps.now ?? Date.now)();
+  const contentType = response.headers.get('content-type');
+  const page: PageRecord = {
+    url: task.url,
+    status: response.status,
+    contentType,
+    title: null,
+    depth: claim.depth,
+    bytes: response.body.byteLength,
+    fetchedAt,
+    r2Key: null,
+    redirectTo: null,
+  };
+  const decision = classifyResponse(response.status, response.headers);
+
+  switch (decision.kind) {
+    case 'retry': {
+      if (final) return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: decision.reason }, attempts, page };
+      const delay = decision.retryAfterSeconds === undefined ? undefined : Math.min(300, decision.retryAfterSeconds);
+      return { outcome: { url: task.url, kind: 'retry', fetched: true, reason: decision.reason }, attempts, ...(delay === undefined ? {} : { retryDelaySeconds: delay }) };
+    }
+    case 'fail':
+      return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: decision.reason }, attempts, page };
+    case 'redirect': {
+      const target = normalizeUrl(decision.location, task.url);
+      page.redirectTo = target;
+      const fail = (reason: string): Processed => ({ outcome: { url: task.url, kind: 'failed', fetched: true, reason }, attempts, page });
+      if (target === null) return fail(`redirect to a non-http(s) URL: ${decision.location.slice(0, 200)}`);
+      if (claim.hops + 1 > MAX_REDIRECT_HOPS) return fail(`too many redirects (more than ${MAX_REDIRECT_HOPS})`);
+      const reason = `redirect ${response.status} to ${target}`;
+      if (!policy(target, claim.depth)) {
+        return { outcome: { url: task.url, kind: 'skipped', fetched: true, reason: `${reason}, out of scope` }, attempts, page };
+      }
+      const next: FrontierEntry = { url: target, depth: claim.depth, hops: claim.hops + 1 };
+      return { outcome: { url: task.url, kind: 'skipped', fetched: true, reason, links: [next] }, attempts, page };
+    }
+    case 'ok':
+      break;
+  }
+
+  const key = await bodyKey(deps.crawlId, task.url);
+  await deps.bodies.put(key, response.body, {
+    httpMetadata: contentType ? { contentType } : {},
+    customMetadata: { url: task.url, crawlId: deps.crawlId },
+  });
+  page.r2Key = key;
+
+  let links: string[] = [];
+  let candidates: FrontierEntry[] = [];
+  if (isHtml(contentType)) {
+    const parsed = parseHtmlPage(decodeBody(response.body, contentType), task.url);
+    page.title = parsed.title;
+    links = parsed.links;
+    const depth = claim.depth + 1;
+    candidates = links.filter((url) => policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
+  }
+  return {
+    outcome: { url: task.url, kind: 'stored', fetched: true, links: candidates },
+    attempts,
+    page,
+    links: links.slice(0, MAX_LINKS_RECORDED),
+  };
+}

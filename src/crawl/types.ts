@@ -1,0 +1,65 @@
+import type { Scope } from '../domain/scope';
+
+/** A validated crawl request, as stored with the job. */
+export interface CrawlConfig {
+  seeds: string[];
+  scope: Scope;
+  include: string[];
+  exclude: string[];
+  maxDepth: number | null;
+  maxPages: number | null;
+}
+
+export type CrawlStatus = 'running' | 'completed' | 'cancelled';
+
+export interface Counts {
+  /** Unique in-scope URLs accepted into the frontier. Each ends stored, failed or skipped. */
+  discovered: number;
+  /** HTTP responses received (any status). */
+  fetched: number;
+  stored: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface CrawlSnapshot {
+  id: string;
+  status: CrawlStatus;
+  counts: Counts;
+  /** URLs queued or in flight. */
+  pending: number;
+}
+
+/** A URL accepted into the frontier. */
+export interface FrontierEntry {
+  url: string;
+  depth: number;
+  /** Redirects followed to reach this URL. */
+  hops: number;
+}
+
+/** The body of a frontier queue message. */
+export interface CrawlTask extends FrontierEntry {
+  crawlId: string;
+}
+
+export type OutcomeKind = 'stored' | 'failed' | 'skipped' | 'retry';
+
+/** What became of one claimed URL, reported to the crawl's Durable Object. */
+export interface Outcome {
+  url: string;
+  kind: OutcomeKind;
+  /** An HTTP response was received. */
+  fetched: boolean;
+  reason?: string;
+  /** Candidate URLs found (links or a redirect target), already scope-checked. */
+  links?: FrontierEntry[];
+}
+
+/** A claimed URL, as the Durable Object knows it. */
+export interface Claim {
+  depth: number;
+  hops: number;
+  /** This claim included. */
+  attempts: number;
+}

@@ -1,0 +1,50 @@
+import type { CrawlConfig, CrawlStatus } from '../crawl/types';
+
+export interface CrawlRow {
+  id: string;
+  status: CrawlStatus;
+  config: CrawlConfig;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+interface RawCrawlRow {
+  id: string;
+  status: CrawlStatus;
+  config: string;
+  created_at: number;
+  finished_at: number | null;
+}
+
+const toRow = (r: RawCrawlRow): CrawlRow => ({
+  id: r.id,
+  status: r.status,
+  config: JSON.parse(r.config) as CrawlConfig,
+  createdAt: r.created_at,
+  finishedAt: r.finished_at,
+});
+
+export async function insertCrawl(db: D1Database, id: string, config: CrawlConfig, now: number): Promise<void> {
+  await db
+    .prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'running', ?, ?, ?)")
+    .bind(id, JSON.stringify(config), now, now)
+    .run();
+}
+
+export async function getCrawl(db: D1Database, id: string): Promise<CrawlRow | null> {
+  const row = await db.prepare('SELECT id, status, config, created_at, finished_at FROM crawls WHERE id = ?').bind(id).first<RawCrawlRow>();
+  return row ? toRow(row) : null;
+}
+
+/** Newest first; the cursor is the (created_at, id) of the last row seen. */
+export async function listCrawls(db: D1Database, limit: number, after: { createdAt: number; id: string } | null): Promise<CrawlRow[]> {
+  const { results } = after
+    ? await db
+        .prepare(
+          'SELECT id, status, config, created_at, finished_at FROM crawls WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+        )
+        .bind(after.createdAt, after.id, limit)
+        .all<RawCrawlRow>()
+    : await db.prepare('SELECT id, status, config, created_at, finished_at FROM crawls ORDER BY created_at DESC, id DESC LIMIT ?').bind(limit).all<RawCrawlRow>();
+  return results.map(toRow);
+}

@@ -1,0 +1,5 @@
+// Secrets are not in wrangler.toml, so `wrangler types` cannot see them.
+interface Env {
+  /** Bearer token required by every /v1 route except health. */
+  API_TOKEN?: string;
+}

@@ -1,0 +1,15 @@
+import { createApp } from './api/app';
+import { consumeDeadLetters } from './crawl/dead-letters';
+import { consumeFrontier } from './crawl/consumer';
+
+export { CrawlCoordinator } from './crawl/coordinator';
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  async queue(batch, env) {
+    if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, env);
+    else await consumeFrontier(batch, env);
+  },
+} satisfies ExportedHandler<Env>;
