@@ -1,0 +1,88 @@
+import { exports } from 'cloudflare:workers';
+import { expect, inject } from 'vitest';
+
+export const TOKEN = 'test-token';
+
+export interface CrawlView {
+  id: string;
+  status: 'running' | 'completed' | 'cancelled';
+  counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number };
+  pending: number;
+}
+
+export interface PageView {
+  url: string;
+  status: number;
+  contentType: string | null;
+  title: string | null;
+  depth: number;
+  bytes: number;
+  fetchedAt: string;
+}
+
+/** Calls the Worker's fetch handler (the real Hono app, in this isolate). */
+export function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (init.token !== null) headers.set('authorization', `Bearer ${init.token ?? TOKEN}`);
+  if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  return exports.default.fetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
+}
+
+export async function createCrawl(request: Record<string, unknown>): Promise<string> {
+  const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify(request) });
+  const body = (await res.json()) as { id: string; status: string };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  expect(body.status).toBe('running');
+  return body.id;
+}
+
+export async function getCrawl(id: string): Promise<CrawlView> {
+  const res = await api(`/v1/crawls/${id}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as CrawlView;
+}
+
+/** Polls until the crawl is no longer running. */
+export async function waitForCrawl(id: string, timeoutMs = 80_000): Promise<CrawlView> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const crawl = await getCrawl(id);
+    if (crawl.status !== 'running') return crawl;
+    if (Date.now() > deadline) throw new Error(`crawl ${id} still running: ${JSON.stringify(crawl)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function allPages(id: string, limit = 100): Promise<PageView[]> {
+  const pages: PageView[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await api(`/v1/crawls/${id}/pages?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { pages: PageView[]; cursor: string | null };
+    pages.push(...body.pages);
+    cursor = body.cursor;
+  } while (cursor);
+  return pages;
+}
+
+/** A fresh namespace for the test site, so each test reads only its own requests. */
+export function namespace(): string {
+  return crypto.randomUUID().replace(/-/g, '').slice(0, 12);
+}
+
+export function site(which: 'A' | 'B' = 'A'): string {
+  return inject(which === 'A' ? 'siteA' : 'siteB');
+}
+
+/** "host path" of every request the test site received for `ns`, in order. */
+export async function siteLog(ns: string): Promise<string[]> {
+  const res = await fetch(`${site()}/__log/${ns}`);
+  return ((await res.json()) as { entries: string[] }).entries;
+}
+
+export function countBy<T>(items: readonly T[]): Map<T, number> {
+  const counts = new Map<T, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,178 @@
+/**
+ * A deterministic test site served on loopback, for tests and benchmarks. Runs in Node.
+ *
+ * Paths are /t/<ns>/<variant>/..., where <ns> is any token a test picks so that its requests can be
+ * told apart in the request log (GET /__log/<ns>), and <variant> selects a site:
+ *   tree-<n>[-d<ms>]  n pages in a binary tree (p1 .. pn, children p2i and p2i+1) plus cross links,
+ *                     different spellings of the same URLs, links out of scope, and a binary file
+ *                     under files/ every 25 pages; optional response delay in ms.
+ *   pure-<n>          the same tree with nothing but child links (exact depths).
+ *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
+ *                     text/plain with markup in it, a 503-then-200 page, other port and other host links.
+ */
+import http from 'node:http';
+
+export interface SiteServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface RequestLog {
+  /** "host path" of every request, in arrival order. */
+  entries: string[];
+}
+
+const logs = new Map<string, RequestLog>();
+const flakyServed = new Set<string>();
+
+function filler(seed: number, bytes: number): string {
+  const words = ['crawl', 'edge', 'queue', 'durable', 'object', 'polite', 'fetch', 'parse', 'store', 'worker'];
+  let out = '';
+  let x = seed + 1;
+  while (out.length < bytes) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out += words[x % words.length] + (x % 7 === 0 ? '.\n' : ' ');
+  }
+  return out;
+}
+
+export function binaryBody(i: number): Buffer {
+  const bytes = Buffer.alloc(1024 + i);
+  for (let j = 0; j < bytes.length; j++) bytes[j] = (j * 31 + i) & 255;
+  bytes.write('<a href="hidden.html">not parsed</a>', 100, 'latin1');
+  return bytes;
+}
+
+function treePage(ns: string, variant: string, n: number, i: number, pure: boolean, portA: number, fillerBytes: number): string {
+  const base = `/t/${ns}/${variant}/`;
+  const links: string[] = [];
+  for (const c of [2 * i, 2 * i + 1]) if (c <= n) links.push(c % 2 === 0 ? `p${c}.html` : `./p${c}.html`);
+  if (!pure) {
+    if (i > 1) links.push(`../${variant}/%70${Math.floor(i / 2)}.html`); // %70 is "p": same URL after normalization
+    links.push(`#top`, `${base}`, `p${i}.html#section`);
+    if (i < n) links.push(`HTTP://127.0.0.1:${portA}${base}p${i + 1}.html`);
+    links.push(`http://localhost:${portA}${base}p1.html`, 'mailto:someone@example.com', 'javascript:void(0)');
+    if (i % 25 === 0) links.push(`files/${i}.bin`);
+  }
+  const anchors = links.map((href, k) => `<li><a href="${href}">link ${k}</a></li>`).join('\n');
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>Tree page ${i}</title></head>
+<body><h1 id="top">Page ${i} of ${n}</h1><ul>
+${anchors}
+</ul><p>${filler(i, fillerBytes)}</p></body></html>`;
+}
+
+function treeRoot(ns: string, variant: string, n: number): string {
+  return `<!doctype html><html><head><title>Tree ${variant}</title></head><body><a href="/t/${ns}/${variant}/p1.html">start</a> of ${n}</body></html>`;
+}
+
+const MISC_LINKS = [
+  'ok.html',
+  'moved',
+  'moved-dup',
+  'loop-a',
+  'chain-0',
+  'missing.html',
+  'gone-ext',
+  'to-file',
+  'doc.txt',
+  'flaky.html',
+];
+
+type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer; delayMs?: number };
+
+function misc(ns: string, rest: string, portA: number, portB: number): Reply {
+  const base = `/t/${ns}/misc/`;
+  const html = (title: string, body = '') => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<html><head><title>${title}</title></head><body>${body}</body></html>` });
+  const redirect = (status: number, location: string) => ({ status, headers: { location }, body: '' });
+  if (rest === '') {
+    const links = [...MISC_LINKS, `http://127.0.0.1:${portB}${base}other-port.html`, `http://localhost:${portA}${base}other-host.html`];
+    return html('Misc', links.map((l) => `<a href="${l}">${l}</a>`).join(' '));
+  }
+  if (rest === 'ok.html' || rest === 'ok2.html' || rest === 'other-port.html' || rest === 'other-host.html') return html(rest);
+  if (rest === 'moved') return redirect(301, 'ok2.html');
+  if (rest === 'moved-dup') return redirect(302, `${base}ok.html`);
+  if (rest === 'loop-a') return redirect(302, 'loop-b');
+  if (rest === 'loop-b') return redirect(302, 'loop-a');
+  const chain = /^chain-(\d+)$/.exec(rest);
+  if (chain) return redirect(302, `chain-${Number(chain[1]) + 1}`);
+  if (rest === 'gone-ext') return redirect(301, `http://localhost:${portA}${base}elsewhere.html`);
+  if (rest === 'to-file') return redirect(302, 'file:///etc/passwd');
+  if (rest === 'doc.txt') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'plain text with <a href="not-a-link.html">markup</a>' };
+  if (rest === 'flaky.html') {
+    const key = `${ns}/flaky`;
+    if (!flakyServed.has(key)) {
+      flakyServed.add(key);
+      return { status: 503, headers: { 'retry-after': '1', 'content-type': 'text/plain' }, body: 'try again' };
+    }
+    return html('Flaky but fine');
+  }
+  return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
+}
+
+export function route(path: string, portA: number, portB: number): Reply {
+  const m = /^\/t\/([A-Za-z0-9_-]+)\/([a-z]+(?:-\d+)?(?:-d\d+)?)\/(.*)$/.exec(path);
+  if (!m) return { status: 404, body: 'no such site' };
+  const [, ns, variant, rest] = m as unknown as [string, string, string, string];
+  if (variant === 'misc') return misc(ns, rest, portA, portB);
+  const tree = /^(tree|pure)-(\d+)(?:-d(\d+))?$/.exec(variant);
+  if (!tree) return { status: 404, body: 'no such variant' };
+  const n = Number(tree[2]);
+  const delayMs = tree[3] ? Number(tree[3]) : 0;
+  const pure = tree[1] === 'pure';
+  const htmlReply = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body, delayMs });
+  if (rest === '') return htmlReply(treeRoot(ns, variant, n));
+  const page = /^p(\d+)\.html$/.exec(rest);
+  if (page && Number(page[1]) >= 1 && Number(page[1]) <= n) return htmlReply(treePage(ns, variant, n, Number(page[1]), pure, portA, 4000));
+  const file = /^files\/(\d+)\.bin$/.exec(rest);
+  if (file && !pure) return { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: binaryBody(Number(file[1])), delayMs };
+  return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs };
+}
+
+function handler(ports: { a: number; b: number }) {
+  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const logMatch = /^\/__log\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+    if (logMatch) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(logs.get(logMatch[1] as string) ?? { entries: [] }));
+      return;
+    }
+    const ns = /^\/t\/([A-Za-z0-9_-]+)\//.exec(url.pathname)?.[1];
+    if (ns) {
+      const log = logs.get(ns) ?? { entries: [] };
+      log.entries.push(`${req.headers.host} ${url.pathname}${url.search}`);
+      logs.set(ns, log);
+    }
+    const reply = route(url.pathname, ports.a, ports.b);
+    const send = () => {
+      res.writeHead(reply.status, reply.headers ?? {});
+      res.end(reply.body ?? '');
+    };
+    if (reply.delayMs) setTimeout(send, reply.delayMs);
+    else send();
+  };
+}
+
+async function listen(server: http.Server, port = 0): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no address');
+  return address.port;
+}
+
+/** Starts the site on two ports of 127.0.0.1 (for same-origin vs same-host tests). */
+export async function startSites(): Promise<{ a: SiteServer; b: SiteServer }> {
+  const ports = { a: 0, b: 0 };
+  const serverA = http.createServer({ keepAlive: true }, handler(ports));
+  const serverB = http.createServer({ keepAlive: true }, handler(ports));
+  ports.a = await listen(serverA);
+  ports.b = await listen(serverB);
+  const wrap = (server: http.Server, port: number): SiteServer => ({
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  });
+  return { a: wrap(serverA, ports.a), b: wrap(serverB, ports.b) };
+}

@@ -1,0 +1,29 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            API_TOKEN: 'test-token',
+            // The test sites are served on 127.0.0.1.
+            ALLOW_PRIVATE_NETWORKS: 'true',
+            FETCH_TIMEOUT_MS: '3000',
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ['test/**/*.test.ts'],
+      globalSetup: ['./test/support/global-setup.ts'],
+      setupFiles: ['./test/support/apply-migrations.ts'],
+      testTimeout: 90_000,
+      hookTimeout: 30_000,
+    },
+  };
+});
