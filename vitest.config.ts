@@ -24,6 +24,8 @@ export default defineConfig(async () => {
       setupFiles: ['./test/support/apply-migrations.ts'],
       testTimeout: 90_000,
       hookTimeout: 30_000,
+      // The Worker logs JSON lines; show them only for failing tests.
+      silent: 'passed-only',
     },
   };
 });
