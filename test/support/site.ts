@@ -8,7 +8,8 @@
  *                     under files/ every 25 pages; optional response delay in ms.
  *   pure-<n>          the same tree with nothing but child links (exact depths).
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
- *                     text/plain with markup in it, a 503-then-200 page, other port and other host links.
+ *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
+ *                     not linked: always-503.
  */
 import http from 'node:http';
 
@@ -97,6 +98,7 @@ function misc(ns: string, rest: string, portA: number, portB: number): Reply {
   if (rest === 'loop-b') return redirect(302, 'loop-a');
   const chain = /^chain-(\d+)$/.exec(rest);
   if (chain) return redirect(302, `chain-${Number(chain[1]) + 1}`);
+  if (rest === 'always-503') return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'unavailable' };
   if (rest === 'gone-ext') return redirect(301, `http://localhost:${portA}${base}elsewhere.html`);
   if (rest === 'to-file') return redirect(302, 'file:///etc/passwd');
   if (rest === 'doc.txt') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'plain text with <a href="not-a-link.html">markup</a>' };

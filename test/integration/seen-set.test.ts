@@ -1,0 +1,126 @@
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { CrawlConfig, FrontierEntry } from '../../src/crawl/types';
+import { namespace, site, siteLog } from '../support/api';
+
+function config(overrides: Partial<CrawlConfig> = {}): CrawlConfig {
+  return { seeds: ['https://example.com/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, ...overrides };
+}
+
+async function startedCoordinator(overrides: Partial<CrawlConfig> = {}) {
+  const id = crypto.randomUUID();
+  const stub = env.CRAWL.getByName(id);
+  const seeds = await stub.start(id, config(overrides));
+  return { id, stub, seeds };
+}
+
+const entry = (i: number, depth = 1): FrontierEntry => ({ url: `https://example.com/p${i}`, depth, hops: 0 });
+
+describe('the crawl Durable Object as an atomic seen-set', () => {
+  it('accepts each URL once when 50 callers offer overlapping sets at the same time', async () => {
+    const { id, seeds } = await startedCoordinator();
+    expect(seeds).toEqual([{ url: 'https://example.com/', depth: 0, hops: 0 }]);
+    // 50 callers, each with its own stub, each offering 60 URLs out of a pool of 300.
+    const calls = Array.from({ length: 50 }, (_, c) => {
+      const batch = Array.from({ length: 60 }, (_, k) => entry((c * 37 + k * 11) % 300));
+      return env.CRAWL.getByName(id).offerUrls(batch);
+    });
+    const accepted = (await Promise.all(calls)).flat().map((e) => e.url);
+    const offered = new Set(Array.from({ length: 50 }, (_, c) => Array.from({ length: 60 }, (_, k) => entry((c * 37 + k * 11) % 300).url)).flat());
+    expect(accepted.length).toBe(offered.size);
+    expect(new Set(accepted)).toEqual(offered);
+    const snapshot = await env.CRAWL.getByName(id).snapshot();
+    expect(snapshot?.counts.discovered).toBe(offered.size + 1);
+    expect(snapshot?.pending).toBe(offered.size + 1);
+  });
+
+  it('hands a URL to exactly one of many racing claims', async () => {
+    const { id } = await startedCoordinator();
+    const claims = await Promise.all(Array.from({ length: 40 }, () => env.CRAWL.getByName(id).claim(['https://example.com/'])));
+    const winners = claims.filter((c) => c.claims[0] !== null);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]?.claims[0]).toEqual({ depth: 0, hops: 0, attempts: 1 });
+  });
+
+  it('never exceeds maxPages however the offers interleave', async () => {
+    const { id } = await startedCoordinator({ maxPages: 50 });
+    const calls = Array.from({ length: 20 }, (_, c) => env.CRAWL.getByName(id).offerUrls(Array.from({ length: 10 }, (_, k) => entry(c * 10 + k))));
+    const accepted = (await Promise.all(calls)).flat();
+    expect(accepted).toHaveLength(49); // the seed is the 50th
+    expect((await env.CRAWL.getByName(id).snapshot())?.counts.discovered).toBe(50);
+  });
+
+  it('records outcomes once: a late duplicate completion is ignored', async () => {
+    const { id, stub } = await startedCoordinator();
+    await stub.claim(['https://example.com/']);
+    const first = await stub.complete([{ url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(1), entry(2), entry(1)] }]);
+    expect(first.accepted.map((e) => e.url)).toEqual(['https://example.com/p1', 'https://example.com/p2']);
+    const again = await stub.complete([{ url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(3)] }]);
+    expect(again.accepted).toEqual([]);
+    expect((await env.CRAWL.getByName(id).snapshot())?.counts).toEqual({ discovered: 3, fetched: 1, stored: 1, failed: 0, skipped: 0 });
+  });
+
+  it('a retry hands the URL back; the next claim counts the attempt; completion comes when nothing is pending', async () => {
+    const { stub } = await startedCoordinator();
+    await stub.claim(['https://example.com/']);
+    await stub.complete([{ url: 'https://example.com/', kind: 'retry', fetched: true, reason: 'http 503' }]);
+    const second = await stub.claim(['https://example.com/']);
+    expect(second.claims[0]?.attempts).toBe(2);
+    const done = await stub.complete([{ url: 'https://example.com/', kind: 'failed', fetched: true, reason: 'http 503' }]);
+    expect(done.status).toBe('completed');
+    expect((await stub.snapshot())?.counts).toEqual({ discovered: 1, fetched: 2, stored: 0, failed: 1, skipped: 0 });
+    // Nothing is handed out once the crawl is over.
+    expect((await stub.claim(['https://example.com/'])).claims).toEqual([null]);
+  });
+
+  it('abandon marks dead-lettered URLs failed, once', async () => {
+    const { stub } = await startedCoordinator();
+    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual(['https://example.com/']);
+    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([]);
+    const snapshot = await stub.snapshot();
+    expect(snapshot?.status).toBe('completed');
+    expect(snapshot?.counts.failed).toBe(1);
+  });
+
+  it('start is idempotent', async () => {
+    const { id, stub } = await startedCoordinator();
+    expect(await stub.start(id, config())).toEqual([]);
+    expect((await stub.snapshot())?.counts.discovered).toBe(1);
+  });
+});
+
+describe('the sweeper (Durable Object alarm)', () => {
+  it('re-sends URLs whose message was lost, and the crawl then completes', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/pure-7/`;
+    const id = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'running', '{}', 0, 0)").bind(id).run();
+    const stub = env.CRAWL.getByName(id);
+    // Started, but the seed's message is never sent: as if the Worker died right after start().
+    await stub.start(id, config({ seeds: [root] }));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await siteLog(ns)).toEqual([]);
+    // Age the queued row past the re-send threshold, then fire the alarm.
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec('UPDATE urls SET enqueued_at = 0');
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const deadline = Date.now() + 30_000;
+    while ((await stub.snapshot())?.status !== 'completed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect((await stub.snapshot())?.counts).toMatchObject({ discovered: 8, stored: 8 });
+    expect(await siteLog(ns)).toHaveLength(8);
+    const row = await env.DB.prepare('SELECT status FROM crawls WHERE id = ?').bind(id).first<{ status: string }>();
+    expect(row?.status).toBe('completed');
+  });
+
+  it('hands out a URL again once its lease has expired (its consumer died)', async () => {
+    const { stub } = await startedCoordinator();
+    expect((await stub.claim(['https://example.com/'])).claims[0]).not.toBeNull();
+    expect((await stub.claim(['https://example.com/'])).claims[0]).toBeNull();
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec('UPDATE urls SET lease_until = 1');
+    });
+    expect((await stub.claim(['https://example.com/'])).claims[0]?.attempts).toBe(2);
+  });
+});
