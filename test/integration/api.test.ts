@@ -1,0 +1,182 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app';
+import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+
+async function errorOf(res: Response): Promise<{ status: number; code: string; message: string }> {
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  return { status: res.status, code: body.error.code, message: body.error.message };
+}
+
+const post = (body: string, headers: Record<string, string> = {}) => api('/v1/crawls', { method: 'POST', body, headers });
+
+describe('auth', () => {
+  it('health needs no token', async () => {
+    const res = await api('/v1/health', { token: null });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it('no token or a wrong one is 401 with a JSON error', async () => {
+    expect(await errorOf(await api('/v1/crawls', { token: null }))).toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(await errorOf(await api('/v1/crawls', { token: 'test-tokeN' }))).toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(await errorOf(await api('/v1/crawls', { token: '' }))).toMatchObject({ status: 401 });
+    const basic = await api('/v1/crawls', { token: null, headers: { authorization: 'Basic dGVzdC10b2tlbg==' } });
+    expect(basic.status).toBe(401);
+  });
+
+  it('a Worker without API_TOKEN refuses to run crawls instead of being open', async () => {
+    const app = createApp();
+    const res = await app.fetch(
+      new Request('http://x/v1/crawls', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seeds":["https://example.com/"]}' }),
+      { ...env, API_TOKEN: undefined },
+    );
+    expect(await errorOf(res)).toMatchObject({ status: 503, code: 'not_configured' });
+  });
+});
+
+describe('POST /v1/crawls validation', () => {
+  const cases: [string, string, number, string, RegExp][] = [
+    ['malformed JSON', '{"seeds": [', 400, 'invalid_json', /not valid JSON/],
+    ['a JSON array', '[]', 400, 'invalid_request', /\(body\)/],
+    ['no seeds', '{}', 400, 'invalid_request', /seeds/],
+    ['empty seeds', '{"seeds": []}', 400, 'invalid_request', /seeds/],
+    ['a seed of the wrong type', '{"seeds": [42]}', 400, 'invalid_request', /seeds\.0/],
+    ['a non-http seed', '{"seeds": ["ftp://example.com/"]}', 400, 'invalid_request', /not an absolute http\(s\) URL/],
+    ['a relative seed', '{"seeds": ["/just/a/path"]}', 400, 'invalid_request', /not an absolute http\(s\) URL/],
+    ['a javascript: seed', '{"seeds": ["javascript:alert(1)"]}', 400, 'invalid_request', /seeds\.0/],
+    ['an unknown field', '{"seeds": ["https://example.com/"], "maxPagez": 3}', 400, 'invalid_request', /maxPagez/],
+    ['an unknown scope', '{"seeds": ["https://example.com/"], "scope": "galaxy"}', 400, 'invalid_request', /scope/],
+    ['a negative maxDepth', '{"seeds": ["https://example.com/"], "maxDepth": -1}', 400, 'invalid_request', /maxDepth/],
+    ['a fractional maxPages', '{"seeds": ["https://example.com/"], "maxPages": 2.5}', 400, 'invalid_request', /maxPages/],
+    ['an absurd maxPages', '{"seeds": ["https://example.com/"], "maxPages": 1e12}', 400, 'invalid_request', /maxPages/],
+    ['maxPages as a string', '{"seeds": ["https://example.com/"], "maxPages": "10"}', 400, 'invalid_request', /maxPages/],
+    ['a broken regex pattern', '{"seeds": ["https://example.com/"], "include": ["re:("]}', 400, 'invalid_request', /invalid regular expression/],
+    ['an empty pattern', '{"seeds": ["https://example.com/"], "exclude": [""]}', 400, 'invalid_request', /exclude\.0/],
+  ];
+  for (const [name, body, status, code, message] of cases) {
+    it(`rejects ${name}`, async () => {
+      const err = await errorOf(await post(body));
+      expect(err).toMatchObject({ status, code });
+      expect(err.message).toMatch(message);
+    });
+  }
+
+  it('rejects too many seeds', async () => {
+    const seeds = Array.from({ length: 1001 }, (_, i) => `https://example.com/${i}`);
+    expect(await errorOf(await post(JSON.stringify({ seeds })))).toMatchObject({ status: 400, code: 'invalid_request' });
+  });
+
+  it('rejects a huge body with 413', async () => {
+    const body = JSON.stringify({ seeds: ['https://example.com/'], include: ['x'.repeat(300 * 1024)] });
+    expect(await errorOf(await post(body))).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+
+  it('rejects a body that is not JSON by content type with 415', async () => {
+    const err = await errorOf(await post('{"seeds":["https://example.com/"]}', { 'content-type': 'text/plain' }));
+    expect(err).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+  });
+
+  it('refuses private seeds when ALLOW_PRIVATE_NETWORKS is false, naming the setting', async () => {
+    const app = createApp();
+    for (const seed of ['http://127.0.0.1/', 'http://localhost:8080/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data', 'http://2130706433/', 'http://10.0.0.1/']) {
+      const res = await app.fetch(
+        new Request('http://x/v1/crawls', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer test-token' }, body: JSON.stringify({ seeds: [seed] }) }),
+        { ...env, ALLOW_PRIVATE_NETWORKS: 'false' },
+      );
+      const err = await errorOf(res);
+      expect(err, seed).toMatchObject({ status: 400, code: 'private_address' });
+      expect(err.message).toContain('ALLOW_PRIVATE_NETWORKS');
+    }
+  });
+
+  it('stores nothing for a rejected request', async () => {
+    const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM crawls').first<{ n: number }>();
+    await post('{"seeds": ["https://example.com/"], "bogus": true}');
+    const after = await env.DB.prepare('SELECT COUNT(*) AS n FROM crawls').first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+  });
+
+  it('normalizes and deduplicates seeds and fills defaults', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/pure-3/`;
+    const id = await createCrawl({ seeds: [root, root.replace('http://', 'HTTP://') + '#frag', `${root}./`] });
+    const res = await api(`/v1/crawls/${id}`);
+    const body = (await res.json()) as { config: Record<string, unknown> };
+    expect(body.config).toEqual({ seeds: [root], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null });
+    await waitForCrawl(id);
+  });
+});
+
+describe('crawl resources', () => {
+  it('unknown and malformed ids are 404', async () => {
+    for (const path of [`/v1/crawls/${crypto.randomUUID()}`, '/v1/crawls/not-a-uuid', `/v1/crawls/${crypto.randomUUID()}/pages`, `/v1/crawls/x/content?url=http://a/`]) {
+      expect(await errorOf(await api(path)), path).toMatchObject({ status: 404, code: 'not_found' });
+    }
+    expect((await api(`/v1/crawls/${crypto.randomUUID()}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('unknown routes are a JSON 404', async () => {
+    expect(await errorOf(await api('/v1/nothing-here'))).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('pages: limit and cursor are validated; pagination is stable and complete', async () => {
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-20/`] });
+    await waitForCrawl(id);
+    for (const query of ['limit=0', 'limit=1001', 'limit=abc', 'cursor=%%%', 'cursor=bm9wZQ', 'bogus=1']) {
+      expect((await api(`/v1/crawls/${id}/pages?${query}`)).status, query).toBe(400);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let calls = 0;
+    do {
+      const res = await api(`/v1/crawls/${id}/pages?limit=6${cursor ? `&cursor=${cursor}` : ''}`);
+      const body = (await res.json()) as { pages: { url: string }[]; cursor: string | null };
+      seen.push(...body.pages.map((p) => p.url));
+      cursor = body.cursor;
+      calls++;
+    } while (cursor);
+    expect(seen).toHaveLength(21);
+    expect(new Set(seen).size).toBe(21);
+    expect([...seen].sort()).toEqual(seen);
+    expect(calls).toBe(4);
+  });
+
+  it('content: requires a url, normalizes it, 404s what was not stored', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/pure-2/`;
+    const id = await createCrawl({ seeds: [root] });
+    await waitForCrawl(id);
+    expect((await api(`/v1/crawls/${id}/content`)).status).toBe(400);
+    expect((await api(`/v1/crawls/${id}/content?url=notaurl`)).status).toBe(400);
+    expect((await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${root}p9.html`)}`)).status).toBe(404);
+    // Another spelling of the same URL: upper-case scheme, dot segment, %70 for "p", a fragment.
+    const spelling = `${root.replace('http://', 'HTTP://')}./%701.html#x`;
+    const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(spelling)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toContain('<title>Tree page 1</title>');
+  });
+
+  it('lists crawls newest first with a cursor', async () => {
+    const res = await api('/v1/crawls?limit=2');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { crawls: { id: string; status: string }[]; cursor: string | null };
+    expect(body.crawls.length).toBeLessThanOrEqual(2);
+    if (body.cursor) {
+      const next = (await (await api(`/v1/crawls?limit=2&cursor=${body.cursor}`)).json()) as { crawls: { id: string }[] };
+      expect(next.crawls.map((c) => c.id)).not.toContain(body.crawls[0]?.id);
+    }
+    expect((await api('/v1/crawls?cursor=garbage!')).status).toBe(400);
+  });
+
+  it('cancel is idempotent and a completed crawl stays completed', async () => {
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-1/`] });
+    await waitForCrawl(id);
+    const res = await api(`/v1/crawls/${id}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { status: string }).status).toBe('completed');
+  });
+});
