@@ -25,7 +25,7 @@ export default defineConfig(async () => {
       testTimeout: 90_000,
       hookTimeout: 30_000,
       // The Worker logs JSON lines; show them only for failing tests.
-      silent: 'passed-only',
+      silent: 'passed-only' as const,
     },
   };
 });

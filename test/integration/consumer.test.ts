@@ -21,7 +21,7 @@ function message(body: unknown, attempts = 1) {
 async function runBatch(messages: ReturnType<typeof message>[]) {
   const batch = createMessageBatch('edgecrawl-frontier', messages);
   const ctx = createExecutionContext();
-  await worker.queue(batch as MessageBatch, env, ctx);
+  await worker.queue(batch as MessageBatch, env);
   return getQueueResult(batch, ctx);
 }
 
@@ -88,7 +88,7 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const id = await crawlWithSeeds([url]);
     const batch = createMessageBatch('edgecrawl-frontier', [message({ crawlId: id, url, depth: 0, hops: 0 })]);
     const ctx = createExecutionContext();
-    await worker.queue(batch as MessageBatch, { ...env, ALLOW_PRIVATE_NETWORKS: 'false' }, ctx);
+    await worker.queue(batch as MessageBatch, { ...env, ALLOW_PRIVATE_NETWORKS: "false" });
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toHaveLength(1);
     expect(await siteLog(ns)).toEqual([]);
@@ -100,7 +100,7 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const id = await crawlWithSeeds([url]);
     const batch = createMessageBatch('edgecrawl-dlq', [message({ crawlId: id, url, depth: 0, hops: 0 }, 6)]);
     const ctx = createExecutionContext();
-    await worker.queue(batch as MessageBatch, env, ctx);
+    await worker.queue(batch as MessageBatch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toHaveLength(1);
     const snapshot = await env.CRAWL.getByName(id).snapshot();

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { isPrivateHost, isPrivateIPv6, isPrivateUrl } from '../../src/domain/address';
+
+describe('private address detection', () => {
+  const privateUrls = [
+    'http://127.0.0.1/',
+    'http://127.1/',
+    'http://2130706433/', // decimal
+    'http://0177.0.0.1/', // octal
+    'http://0x7f000001/', // hex
+    'http://10.1.2.3/',
+    'http://172.16.0.1/',
+    'http://172.31.255.255/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/', // cloud metadata
+    'http://100.64.0.1/',
+    'http://0.0.0.0/',
+    'http://[::1]/',
+    'http://[::]/',
+    'http://[::ffff:127.0.0.1]/', // IPv4-mapped
+    'http://[::ffff:7f00:1]/',
+    'http://[::ffff:a9fe:a9fe]/', // mapped metadata
+    'http://[fe80::1]/',
+    'http://[fd00::1]/',
+    'http://[64:ff9b::a00:1]/', // NAT64 of 10.0.0.1
+    'http://localhost/',
+    'http://LOCALHOST./',
+    'http://api.localhost/',
+    'http://printer.local/',
+    'http://metadata.google.internal/',
+  ];
+  for (const url of privateUrls) it(`refuses ${url}`, () => expect(isPrivateUrl(url)).toBe(true));
+
+  const publicUrls = ['http://8.8.8.8/', 'http://172.32.0.1/', 'http://192.169.0.1/', 'http://[2606:4700::1111]/', 'http://[::ffff:8.8.8.8]/', 'https://example.com/', 'http://localhost.example.com/'];
+  for (const url of publicUrls) it(`allows ${url}`, () => expect(isPrivateUrl(url)).toBe(false));
+
+  it('treats unparsable URLs as private (fail closed)', () => {
+    expect(isPrivateUrl('http://')).toBe(true);
+  });
+
+  it('handles raw host strings and malformed IPv6', () => {
+    expect(isPrivateHost('[::1]')).toBe(true);
+    expect(isPrivateIPv6('1:2:3')).toBe(false);
+    expect(isPrivateIPv6('fe80::1%eth0')).toBe(true);
+  });
+});
