@@ -29,6 +29,8 @@ type CounterName = keyof Counts | 'pending';
  */
 export class CrawlCoordinator extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** The crawl's config never changes once set; parsed once per instance. */
+  private cachedConfig: CrawlConfig | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -120,17 +122,17 @@ export class CrawlCoordinator extends DurableObject<Env> {
 
   /**
    * Marks pending URLs failed for good (their messages were dead-lettered). URLs already final are
-   * left as they are. Returns the URLs that were changed.
+   * left as they are. Returns the URLs that were changed, with the attempts they had.
    */
-  abandon(entries: { url: string; reason: string }[]): string[] {
-    const changed: string[] = [];
+  abandon(entries: { url: string; reason: string }[]): { url: string; attempts: number }[] {
+    const changed: { url: string; attempts: number }[] = [];
     for (const { url, reason } of entries) {
-      const row = this.sql.exec<{ state: number }>('SELECT state FROM urls WHERE url = ?', url).toArray()[0];
+      const row = this.sql.exec<{ state: number; attempts: number }>('SELECT state, attempts FROM urls WHERE url = ?', url).toArray()[0];
       if (!row || (row.state !== State.Queued && row.state !== State.Inflight)) continue;
       this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, reason = ? WHERE url = ?', State.Failed, reason, url);
       this.bump('failed', 1);
       this.bump('pending', -1);
-      changed.push(url);
+      changed.push({ url, attempts: row.attempts });
     }
     this.finishIfDone();
     return changed;
@@ -265,8 +267,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   private config(): CrawlConfig | null {
-    const raw = this.meta('config');
-    return raw === null ? null : (JSON.parse(raw) as CrawlConfig);
+    if (this.cachedConfig === null) {
+      const raw = this.meta('config');
+      if (raw !== null) this.cachedConfig = JSON.parse(raw) as CrawlConfig;
+    }
+    return this.cachedConfig;
   }
 
   private meta(key: string): string | null {

@@ -21,16 +21,15 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
     [...byCrawl].map(async ([crawlId, items]) => {
       const reason = 'dead-lettered: retries exhausted';
       try {
-        const changed = new Set(await env.CRAWL.getByName(crawlId).abandon(items.map(({ task }) => ({ url: task.url, reason }))));
-        const now = Date.now();
-        const rows = items.filter(({ task }) => changed.has(task.url));
-        if (rows.length > 0) {
+        const changed = await env.CRAWL.getByName(crawlId).abandon(items.map(({ task }) => ({ url: task.url, reason })));
+        if (changed.length > 0) {
+          const now = Date.now();
           await env.DB.batch(
-            rows.map(({ message, task }) =>
+            changed.map(({ url, attempts }) =>
               env.DB.prepare(
                 `INSERT INTO errors (crawl_id, url, outcome, reason, attempts, http_status, at) VALUES (?, ?, 'failed', ?, ?, NULL, ?)
                  ON CONFLICT (crawl_id, url) DO UPDATE SET outcome = 'failed', reason = excluded.reason, attempts = excluded.attempts, at = excluded.at`,
-              ).bind(crawlId, task.url, reason, message.attempts, now),
+              ).bind(crawlId, url, reason, attempts, now),
             ),
           );
         }

@@ -31,6 +31,10 @@ export async function insertCrawl(db: D1Database, id: string, config: CrawlConfi
     .run();
 }
 
+export async function deleteCrawl(db: D1Database, id: string): Promise<void> {
+  await db.prepare('DELETE FROM crawls WHERE id = ?').bind(id).run();
+}
+
 export async function getCrawl(db: D1Database, id: string): Promise<CrawlRow | null> {
   const row = await db.prepare('SELECT id, status, config, created_at, finished_at FROM crawls WHERE id = ?').bind(id).first<RawCrawlRow>();
   return row ? toRow(row) : null;

@@ -98,7 +98,11 @@ describe('the frontier consumer acks or retries each message on its own', () => 
   it('dead letters are recorded as failed so the crawl can complete', async () => {
     const url = `${site()}/t/${namespace()}/misc/ok.html`;
     const id = await crawlWithSeeds([url]);
-    const batch = createMessageBatch('edgecrawl-dlq', [message({ crawlId: id, url, depth: 0, hops: 0 }, 6)]);
+    // As if two deliveries had claimed it and then died.
+    await env.CRAWL.getByName(id).claim([url]);
+    await env.CRAWL.getByName(id).complete([{ url, kind: 'retry', fetched: false }]);
+    await env.CRAWL.getByName(id).claim([url]);
+    const batch = createMessageBatch('edgecrawl-dlq', [message({ crawlId: id, url, depth: 0, hops: 0 }, 1)]);
     const ctx = createExecutionContext();
     await worker.queue(batch as MessageBatch, env);
     const result = await getQueueResult(batch, ctx);
@@ -107,6 +111,6 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     expect(snapshot?.status).toBe('completed');
     expect(snapshot?.counts.failed).toBe(1);
     const error = await env.DB.prepare('SELECT reason, attempts FROM errors WHERE crawl_id = ?').bind(id).first();
-    expect(error).toEqual({ reason: 'dead-lettered: retries exhausted', attempts: 6 });
+    expect(error).toEqual({ reason: 'dead-lettered: retries exhausted', attempts: 2 });
   });
 });

@@ -76,7 +76,8 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
 
   it('abandon marks dead-lettered URLs failed, once', async () => {
     const { stub } = await startedCoordinator();
-    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual(['https://example.com/']);
+    await stub.claim(['https://example.com/']);
+    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([{ url: 'https://example.com/', attempts: 1 }]);
     expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([]);
     const snapshot = await stub.snapshot();
     expect(snapshot?.status).toBe('completed');

@@ -7,7 +7,7 @@ import { normalizeUrl } from '../../domain/normalize';
 import { enqueueTasks } from '../../crawl/enqueue';
 import { readSettings } from '../../crawl/settings';
 import type { CrawlConfig } from '../../crawl/types';
-import { getCrawl, insertCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
+import { deleteCrawl, getCrawl, insertCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
 import { getPageBodyKey, listPages } from '../../db/pages';
 import { ApiError, badRequest, notFound } from '../errors';
 import { contentQuerySchema, crawlIdSchema, createCrawlSchema, pageListQuerySchema } from '../schemas';
@@ -45,7 +45,15 @@ export const crawls = new Hono<AppEnv>()
     }
     const id = crypto.randomUUID();
     await insertCrawl(c.env.DB, id, config, Date.now());
-    const seeds = await c.env.CRAWL.getByName(id).start(id, config);
+    let seeds;
+    try {
+      seeds = await c.env.CRAWL.getByName(id).start(id, config);
+    } catch (error) {
+      // No crawl state exists: remove the job row so nothing half-made is listed, and let the client retry.
+      await deleteCrawl(c.env.DB, id).catch(() => undefined);
+      console.error(JSON.stringify({ level: 'error', msg: 'crawl start failed', crawlId: id, error: String(error) }));
+      throw new ApiError(503, 'unavailable', 'could not start the crawl; try again');
+    }
     // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
     await enqueueTasks(c.env.FRONTIER, id, seeds);
     return c.json({ id, status: 'running' as const }, 201);
