@@ -1,24 +1,13 @@
 import { exports } from 'cloudflare:workers';
 import { expect, inject } from 'vitest';
+import type { CrawlSnapshot } from '../../src/crawl/types';
+import type { PageView } from '../../src/db/pages';
 
 export const TOKEN = 'test-token';
 
-export interface CrawlView {
-  id: string;
-  status: 'running' | 'completed' | 'cancelled';
-  counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number };
-  pending: number;
-}
+/** What GET /v1/crawls/:id returns (the parts tests read). */
+export type CrawlView = CrawlSnapshot;
 
-export interface PageView {
-  url: string;
-  status: number;
-  contentType: string | null;
-  title: string | null;
-  depth: number;
-  bytes: number;
-  fetchedAt: string;
-}
 
 /** Calls the Worker's fetch handler (the real Hono app, in this isolate). */
 export function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
