@@ -14,6 +14,10 @@ export default defineConfig(async () => {
             // The test sites are served on 127.0.0.1.
             ALLOW_PRIVATE_NETWORKS: 'true',
             FETCH_TIMEOUT_MS: '3000',
+            // Politeness is tested on hosts of its own (test/integration/politeness.test.ts);
+            // elsewhere the shared 127.0.0.1 host is not paced, so tests stay fast.
+            HOST_MIN_INTERVAL_MS: '0',
+            HOST_MAX_CONCURRENCY: '64',
           },
         },
       }),

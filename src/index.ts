@@ -3,6 +3,7 @@ import { consumeDeadLetters } from './crawl/dead-letters';
 import { consumeFrontier } from './crawl/consumer';
 
 export { CrawlCoordinator } from './crawl/coordinator';
+export { HostGate } from './crawl/host-gate';
 
 const app = createApp();
 

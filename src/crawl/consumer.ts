@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, type LinkPolicy } from '../domain/policy';
 import { enqueueTasks } from './enqueue';
+import { hostGate } from './politeness';
 import { processTask, type Processed } from './process';
 import { readSettings, type Settings } from './settings';
 import { writeResults } from './store';
@@ -69,6 +70,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
   }
   const { config, claims } = claimed;
 
+  const gate = hostGate(env.HOSTS, settings);
   const work: { message: Message; task: CrawlTask; result: Promise<Processed> }[] = [];
   group.forEach(({ message, task }, i) => {
     const claim = claims[i];
@@ -76,7 +78,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
       message.ack(); // already done, taken by another consumer, or the crawl is over
       return;
     }
-    const deps = { settings, policy: policyFor(crawlId, config), bodies: env.BODIES, crawlId };
+    const deps = { settings, policy: policyFor(crawlId, config), bodies: env.BODIES, crawlId, gate, hostIntervalMs: config.hostIntervalMs ?? 0 };
     work.push({ message, task, result: processTask(task, claim, deps) });
   });
   if (work.length === 0) return;
@@ -119,8 +121,25 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
     log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: accepted.length, error: String(error) });
   }
 
+  const throttled = done.filter((d) => d.processed.outcome.kind === 'throttled');
+  const requeued = new Set<Message>();
+  if (throttled.length > 0) {
+    // A new message, not a retry: waiting for a host must not use up the message's retries.
+    try {
+      await env.FRONTIER.sendBatch(
+        throttled.map(({ message, processed }) => ({ body: message.body, contentType: 'json' as const, delaySeconds: processed.retryDelaySeconds ?? 1 })),
+      );
+      for (const { message } of throttled) requeued.add(message);
+    } catch (error) {
+      log('warn', 're-queueing throttled URLs failed; retrying their messages instead', { crawlId, error: String(error) });
+    }
+  }
+
   for (const { message, processed } of done) {
-    if (processed.outcome.kind === 'retry') {
+    if (processed.outcome.kind === 'throttled') {
+      if (requeued.has(message)) message.ack();
+      else message.retry({ delaySeconds: processed.retryDelaySeconds ?? 1 });
+    } else if (processed.outcome.kind === 'retry') {
       message.retry({ delaySeconds: processed.retryDelaySeconds ?? backoffSeconds(processed.attempts) });
     } else {
       if (processed.outcome.kind === 'failed') log('warn', 'page failed', { crawlId, url: processed.outcome.url, reason: processed.outcome.reason });

@@ -107,8 +107,16 @@ export class CrawlCoordinator extends DurableObject<Env> {
       const row = this.sql.exec<{ state: number }>('SELECT state FROM urls WHERE url = ?', outcome.url).toArray()[0];
       if (!row || row.state !== State.Inflight) continue;
       if (outcome.fetched) this.bump('fetched', 1);
-      if (outcome.kind === 'retry') {
-        this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ?, reason = ? WHERE url = ?', State.Queued, now, outcome.reason ?? null, outcome.url);
+      if (outcome.kind === 'retry' || outcome.kind === 'throttled') {
+        // A throttled URL gives back the attempt its claim counted.
+        this.sql.exec(
+          'UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ?, reason = ?, attempts = attempts - ? WHERE url = ?',
+          State.Queued,
+          now,
+          outcome.reason ?? null,
+          outcome.kind === 'throttled' ? 1 : 0,
+          outcome.url,
+        );
         continue;
       }
       this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, reason = ? WHERE url = ?', FINAL_STATE[outcome.kind], outcome.reason ?? null, outcome.url);

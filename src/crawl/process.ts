@@ -1,9 +1,10 @@
-import { classifyResponse } from '../domain/classify';
+import { classifyResponse, parseRetryAfter } from '../domain/classify';
 import { isPrivateUrl } from '../domain/address';
 import { decodeBody, isHtml, parseHtmlPage } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
 import type { LinkPolicy } from '../domain/policy';
 import { BodyTooLargeError, fetchOnce, NetworkError } from './fetcher';
+import type { Gate } from './politeness';
 import type { Settings } from './settings';
 import { bodyKey } from './store';
 import type { Claim, CrawlTask, FrontierEntry, Outcome } from './types';
@@ -38,12 +39,17 @@ export interface ProcessDeps {
   policy: LinkPolicy;
   bodies: R2Bucket;
   crawlId: string;
+  /** robots.txt and the host's rate limiter. */
+  gate: Gate;
+  /** The crawl's own minimum gap between requests to one host. */
+  hostIntervalMs: number;
   now?: () => number;
 }
 
 /**
- * Fetches one claimed URL and decides its outcome: stored (body in R2, links offered),
- * a redirect (target offered as a new task, this URL skipped), a retry, or a failure.
+ * Fetches one claimed URL, once robots.txt and its host's rate limiter let it, and decides its outcome:
+ * stored (body in R2, links offered), a redirect (target offered as a new task, this URL skipped),
+ * skipped by robots.txt, throttled (handed back without using up an attempt), a retry, or a failure.
  * Never throws for anything the site does; storage errors propagate to the caller.
  */
 export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Processed> {
@@ -54,15 +60,33 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
 
   if (!settings.allowPrivateNetworks && isPrivateUrl(task.url)) return skip('blocked: private network address');
 
+  const admission = await deps.gate(task.url, deps.hostIntervalMs);
+  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  switch (admission.kind) {
+    case 'disallowed':
+      return skip('blocked by robots.txt');
+    case 'unreachable':
+      return final
+        ? { outcome: { url: task.url, kind: 'failed', fetched: false, reason: admission.reason }, attempts }
+        : { outcome: { url: task.url, kind: 'retry', fetched: false, reason: admission.reason }, attempts, retryDelaySeconds: seconds(admission.retryInMs) };
+    case 'throttled':
+      return { outcome: { url: task.url, kind: 'throttled', fetched: false, reason: 'waiting for the host' }, attempts, retryDelaySeconds: seconds(admission.retryInMs) };
+    case 'go':
+      break;
+  }
+
   let response;
   try {
     response = await fetchOnce(task.url, settings);
   } catch (error) {
+    await admission.done();
     const reason = (error as Error).message;
     if (error instanceof BodyTooLargeError) return { outcome: { url: task.url, kind: 'failed', fetched: true, reason }, attempts };
     if (error instanceof NetworkError && !final) return { outcome: { url: task.url, kind: 'retry', fetched: false, reason }, attempts };
     return { outcome: { url: task.url, kind: 'failed', fetched: false, reason }, attempts };
   }
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  await admission.done(retryAfterSeconds === undefined ? { status: response.status } : { status: response.status, retryAfterSeconds });
 
   const fetchedAt = (deps.now ?? Date.now)();
   const contentType = response.headers.get('content-type');

@@ -5,6 +5,14 @@ export interface Settings {
   fetchTimeoutMs: number;
   maxBodyBytes: number;
   maxAttempts: number;
+  /** Minimum gap between two requests to one host, for every crawl (robots crawl-delay can raise it). */
+  hostMinIntervalMs: number;
+  /** Requests in flight to one host at once, across every consumer and crawl. */
+  hostMaxConcurrency: number;
+  /** How long a consumer may wait for a host's slot before handing the URL back to the queue. */
+  hostMaxWaitMs: number;
+  /** Upper bound on a robots.txt Crawl-delay and on a host's Retry-After back-off. */
+  hostMaxDelayMs: number;
 }
 
 function intVar(value: string | undefined, fallback: number, min: number, max: number): number {
@@ -19,5 +27,9 @@ export function readSettings(env: Env): Settings {
     fetchTimeoutMs: intVar(env.FETCH_TIMEOUT_MS, 15_000, 100, 120_000),
     maxBodyBytes: intVar(env.MAX_BODY_BYTES, 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     maxAttempts: intVar(env.MAX_ATTEMPTS, 4, 1, 20),
+    hostMinIntervalMs: intVar(env.HOST_MIN_INTERVAL_MS, 1000, 0, 600_000),
+    hostMaxConcurrency: intVar(env.HOST_MAX_CONCURRENCY, 2, 1, 256),
+    hostMaxWaitMs: intVar(env.HOST_MAX_WAIT_MS, 10_000, 0, 600_000),
+    hostMaxDelayMs: intVar(env.HOST_MAX_DELAY_MS, 120_000, 1000, 3_600_000),
   };
 }

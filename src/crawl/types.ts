@@ -8,6 +8,8 @@ export interface CrawlConfig {
   exclude: string[];
   maxDepth: number | null;
   maxPages: number | null;
+  /** This crawl's minimum gap between requests to one host; the host's own limits can only raise it. */
+  hostIntervalMs: number | null;
 }
 
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';
@@ -43,7 +45,8 @@ export interface CrawlTask extends FrontierEntry {
   crawlId: string;
 }
 
-export type OutcomeKind = 'stored' | 'failed' | 'skipped' | 'retry';
+/** `retry` uses up an attempt; `throttled` (politeness kept it waiting too long) does not. */
+export type OutcomeKind = 'stored' | 'failed' | 'skipped' | 'retry' | 'throttled';
 
 /** What became of one claimed URL, reported to the crawl's Durable Object. */
 export interface Outcome {

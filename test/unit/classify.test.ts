@@ -64,7 +64,17 @@ describe('safeEqual', () => {
 describe('settings', () => {
   it('reads vars with defaults and bounds', () => {
     const base = { ALLOW_PRIVATE_NETWORKS: 'TRUE', USER_AGENT: ' bot/1 ', FETCH_TIMEOUT_MS: 'abc', MAX_BODY_BYTES: '1', MAX_ATTEMPTS: '3' } as unknown as Env;
-    expect(readSettings(base)).toEqual({ allowPrivateNetworks: true, userAgent: 'bot/1', fetchTimeoutMs: 15_000, maxBodyBytes: 1024, maxAttempts: 3 });
+    expect(readSettings(base)).toEqual({
+      allowPrivateNetworks: true,
+      userAgent: 'bot/1',
+      fetchTimeoutMs: 15_000,
+      maxBodyBytes: 1024,
+      maxAttempts: 3,
+      hostMinIntervalMs: 1000,
+      hostMaxConcurrency: 2,
+      hostMaxWaitMs: 10_000,
+      hostMaxDelayMs: 120_000,
+    });
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'yes' }).allowPrivateNetworks).toBe(false);
   });
 });

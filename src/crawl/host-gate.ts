@@ -1,0 +1,235 @@
+import { DurableObject } from 'cloudflare:workers';
+import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
+import { fetchRobots } from './robots-fetch';
+import { readSettings, type Settings } from './settings';
+
+/** How long robots.txt answers are trusted (RFC 9309: no more than 24 hours). */
+export const ROBOTS_TTL_MS = 24 * 60 * 60_000;
+/** An unreachable robots.txt (5xx, network error) is asked again after this long. */
+export const ROBOTS_RETRY_MS = 30_000;
+/** A granted slot not released by then is taken back (its consumer died). */
+const SLOT_GRACE_MS = 30_000;
+/** Back-off for a 429 without Retry-After. */
+export const DEFAULT_429_BACKOFF_MS = 10_000;
+
+export type Admission =
+  /** Fetch after waitMs, then release the slot. */
+  | { kind: 'go'; slot: string; waitMs: number }
+  /** No slot within the caller's wait budget (or too many in flight): ask again later. */
+  | { kind: 'wait'; retryInMs: number }
+  | { kind: 'disallowed' }
+  /** robots.txt could not be fetched: assume complete disallow for now. */
+  | { kind: 'unreachable'; reason: string; retryInMs: number };
+
+export interface AdmitRequest {
+  url: string;
+  /** The crawl's own minimum gap for this host (0 for none). */
+  minIntervalMs: number;
+  /** Grant only a slot that starts within this long. */
+  maxWaitMs: number;
+}
+
+export interface RobotsState {
+  origin: string;
+  kind: 'rules' | 'allow-all' | 'unreachable';
+  reason: string | null;
+  crawlDelayMs: number | null;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+export interface HostState {
+  inflight: number;
+  nextSlotInMs: number;
+  blockedForMs: number;
+  requests: number;
+  robots: RobotsState[];
+}
+
+interface RobotsEntry extends RobotsState {
+  robots: Robots;
+}
+
+/** Extra spacing on top of the interval, so that network jitter cannot bring two requests closer than it. */
+export function spacingFor(intervalMs: number): number {
+  return intervalMs <= 0 ? 0 : intervalMs + Math.min(50, Math.max(5, Math.ceil(intervalMs * 0.02)));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One per host name, shared by every consumer and every crawl: robots.txt (fetched once, cached per
+ * origin) and the rate limiter. A request may start only `max(host minimum, crawl minimum,
+ * Crawl-delay)` after the previous one to the host, with at most `hostMaxConcurrency` in flight, and
+ * not before a Retry-After back-off has passed. Slots are reserved up front; callers wait for their
+ * slot's start themselves, so waiting costs no queue retry.
+ */
+export class HostGate extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+  private readonly settings: Settings;
+  private readonly robotsCache = new Map<string, RobotsEntry>();
+  private readonly robotsFetches = new Map<string, Promise<RobotsEntry>>();
+  private readonly inflight = new Map<string, number>();
+  private nextFree: number;
+  private blockedUntil: number;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.settings = readSettings(env);
+    this.sql.exec(`
+      CREATE TABLE IF NOT EXISTS pacing (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS robots (
+        origin TEXT PRIMARY KEY, kind TEXT NOT NULL, body TEXT, reason TEXT,
+        fetched_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
+      );
+    `);
+    this.nextFree = this.pacing('next_free');
+    this.blockedUntil = this.pacing('blocked_until');
+  }
+
+  // ---- RPC ----
+
+  async admit(request: AdmitRequest): Promise<Admission> {
+    const origin = new URL(request.url).origin;
+    const entry = await this.robotsFor(origin);
+    const now = Date.now();
+    if (entry.kind === 'unreachable') return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs: Math.max(1000, entry.expiresAt - now) };
+    if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed' };
+    return this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs);
+  }
+
+  release(slot: string): void {
+    this.inflight.delete(slot);
+  }
+
+  /** The host asked us to slow down (429, or 503 with Retry-After): no request starts before then. */
+  backoff(retryAfterMs: number): number {
+    const until = Date.now() + Math.min(Math.max(0, retryAfterMs), this.settings.hostMaxDelayMs);
+    if (until > this.blockedUntil) {
+      this.blockedUntil = until;
+      this.setPacing('blocked_until', until);
+    }
+    return this.blockedUntil;
+  }
+
+  state(): HostState {
+    const now = Date.now();
+    this.expireSlots(now);
+    return {
+      inflight: this.inflight.size,
+      nextSlotInMs: Math.max(0, this.nextFree - now),
+      blockedForMs: Math.max(0, this.blockedUntil - now),
+      requests: this.pacing('requests'),
+      robots: this.sql
+        .exec<{ origin: string; kind: RobotsState['kind']; body: string | null; reason: string | null; fetched_at: number; expires_at: number }>('SELECT * FROM robots ORDER BY origin')
+        .toArray()
+        .map((row) => {
+          const { robots: _robots, ...rest } = this.entryFromRow(row);
+          return rest;
+        }),
+    };
+  }
+
+  // ---- pacing ----
+
+  private reserve(minIntervalMs: number, crawlDelayMs: number, maxWaitMs: number): Admission {
+    const now = Date.now();
+    this.expireSlots(now);
+    const spacing = spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(crawlDelayMs, this.settings.hostMaxDelayMs)));
+    const start = Math.max(now, this.nextFree, this.blockedUntil);
+    if (this.inflight.size >= this.settings.hostMaxConcurrency) {
+      return { kind: 'wait', retryInMs: Math.max(start - now, Math.min(Math.max(spacing, 50), 1000)) };
+    }
+    if (start - now > maxWaitMs) return { kind: 'wait', retryInMs: start - now };
+    const slot = crypto.randomUUID();
+    this.inflight.set(slot, start + this.settings.fetchTimeoutMs + SLOT_GRACE_MS);
+    this.nextFree = start + spacing;
+    this.setPacing('next_free', this.nextFree);
+    this.sql.exec("INSERT INTO pacing (k, v) VALUES ('requests', 1) ON CONFLICT (k) DO UPDATE SET v = v + 1");
+    return { kind: 'go', slot, waitMs: start - now };
+  }
+
+  private expireSlots(now: number): void {
+    for (const [slot, expiresAt] of this.inflight) if (expiresAt <= now) this.inflight.delete(slot);
+  }
+
+  private pacing(key: string): number {
+    return this.sql.exec<{ v: number }>('SELECT v FROM pacing WHERE k = ?', key).toArray()[0]?.v ?? 0;
+  }
+
+  private setPacing(key: string, value: number): void {
+    this.sql.exec('INSERT INTO pacing (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v', key, value);
+  }
+
+  // ---- robots.txt ----
+
+  private async robotsFor(origin: string): Promise<RobotsEntry> {
+    const now = Date.now();
+    const cached = this.robotsCache.get(origin);
+    if (cached && cached.expiresAt > now) return cached;
+    const row = this.sql
+      .exec<{ origin: string; kind: RobotsState['kind']; body: string | null; reason: string | null; fetched_at: number; expires_at: number }>('SELECT * FROM robots WHERE origin = ?', origin)
+      .toArray()[0];
+    if (row && row.expires_at > now) {
+      const entry = this.entryFromRow(row);
+      this.robotsCache.set(origin, entry);
+      return entry;
+    }
+    let pending = this.robotsFetches.get(origin);
+    if (!pending) {
+      pending = this.refreshRobots(origin).finally(() => this.robotsFetches.delete(origin));
+      this.robotsFetches.set(origin, pending);
+    }
+    return pending;
+  }
+
+  /** Fetches robots.txt as a request to the host like any other: it takes a slot and keeps the pace. */
+  private async refreshRobots(origin: string): Promise<RobotsEntry> {
+    let admission = this.reserve(0, 0, Number.POSITIVE_INFINITY);
+    while (admission.kind === 'wait') {
+      await sleep(admission.retryInMs);
+      admission = this.reserve(0, 0, Number.POSITIVE_INFINITY);
+    }
+    if (admission.kind !== 'go') throw new Error('unexpected admission');
+    await sleep(admission.waitMs);
+    let result;
+    try {
+      result = await fetchRobots(origin, this.settings);
+    } finally {
+      this.release(admission.slot);
+    }
+    const fetchedAt = Date.now();
+    const expiresAt = fetchedAt + (result.kind === 'unreachable' ? ROBOTS_RETRY_MS : ROBOTS_TTL_MS);
+    const body = result.kind === 'rules' ? result.body : null;
+    const reason = result.kind === 'rules' ? null : result.reason;
+    this.sql.exec(
+      `INSERT INTO robots (origin, kind, body, reason, fetched_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (origin) DO UPDATE SET kind = excluded.kind, body = excluded.body, reason = excluded.reason,
+       fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
+      origin,
+      result.kind,
+      body,
+      reason,
+      fetchedAt,
+      expiresAt,
+    );
+    const entry = this.entryFromRow({ origin, kind: result.kind, body, reason, fetched_at: fetchedAt, expires_at: expiresAt });
+    this.robotsCache.set(origin, entry);
+    return entry;
+  }
+
+  private entryFromRow(row: { origin: string; kind: RobotsState['kind']; body: string | null; reason: string | null; fetched_at: number; expires_at: number }): RobotsEntry {
+    const robots = row.kind === 'rules' ? parseRobots(row.body ?? '') : row.kind === 'allow-all' ? ALLOW_ALL : DISALLOW_ALL;
+    const delay = robots.crawlDelay(this.settings.userAgent);
+    return {
+      origin: row.origin,
+      kind: row.kind,
+      reason: row.reason,
+      crawlDelayMs: delay === undefined ? null : Math.round(delay * 1000),
+      fetchedAt: row.fetched_at,
+      expiresAt: row.expires_at,
+      robots,
+    };
+  }
+}

@@ -1,0 +1,59 @@
+import { DEFAULT_429_BACKOFF_MS } from './host-gate';
+import type { Settings } from './settings';
+
+/** The rate limiter and robots.txt of a URL's host are one Durable Object per host name. */
+export function hostKey(url: string): string {
+  return new URL(url).hostname.toLowerCase();
+}
+
+export type GateResult =
+  /** A slot was granted and its start reached: fetch now, then call done(). */
+  | { kind: 'go'; done: (response?: { status: number; retryAfterSeconds?: number }) => Promise<void> }
+  | { kind: 'disallowed' }
+  /** robots.txt unreachable: a transient failure of this URL. */
+  | { kind: 'unreachable'; reason: string; retryInMs: number }
+  /** No slot within the wait budget: hand the URL back without using up an attempt. */
+  | { kind: 'throttled'; retryInMs: number };
+
+export type Gate = (url: string, minIntervalMs: number) => Promise<GateResult>;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Passes a URL through its host's gate: robots.txt, then a slot. Waits for the slot's start (and,
+ * when all slots are taken, asks again) for at most settings.hostMaxWaitMs; past that, the URL is
+ * throttled. After the fetch, done() releases the slot and reports 429s and Retry-After to the host.
+ */
+export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
+  return async (url, minIntervalMs) => {
+    const stub = hosts.getByName(hostKey(url));
+    const deadline = Date.now() + settings.hostMaxWaitMs;
+    for (;;) {
+      const admission = await stub.admit({ url, minIntervalMs, maxWaitMs: Math.max(0, deadline - Date.now()) });
+      switch (admission.kind) {
+        case 'disallowed':
+          return { kind: 'disallowed' };
+        case 'unreachable':
+          return admission;
+        case 'wait':
+          if (Date.now() + admission.retryInMs > deadline) return { kind: 'throttled', retryInMs: admission.retryInMs };
+          await sleep(admission.retryInMs);
+          continue;
+        case 'go':
+          if (admission.waitMs > 0) await sleep(admission.waitMs);
+          return {
+            kind: 'go',
+            done: async (response) => {
+              const slowDown =
+                response?.status === 429
+                  ? (response.retryAfterSeconds ?? DEFAULT_429_BACKOFF_MS / 1000) * 1000
+                  : response?.status === 503 && response.retryAfterSeconds !== undefined
+                    ? response.retryAfterSeconds * 1000
+                    : 0;
+              await Promise.all([stub.release(admission.slot), slowDown > 0 ? stub.backoff(slowDown) : undefined]);
+            },
+          };
+      }
+    }
+  };
+}
