@@ -7,5 +7,7 @@ declare module 'vitest' {
     siteB: string;
     /** Port of site A: http://localhost:<portA> serves the same site under another host name. */
     portA: number;
+    /** Base URLs on 127.0.0.2, 127.0.0.3, ...: hosts of their own, for robots.txt and politeness tests. */
+    hosts: string[];
   }
 }

@@ -41,6 +41,7 @@ export const createCrawlSchema = z
     maxDepth: z.number().int().min(0).max(10_000).nullable().default(null),
     maxPages: z.number().int().min(1).max(100_000_000).nullable().default(null),
     hostIntervalMs: z.number().int().min(0).max(600_000).nullable().default(null),
+    hostConcurrency: z.number().int().min(1).max(256).nullable().default(null),
   })
   .strict()
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));

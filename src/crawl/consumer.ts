@@ -78,7 +78,8 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
       message.ack(); // already done, taken by another consumer, or the crawl is over
       return;
     }
-    const deps = { settings, policy: policyFor(crawlId, config), bodies: env.BODIES, crawlId, gate, hostIntervalMs: config.hostIntervalMs ?? 0 };
+    const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
+    const deps = { settings, policy: policyFor(crawlId, config), bodies: env.BODIES, crawlId, gate, politeness };
     work.push({ message, task, result: processTask(task, claim, deps) });
   });
   if (work.length === 0) return;

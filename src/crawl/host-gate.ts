@@ -13,8 +13,11 @@ const SLOT_GRACE_MS = 30_000;
 export const DEFAULT_429_BACKOFF_MS = 10_000;
 
 export type Admission =
-  /** Fetch after waitMs, then release the slot. */
-  | { kind: 'go'; slot: string; waitMs: number }
+  /**
+   * Fetch at startAt (epoch ms; waitMs from when it was granted), then release the slot. When paced
+   * (an interval applies), call begin() first.
+   */
+  | { kind: 'go'; slot: string; startAt: number; waitMs: number; paced: boolean }
   /** No slot within the caller's wait budget (or too many in flight): ask again later. */
   | { kind: 'wait'; retryInMs: number }
   | { kind: 'disallowed' }
@@ -25,6 +28,8 @@ export interface AdmitRequest {
   url: string;
   /** The crawl's own minimum gap for this host (0 for none). */
   minIntervalMs: number;
+  /** The crawl's own cap on requests in flight to the host (the host's cap still applies). */
+  maxConcurrency?: number;
   /** Grant only a slot that starts within this long. */
   maxWaitMs: number;
 }
@@ -50,9 +55,12 @@ interface RobotsEntry extends RobotsState {
   robots: Robots;
 }
 
-/** Extra spacing on top of the interval, so that network jitter cannot bring two requests closer than it. */
+/**
+ * The interval plus a margin (3%, at least 10 ms, at most 100 ms), so that jitter between a slot's start
+ * and the request reaching the server cannot bring two requests closer than the interval.
+ */
 export function spacingFor(intervalMs: number): number {
-  return intervalMs <= 0 ? 0 : intervalMs + Math.min(50, Math.max(5, Math.ceil(intervalMs * 0.02)));
+  return intervalMs <= 0 ? 0 : intervalMs + Math.min(100, Math.max(10, Math.ceil(intervalMs * 0.03)));
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -69,8 +77,11 @@ export class HostGate extends DurableObject<Env> {
   private readonly settings: Settings;
   private readonly robotsCache = new Map<string, RobotsEntry>();
   private readonly robotsFetches = new Map<string, Promise<RobotsEntry>>();
-  private readonly inflight = new Map<string, number>();
+  /** Granted slots: when each is taken back if never released, and the spacing it was granted with. */
+  private readonly inflight = new Map<string, { expiresAt: number; spacing: number }>();
   private nextFree: number;
+  /** When the last request actually began (see begin()). */
+  private lastBegin: number;
   private blockedUntil: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -86,17 +97,34 @@ export class HostGate extends DurableObject<Env> {
     `);
     this.nextFree = this.pacing('next_free');
     this.blockedUntil = this.pacing('blocked_until');
+    this.lastBegin = this.pacing('last_begin');
   }
 
   // ---- RPC ----
 
   async admit(request: AdmitRequest): Promise<Admission> {
     const origin = new URL(request.url).origin;
-    const entry = await this.robotsFor(origin);
+    const entry = await this.robotsFor(origin, request.minIntervalMs);
     const now = Date.now();
     if (entry.kind === 'unreachable') return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs: Math.max(1000, entry.expiresAt - now) };
     if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed' };
-    return this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs);
+    return this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs, request.maxConcurrency);
+  }
+
+  /**
+   * Called by the holder of a slot when its start has come, right before it sends the request. Slots
+   * are reserved ahead, but timers fire late on a busy machine: this measures the gap from the request
+   * that actually began last, and answers how much longer to wait (0: send now).
+   */
+  begin(slot: string): number {
+    const granted = this.inflight.get(slot);
+    if (!granted) return 0;
+    const now = Date.now();
+    const earliest = Math.max(this.lastBegin + granted.spacing, this.blockedUntil);
+    if (now < earliest) return earliest - now;
+    this.lastBegin = now;
+    this.setPacing('last_begin', now);
+    return 0;
   }
 
   release(slot: string): void {
@@ -133,25 +161,25 @@ export class HostGate extends DurableObject<Env> {
 
   // ---- pacing ----
 
-  private reserve(minIntervalMs: number, crawlDelayMs: number, maxWaitMs: number): Admission {
+  private reserve(minIntervalMs: number, crawlDelayMs: number, maxWaitMs: number, maxConcurrency = Number.POSITIVE_INFINITY): Admission {
     const now = Date.now();
     this.expireSlots(now);
     const spacing = spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(crawlDelayMs, this.settings.hostMaxDelayMs)));
     const start = Math.max(now, this.nextFree, this.blockedUntil);
-    if (this.inflight.size >= this.settings.hostMaxConcurrency) {
+    if (this.inflight.size >= Math.min(this.settings.hostMaxConcurrency, maxConcurrency)) {
       return { kind: 'wait', retryInMs: Math.max(start - now, Math.min(Math.max(spacing, 50), 1000)) };
     }
     if (start - now > maxWaitMs) return { kind: 'wait', retryInMs: start - now };
     const slot = crypto.randomUUID();
-    this.inflight.set(slot, start + this.settings.fetchTimeoutMs + SLOT_GRACE_MS);
+    this.inflight.set(slot, { expiresAt: start + this.settings.fetchTimeoutMs + SLOT_GRACE_MS, spacing });
     this.nextFree = start + spacing;
     this.setPacing('next_free', this.nextFree);
     this.sql.exec("INSERT INTO pacing (k, v) VALUES ('requests', 1) ON CONFLICT (k) DO UPDATE SET v = v + 1");
-    return { kind: 'go', slot, waitMs: start - now };
+    return { kind: 'go', slot, startAt: start, waitMs: start - now, paced: spacing > 0 };
   }
 
   private expireSlots(now: number): void {
-    for (const [slot, expiresAt] of this.inflight) if (expiresAt <= now) this.inflight.delete(slot);
+    for (const [slot, { expiresAt }] of this.inflight) if (expiresAt <= now) this.inflight.delete(slot);
   }
 
   private pacing(key: string): number {
@@ -164,7 +192,7 @@ export class HostGate extends DurableObject<Env> {
 
   // ---- robots.txt ----
 
-  private async robotsFor(origin: string): Promise<RobotsEntry> {
+  private async robotsFor(origin: string, minIntervalMs: number): Promise<RobotsEntry> {
     const now = Date.now();
     const cached = this.robotsCache.get(origin);
     if (cached && cached.expiresAt > now) return cached;
@@ -178,21 +206,26 @@ export class HostGate extends DurableObject<Env> {
     }
     let pending = this.robotsFetches.get(origin);
     if (!pending) {
-      pending = this.refreshRobots(origin).finally(() => this.robotsFetches.delete(origin));
+      pending = this.refreshRobots(origin, minIntervalMs).finally(() => this.robotsFetches.delete(origin));
       this.robotsFetches.set(origin, pending);
     }
     return pending;
   }
 
-  /** Fetches robots.txt as a request to the host like any other: it takes a slot and keeps the pace. */
-  private async refreshRobots(origin: string): Promise<RobotsEntry> {
-    let admission = this.reserve(0, 0, Number.POSITIVE_INFINITY);
+  /**
+   * Fetches robots.txt as a request to the host like any other: it takes a slot and keeps the pace
+   * of the crawl that asked. Once its Crawl-delay is known, the next request waits that long after it.
+   */
+  private async refreshRobots(origin: string, minIntervalMs: number): Promise<RobotsEntry> {
+    let admission = this.reserve(minIntervalMs, 0, Number.POSITIVE_INFINITY);
     while (admission.kind === 'wait') {
       await sleep(admission.retryInMs);
-      admission = this.reserve(0, 0, Number.POSITIVE_INFINITY);
+      admission = this.reserve(minIntervalMs, 0, Number.POSITIVE_INFINITY);
     }
     if (admission.kind !== 'go') throw new Error('unexpected admission');
+    const slotStart = Date.now() + admission.waitMs;
     await sleep(admission.waitMs);
+    for (let wait = this.begin(admission.slot); wait > 0; wait = this.begin(admission.slot)) await sleep(wait);
     let result;
     try {
       result = await fetchRobots(origin, this.settings);
@@ -216,6 +249,11 @@ export class HostGate extends DurableObject<Env> {
     );
     const entry = this.entryFromRow({ origin, kind: result.kind, body, reason, fetched_at: fetchedAt, expires_at: expiresAt });
     this.robotsCache.set(origin, entry);
+    const delayed = slotStart + spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs)));
+    if (delayed > this.nextFree) {
+      this.nextFree = delayed;
+      this.setPacing('next_free', delayed);
+    }
     return entry;
   }
 

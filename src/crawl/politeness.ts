@@ -15,7 +15,13 @@ export type GateResult =
   /** No slot within the wait budget: hand the URL back without using up an attempt. */
   | { kind: 'throttled'; retryInMs: number };
 
-export type Gate = (url: string, minIntervalMs: number) => Promise<GateResult>;
+/** A crawl's own politeness, on top of the host's. */
+export interface CrawlPoliteness {
+  minIntervalMs: number;
+  maxConcurrency?: number;
+}
+
+export type Gate = (url: string, politeness: CrawlPoliteness) => Promise<GateResult>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -25,11 +31,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * throttled. After the fetch, done() releases the slot and reports 429s and Retry-After to the host.
  */
 export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
-  return async (url, minIntervalMs) => {
+  return async (url, politeness) => {
     const stub = hosts.getByName(hostKey(url));
     const deadline = Date.now() + settings.hostMaxWaitMs;
     for (;;) {
-      const admission = await stub.admit({ url, minIntervalMs, maxWaitMs: Math.max(0, deadline - Date.now()) });
+      const admission = await stub.admit({ url, ...politeness, maxWaitMs: Math.max(0, deadline - Date.now()) });
       switch (admission.kind) {
         case 'disallowed':
           return { kind: 'disallowed' };
@@ -40,7 +46,11 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
           await sleep(admission.retryInMs);
           continue;
         case 'go':
-          if (admission.waitMs > 0) await sleep(admission.waitMs);
+          // Sleep to the slot's start by the clock, so the reply's own latency does not shift it; then
+          // confirm with the host, which measures from the request that really began last.
+          const wait = admission.startAt - Date.now();
+          if (wait > 0) await sleep(wait);
+          if (admission.paced) for (let more = await stub.begin(admission.slot); more > 0; more = await stub.begin(admission.slot)) await sleep(more);
           return {
             kind: 'go',
             done: async (response) => {
@@ -50,7 +60,9 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
                   : response?.status === 503 && response.retryAfterSeconds !== undefined
                     ? response.retryAfterSeconds * 1000
                     : 0;
-              await Promise.all([stub.release(admission.slot), slowDown > 0 ? stub.backoff(slowDown) : undefined]);
+              // Back off before releasing, so no request slips in between.
+              if (slowDown > 0) await stub.backoff(slowDown);
+              await stub.release(admission.slot);
             },
           };
       }

@@ -4,7 +4,7 @@ import { decodeBody, isHtml, parseHtmlPage } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
 import type { LinkPolicy } from '../domain/policy';
 import { BodyTooLargeError, fetchOnce, NetworkError } from './fetcher';
-import type { Gate } from './politeness';
+import type { CrawlPoliteness, Gate } from './politeness';
 import type { Settings } from './settings';
 import { bodyKey } from './store';
 import type { Claim, CrawlTask, FrontierEntry, Outcome } from './types';
@@ -41,8 +41,8 @@ export interface ProcessDeps {
   crawlId: string;
   /** robots.txt and the host's rate limiter. */
   gate: Gate;
-  /** The crawl's own minimum gap between requests to one host. */
-  hostIntervalMs: number;
+  /** The crawl's own politeness towards each host. */
+  politeness: CrawlPoliteness;
   now?: () => number;
 }
 
@@ -60,7 +60,7 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
 
   if (!settings.allowPrivateNetworks && isPrivateUrl(task.url)) return skip('blocked: private network address');
 
-  const admission = await deps.gate(task.url, deps.hostIntervalMs);
+  const admission = await deps.gate(task.url, deps.politeness);
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
   switch (admission.kind) {
     case 'disallowed':

@@ -10,6 +10,8 @@ export interface CrawlConfig {
   maxPages: number | null;
   /** This crawl's minimum gap between requests to one host; the host's own limits can only raise it. */
   hostIntervalMs: number | null;
+  /** This crawl starts no request to a host while this many are in flight to it (the host's cap still applies). */
+  hostConcurrency: number | null;
 }
 
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';

@@ -5,7 +5,7 @@ import type { CrawlConfig, FrontierEntry } from '../../src/crawl/types';
 import { namespace, site, siteLog } from '../support/api';
 
 function config(overrides: Partial<CrawlConfig> = {}): CrawlConfig {
-  return { seeds: ['https://example.com/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, ...overrides };
+  return { seeds: ['https://example.com/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, ...overrides };
 }
 
 async function startedCoordinator(overrides: Partial<CrawlConfig> = {}) {

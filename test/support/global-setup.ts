@@ -1,13 +1,37 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
-import { startSites } from './site';
 
-// Runs in Node, not workerd: serves the test sites on loopback for every test file.
+/** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
+const HOSTS = 12;
+
+interface SiteAddresses {
+  siteA: string;
+  siteB: string;
+  portA: number;
+  hosts: string[];
+}
+
+// Runs in Node, not workerd: serves the test sites on loopback, from a child process, for every test file.
 export default async function ({ provide }: TestProject) {
-  const { a, b } = await startSites();
-  provide('siteA', a.url);
-  provide('siteB', b.url);
-  provide('portA', a.port);
+  const child = spawn(process.execPath, [new URL('./site-process.ts', import.meta.url).pathname, String(HOSTS)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [first] = (await Promise.race([
+    once(lines, 'line'),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`test site exited with ${String(code)}`);
+    }),
+  ])) as [string];
+  const sites = JSON.parse(first) as SiteAddresses;
+  provide('siteA', sites.siteA);
+  provide('siteB', sites.siteB);
+  provide('portA', sites.portA);
+  provide('hosts', sites.hosts);
   return async () => {
-    await Promise.all([a.close(), b.close()]);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
   };
 }

@@ -7,11 +7,18 @@
  *                     different spellings of the same URLs, links out of scope, and a binary file
  *                     under files/ every 25 pages; optional response delay in ms.
  *   pure-<n>          the same tree with nothing but child links (exact depths).
+ *   flat-<n>[-d<ms>]  a root page linking to p1 .. pn, which link nowhere (a wide frontier at once).
+ *   busy-<n>[-d<ms>]  the pure tree, but the first request for each page is answered 429 with Retry-After: 1.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503.
+ *
+ * Per host (the Host header), the server also keeps a log of every request with its arrival time, user
+ * agent and the number of requests to that host in flight at once (GET /__hostlog), and serves the
+ * /robots.txt a test registered with PUT /__robots[?status=N&location=URL] (404 when none).
  */
 import http from 'node:http';
+import type { HostLogEntry } from './host-log';
 
 export interface SiteServer {
   url: string;
@@ -26,6 +33,23 @@ export interface RequestLog {
 
 const logs = new Map<string, RequestLog>();
 const flakyServed = new Set<string>();
+
+interface HostState {
+  entries: HostLogEntry[];
+  active: number;
+  maxConcurrent: number;
+  robots?: { status: number; body: string; location?: string };
+}
+const hosts = new Map<string, HostState>();
+function hostState(host: string): HostState {
+  let state = hosts.get(host);
+  if (!state) {
+    state = { entries: [], active: 0, maxConcurrent: 0 };
+    hosts.set(host, state);
+  }
+  return state;
+}
+const busyServed = new Set<string>();
 
 function filler(seed: number, bytes: number): string {
   const words = ['crawl', 'edge', 'queue', 'durable', 'object', 'polite', 'fetch', 'parse', 'store', 'worker'];
@@ -66,6 +90,11 @@ ${anchors}
 
 function treeRoot(ns: string, variant: string, n: number): string {
   return `<!doctype html><html><head><title>Tree ${variant}</title></head><body><a href="/t/${ns}/${variant}/p1.html">start</a> of ${n}</body></html>`;
+}
+
+function flatRoot(n: number): string {
+  const links = Array.from({ length: n }, (_, i) => `<a href="p${i + 1}.html">${i + 1}</a>`).join('\n');
+  return `<!doctype html><html><head><title>Flat ${n}</title></head><body>${links}</body></html>`;
 }
 
 const MISC_LINKS = [
@@ -118,12 +147,22 @@ export function route(path: string, portA: number, portB: number): Reply {
   if (!m) return { status: 404, body: 'no such site' };
   const [, ns, variant, rest] = m as unknown as [string, string, string, string];
   if (variant === 'misc') return misc(ns, rest, portA, portB);
-  const tree = /^(tree|pure)-(\d+)(?:-d(\d+))?$/.exec(variant);
+  const tree = /^(tree|pure|busy|flat)-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (!tree) return { status: 404, body: 'no such variant' };
   const n = Number(tree[2]);
   const delayMs = tree[3] ? Number(tree[3]) : 0;
-  const pure = tree[1] === 'pure';
+  const pure = tree[1] !== 'tree';
+  if (tree[1] === 'busy' && !busyServed.has(path)) {
+    busyServed.add(path);
+    return { status: 429, headers: { 'retry-after': '1', 'content-type': 'text/plain' }, body: 'slow down', delayMs };
+  }
   const htmlReply = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body, delayMs });
+  if (tree[1] === 'flat') {
+    if (rest === '') return htmlReply(flatRoot(n));
+    const flat = /^p(\d+)\.html$/.exec(rest);
+    if (flat && Number(flat[1]) >= 1 && Number(flat[1]) <= n) return htmlReply(`<html><head><title>Flat ${flat[1]}</title></head><body>${filler(Number(flat[1]), 2000)}</body></html>`);
+    return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs };
+  }
   if (rest === '') return htmlReply(treeRoot(ns, variant, n));
   const page = /^p(\d+)\.html$/.exec(rest);
   if (page && Number(page[1]) >= 1 && Number(page[1]) <= n) return htmlReply(treePage(ns, variant, n, Number(page[1]), pure, portA, 4000));
@@ -132,9 +171,42 @@ export function route(path: string, portA: number, portB: number): Reply {
   return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs };
 }
 
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => resolve(body));
+  });
+}
+
 function handler(ports: { a: number; b: number }) {
-  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+  return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    const host = req.headers.host ?? '';
+    if (url.pathname === '/__hostlog') {
+      const state = hostState(host);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ entries: state.entries, maxConcurrent: state.maxConcurrent }));
+      return;
+    }
+    if (url.pathname === '/__robots' && req.method === 'PUT') {
+      const location = url.searchParams.get('location');
+      hostState(host).robots = { status: Number(url.searchParams.get('status') ?? 200), body: await readBody(req), ...(location ? { location } : {}) };
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    const state = hostState(host);
+    state.active += 1;
+    state.maxConcurrent = Math.max(state.maxConcurrent, state.active);
+    state.entries.push({ path: `${url.pathname}${url.search}`, at: performance.timeOrigin + performance.now(), userAgent: req.headers['user-agent'] ?? '', concurrent: state.active });
+    res.on('close', () => (state.active -= 1));
+    if (url.pathname === '/robots.txt') {
+      const robots = state.robots ?? { status: 404, body: 'no robots.txt' };
+      res.writeHead(robots.status, { 'content-type': 'text/plain', ...(robots.location ? { location: robots.location } : {}) });
+      res.end(robots.body);
+      return;
+    }
     const logMatch = /^\/__log\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
     if (logMatch) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -157,24 +229,41 @@ function handler(ports: { a: number; b: number }) {
   };
 }
 
-async function listen(server: http.Server, port = 0): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no address');
-  return address.port;
+
+async function listenOn(server: http.Server, address: string): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  const bound = server.address();
+  if (typeof bound !== 'object' || bound === null) throw new Error('no address');
+  return bound.port;
 }
 
-/** Starts the site on two ports of 127.0.0.1 (for same-origin vs same-host tests). */
-export async function startSites(): Promise<{ a: SiteServer; b: SiteServer }> {
+function wrap(server: http.Server, address: string, port: number): SiteServer {
+  return {
+    url: `http://${address}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Starts the site on two ports of 127.0.0.1 (for same-origin vs same-host tests) and on `extraHosts`
+ * further loopback addresses (127.0.0.2, ...): each is a host of its own for robots.txt and politeness.
+ */
+export async function startSites(extraHosts = 0): Promise<{ a: SiteServer; b: SiteServer; hosts: SiteServer[] }> {
   const ports = { a: 0, b: 0 };
   const serverA = http.createServer({ keepAlive: true }, handler(ports));
   const serverB = http.createServer({ keepAlive: true }, handler(ports));
-  ports.a = await listen(serverA);
-  ports.b = await listen(serverB);
-  const wrap = (server: http.Server, port: number): SiteServer => ({
-    url: `http://127.0.0.1:${port}`,
-    port,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  });
-  return { a: wrap(serverA, ports.a), b: wrap(serverB, ports.b) };
+  ports.a = await listenOn(serverA, '127.0.0.1');
+  ports.b = await listenOn(serverB, '127.0.0.1');
+  const hostServers: SiteServer[] = [];
+  for (let i = 0; i < extraHosts; i++) {
+    const address = `127.0.0.${i + 2}`;
+    const server = http.createServer({ keepAlive: true }, handler(ports));
+    hostServers.push(wrap(server, address, await listenOn(server, address)));
+  }
+  return { a: wrap(serverA, '127.0.0.1', ports.a), b: wrap(serverB, '127.0.0.1', ports.b), hosts: hostServers };
 }

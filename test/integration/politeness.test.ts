@@ -1,0 +1,193 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import type { HostLogEntry } from '../support/host-log';
+import { allPages, createCrawl, namespace, waitForCrawl } from '../support/api';
+
+/** Each test uses a loopback host of its own (127.0.0.x), so robots.txt and pacing are its alone. */
+function host(index: number): string {
+  const hosts = inject('hosts');
+  const base = hosts[index];
+  if (!base) throw new Error(`no test host ${index}`);
+  return base;
+}
+
+async function putRobots(base: string, body: string, options: { status?: number; location?: string } = {}): Promise<void> {
+  const query = new URLSearchParams();
+  if (options.status) query.set('status', String(options.status));
+  if (options.location) query.set('location', options.location);
+  const res = await fetch(`${base}/__robots?${query}`, { method: 'PUT', body });
+  expect(res.status).toBe(204);
+}
+
+async function hostLog(base: string): Promise<{ entries: HostLogEntry[]; maxConcurrent: number }> {
+  return (await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[]; maxConcurrent: number };
+}
+
+function gaps(entries: HostLogEntry[]): number[] {
+  const times = entries.map((e) => e.at).sort((a, b) => a - b);
+  return times.slice(1).map((t, i) => t - (times[i] as number));
+}
+
+describe('robots.txt in a crawl', () => {
+  it('never requests a disallowed URL; robots.txt is fetched once, first, with our user agent', async () => {
+    const base = host(0);
+    const ns = namespace();
+    const site = `/t/${ns}/pure-31/`;
+    await putRobots(base, `User-agent: *\nDisallow: /\n\nUser-agent: edgecrawl\nDisallow: ${site}p2.html\nDisallow: /*p7.html$\nAllow: /\n`);
+    const id = await createCrawl({ seeds: [`${base}${site}`] });
+    const crawl = await waitForCrawl(id);
+
+    expect(crawl.status).toBe('completed');
+    // root, p1, p3, p6, p12, p13, p24-p27 fetched; p2 and p7 skipped (so their subtrees are never found).
+    expect(crawl.counts).toEqual({ discovered: 12, fetched: 10, stored: 10, failed: 0, skipped: 2 });
+    const { entries } = await hostLog(base);
+    const paths = entries.map((e) => e.path);
+    expect(paths[0]).toBe('/robots.txt');
+    expect(paths.filter((p) => p === '/robots.txt')).toHaveLength(1);
+    expect(paths).not.toContain(`${site}p2.html`);
+    expect(paths).not.toContain(`${site}p7.html`);
+    expect(paths.some((p) => /\/p(4|5|8|14|15)\.html$/.test(p))).toBe(false);
+    expect(new Set(entries.map((e) => e.userAgent))).toEqual(new Set([env.USER_AGENT]));
+
+    const { results } = await env.DB.prepare("SELECT url, reason FROM errors WHERE crawl_id = ? AND outcome = 'skipped' ORDER BY url").bind(id).all<{ url: string; reason: string }>();
+    expect(results).toEqual([
+      { url: `${base}${site}p2.html`, reason: 'blocked by robots.txt' },
+      { url: `${base}${site}p7.html`, reason: 'blocked by robots.txt' },
+    ]);
+    expect((await allPages(id)).map((p) => p.url)).not.toContain(`${base}${site}p2.html`);
+  });
+});
+
+describe('per-host rate limiting, measured at the server', () => {
+  it('keeps every gap at or above the robots.txt Crawl-delay, and approaches that rate', async () => {
+    const base = host(1);
+    const ns = namespace();
+    await putRobots(base, 'User-agent: *\nCrawl-delay: 0.2\n');
+    // A wide site, so the frontier always has work waiting for the host.
+    const id = await createCrawl({ seeds: [`${base}/t/${ns}/flat-30/`] });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toMatchObject({ discovered: 31, stored: 31 });
+    const { entries } = await hostLog(base);
+    expect(entries).toHaveLength(32); // robots.txt + 31 pages
+    const g = gaps(entries);
+    expect(Math.min(...g)).toBeGreaterThanOrEqual(200);
+    const span = (entries.at(-1)?.at ?? 0) - (entries[0]?.at ?? 0);
+    const achieved = (entries.length - 1) / (span / 1000);
+    expect(achieved).toBeLessThanOrEqual(5);
+    // Queue batches add some idle time; the host still runs at most of its allowed rate.
+    expect(achieved).toBeGreaterThan(5 * 0.6);
+  });
+
+  it('two crawls of one host at once share its limit: no two requests closer than the interval', async () => {
+    const base = host(2);
+    const [ns1, ns2] = [namespace(), namespace()];
+    const [id1, id2] = await Promise.all([
+      createCrawl({ seeds: [`${base}/t/${ns1}/pure-15/`], hostIntervalMs: 150 }),
+      createCrawl({ seeds: [`${base}/t/${ns2}/pure-15/`], hostIntervalMs: 150 }),
+    ]);
+    const [c1, c2] = await Promise.all([waitForCrawl(id1), waitForCrawl(id2)]);
+    expect(c1.counts.stored).toBe(16);
+    expect(c2.counts.stored).toBe(16);
+    const { entries } = await hostLog(base);
+    expect(entries.filter((e) => e.path.includes(ns1))).toHaveLength(16);
+    expect(entries.filter((e) => e.path.includes(ns2))).toHaveLength(16);
+    // The two crawls interleave, and still no gap falls below 150 ms.
+    const owners = entries.filter((e) => e.path !== '/robots.txt').map((e) => (e.path.includes(ns1) ? 1 : 2));
+    expect(owners.slice(0, 20)).toContain(2);
+    expect(Math.min(...gaps(entries))).toBeGreaterThanOrEqual(150);
+  });
+
+  it('caps requests in flight to a host', async () => {
+    const base = host(4);
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${base}/t/${ns}/pure-15-d300/`], hostConcurrency: 2, hostIntervalMs: 0 });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts.stored).toBe(16);
+    const log = await hostLog(base);
+    expect(log.maxConcurrent).toBe(2);
+  });
+
+  it('backs a host off after 429 with Retry-After, and the crawl still completes', async () => {
+    const base = host(3);
+    const ns = namespace();
+    // One request at a time, so no request is already under way when a 429 arrives.
+    const id = await createCrawl({ seeds: [`${base}/t/${ns}/busy-3/`], hostConcurrency: 1 });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.status).toBe('completed');
+    expect(crawl.counts).toEqual({ discovered: 4, fetched: 8, stored: 4, failed: 0, skipped: 0 });
+    const entries = (await hostLog(base)).entries.filter((e) => e.path !== '/robots.txt').sort((a, b) => a.at - b.at);
+    expect(entries).toHaveLength(8);
+    // The first request for each page got a 429 with Retry-After: 1; nothing reached the host for 1 s after.
+    const seen = new Set<string>();
+    entries.forEach((entry, i) => {
+      const first = !seen.has(entry.path);
+      seen.add(entry.path);
+      const next = entries[i + 1];
+      if (first && next) expect(next.at - entry.at, `${entry.path} then ${next.path}`).toBeGreaterThanOrEqual(1000);
+    });
+  });
+});
+
+describe('the HostGate Durable Object', () => {
+  it('treats an unreachable robots.txt (5xx) as complete disallow, to be asked again later', async () => {
+    const base = host(5);
+    await putRobots(base, 'oops', { status: 503 });
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    const admission = await gate.admit({ url: `${base}/t/x/pure-1/`, minIntervalMs: 0, maxWaitMs: 1000 });
+    expect(admission).toMatchObject({ kind: 'unreachable', reason: 'robots.txt answered http 503' });
+    expect((await hostLog(base)).entries.map((e) => e.path)).toEqual(['/robots.txt']);
+    const state = await gate.state();
+    expect(state.robots[0]).toMatchObject({ kind: 'unreachable' });
+    expect((state.robots[0]?.expiresAt ?? 0) - (state.robots[0]?.fetchedAt ?? 0)).toBe(30_000);
+  });
+
+  it('treats a 4xx robots.txt as allow-all, and caches it: one fetch for many admissions', async () => {
+    const base = host(6);
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    const admissions = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => gate.admit({ url: `${base}/page-${i}`, minIntervalMs: 0, maxWaitMs: 1000 })),
+    );
+    expect(admissions.every((a) => a.kind === 'go')).toBe(true);
+    for (const a of admissions) if (a.kind === 'go') await gate.release(a.slot);
+    expect((await hostLog(base)).entries.map((e) => e.path)).toEqual(['/robots.txt']);
+    const state = await gate.state();
+    expect(state.robots[0]).toMatchObject({ kind: 'allow-all', reason: 'robots.txt answered http 404' });
+    expect((state.robots[0]?.expiresAt ?? 0) - (state.robots[0]?.fetchedAt ?? 0)).toBe(24 * 60 * 60_000);
+  });
+
+  it('follows robots.txt redirects, also to another host', async () => {
+    const base = host(7);
+    const target = host(10);
+    await putRobots(target, 'User-agent: *\nDisallow: /private\n');
+    await putRobots(base, '', { status: 301, location: `${target}/robots.txt` });
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    expect(await gate.admit({ url: `${base}/private/x`, minIntervalMs: 0, maxWaitMs: 1000 })).toEqual({ kind: 'disallowed' });
+    expect((await gate.admit({ url: `${base}/public`, minIntervalMs: 0, maxWaitMs: 1000 })).kind).toBe('go');
+  });
+
+  it('gives up after five robots.txt redirects and assumes no rules', async () => {
+    const base = host(8);
+    await putRobots(base, '', { status: 302, location: '/robots.txt' });
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    expect((await gate.admit({ url: `${base}/anything`, minIntervalMs: 0, maxWaitMs: 1000 })).kind).toBe('go');
+    expect((await hostLog(base)).entries.filter((e) => e.path === '/robots.txt')).toHaveLength(6);
+    expect((await gate.state()).robots[0]).toMatchObject({ kind: 'allow-all', reason: 'robots.txt: more than 5 redirects' });
+  });
+
+  it('reserves slots a full interval apart, holds back-offs, and hands out nothing beyond the wait budget', async () => {
+    const base = host(9);
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    const first = await gate.admit({ url: `${base}/a`, minIntervalMs: 500, maxWaitMs: 5000 });
+    const second = await gate.admit({ url: `${base}/b`, minIntervalMs: 500, maxWaitMs: 5000 });
+    expect(first.kind).toBe('go');
+    expect(second.kind).toBe('go');
+    if (first.kind === 'go' && second.kind === 'go') expect(second.waitMs - first.waitMs).toBeGreaterThanOrEqual(500);
+    const tooSoon = await gate.admit({ url: `${base}/c`, minIntervalMs: 500, maxWaitMs: 100 });
+    expect(tooSoon.kind).toBe('wait');
+    await gate.backoff(3000);
+    const blocked = await gate.admit({ url: `${base}/d`, minIntervalMs: 0, maxWaitMs: 100 });
+    expect(blocked.kind).toBe('wait');
+    if (blocked.kind === 'wait') expect(blocked.retryInMs).toBeGreaterThan(2500);
+    expect((await gate.state()).blockedForMs).toBeGreaterThan(2500);
+  });
+});
