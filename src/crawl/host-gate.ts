@@ -17,7 +17,7 @@ export type Admission =
    * Fetch at startAt (epoch ms; waitMs from when it was granted), then release the slot. When paced
    * (an interval applies), call begin() first.
    */
-  | { kind: 'go'; slot: string; startAt: number; waitMs: number; paced: boolean }
+  | { kind: 'go'; slot: string; startAt: number; waitMs: number; spacing: number }
   /** No slot within the caller's wait budget (or too many in flight): ask again later. */
   | { kind: 'wait'; retryInMs: number }
   | { kind: 'disallowed' }
@@ -80,8 +80,11 @@ export class HostGate extends DurableObject<Env> {
   /** Granted slots: when each is taken back if never released, and the spacing it was granted with. */
   private readonly inflight = new Map<string, { expiresAt: number; spacing: number }>();
   private nextFree: number;
-  /** When the last request actually began (see begin()). */
+  /** Paced requests under way: begun and not yet released. */
+  private readonly begun = new Set<string>();
+  /** When the last paced request began, and when the last one finished (its slot was released). */
   private lastBegin: number;
+  private lastDone: number;
   private blockedUntil: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -98,6 +101,7 @@ export class HostGate extends DurableObject<Env> {
     this.nextFree = this.pacing('next_free');
     this.blockedUntil = this.pacing('blocked_until');
     this.lastBegin = this.pacing('last_begin');
+    this.lastDone = this.pacing('last_done');
   }
 
   // ---- RPC ----
@@ -112,22 +116,30 @@ export class HostGate extends DurableObject<Env> {
   }
 
   /**
-   * Called by the holder of a slot when its start has come, right before it sends the request. Slots
-   * are reserved ahead, but timers fire late on a busy machine: this measures the gap from the request
-   * that actually began last, and answers how much longer to wait (0: send now).
+   * Called by the holder of a paced slot when its start has come, right before it sends the request;
+   * answers how much longer to wait (0: send now). Gaps are measured from when the previous request
+   * finished, not from when it was meant to start: a busy isolate may send a request later than it
+   * called fetch(), but its response always arrives after the server saw it, so a gap counted from
+   * the response can never come out short at the server. Paced requests therefore go one at a time.
    */
-  begin(slot: string): number {
-    const granted = this.inflight.get(slot);
-    if (!granted) return 0;
+  begin(slot: string, spacing: number): number {
     const now = Date.now();
-    const earliest = Math.max(this.lastBegin + granted.spacing, this.blockedUntil);
+    this.expireSlots(now);
+    const gap = this.inflight.get(slot)?.spacing ?? spacing;
+    for (const other of this.begun) if (other !== slot) return Math.max(10, Math.min(gap, 50));
+    const earliest = Math.max(this.lastDone + gap, this.lastBegin + gap, this.blockedUntil);
     if (now < earliest) return earliest - now;
+    this.begun.add(slot);
     this.lastBegin = now;
     this.setPacing('last_begin', now);
     return 0;
   }
 
   release(slot: string): void {
+    if (this.begun.delete(slot)) {
+      this.lastDone = Date.now();
+      this.setPacing('last_done', this.lastDone);
+    }
     this.inflight.delete(slot);
   }
 
@@ -175,11 +187,16 @@ export class HostGate extends DurableObject<Env> {
     this.nextFree = start + spacing;
     this.setPacing('next_free', this.nextFree);
     this.sql.exec("INSERT INTO pacing (k, v) VALUES ('requests', 1) ON CONFLICT (k) DO UPDATE SET v = v + 1");
-    return { kind: 'go', slot, startAt: start, waitMs: start - now, paced: spacing > 0 };
+    return { kind: 'go', slot, startAt: start, waitMs: start - now, spacing };
   }
 
   private expireSlots(now: number): void {
-    for (const [slot, { expiresAt }] of this.inflight) if (expiresAt <= now) this.inflight.delete(slot);
+    for (const [slot, { expiresAt }] of this.inflight) {
+      if (expiresAt <= now) {
+        this.inflight.delete(slot);
+        this.begun.delete(slot);
+      }
+    }
   }
 
   private pacing(key: string): number {
@@ -223,9 +240,8 @@ export class HostGate extends DurableObject<Env> {
       admission = this.reserve(minIntervalMs, 0, Number.POSITIVE_INFINITY);
     }
     if (admission.kind !== 'go') throw new Error('unexpected admission');
-    const slotStart = Date.now() + admission.waitMs;
     await sleep(admission.waitMs);
-    for (let wait = this.begin(admission.slot); wait > 0; wait = this.begin(admission.slot)) await sleep(wait);
+    for (let wait = this.begin(admission.slot, admission.spacing); wait > 0; wait = this.begin(admission.slot, admission.spacing)) await sleep(wait);
     let result;
     try {
       result = await fetchRobots(origin, this.settings);
@@ -249,7 +265,7 @@ export class HostGate extends DurableObject<Env> {
     );
     const entry = this.entryFromRow({ origin, kind: result.kind, body, reason, fetched_at: fetchedAt, expires_at: expiresAt });
     this.robotsCache.set(origin, entry);
-    const delayed = slotStart + spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs)));
+    const delayed = Date.now() + spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs)));
     if (delayed > this.nextFree) {
       this.nextFree = delayed;
       this.setPacing('next_free', delayed);

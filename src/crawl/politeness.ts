@@ -46,11 +46,12 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
           await sleep(admission.retryInMs);
           continue;
         case 'go':
-          // Sleep to the slot's start by the clock, so the reply's own latency does not shift it; then
-          // confirm with the host, which measures from the request that really began last.
+          // Sleep to the slot's start by the clock, so the reply's own latency does not shift it.
           const wait = admission.startAt - Date.now();
           if (wait > 0) await sleep(wait);
-          if (admission.paced) for (let more = await stub.begin(admission.slot); more > 0; more = await stub.begin(admission.slot)) await sleep(more);
+          if (admission.spacing > 0) {
+            for (let more = await stub.begin(admission.slot, admission.spacing); more > 0; more = await stub.begin(admission.slot, admission.spacing)) await sleep(more);
+          }
           return {
             kind: 'go',
             done: async (response) => {

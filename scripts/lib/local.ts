@@ -1,0 +1,112 @@
+/**
+ * Helpers for scripts that run the crawler locally: the test site in its own process, and
+ * `wrangler dev` on a fresh state directory, driven through the public API.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface Sites {
+  siteA: string;
+  siteB: string;
+  portA: number;
+  hosts: string[];
+  stop(): Promise<void>;
+}
+
+const root = new URL('../../', import.meta.url).pathname;
+
+export async function startSites(extraHosts: number): Promise<Sites> {
+  const child = spawn(process.execPath, [join(root, 'test/support/site-process.ts'), String(extraHosts)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  const sites = JSON.parse(line) as Omit<Sites, 'stop'>;
+  return {
+    ...sites,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+export interface Worker {
+  url: string;
+  token: string;
+  /** The workerd process tree's root (wrangler). */
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
+export async function startWorker(vars: Record<string, string>, port = 8800 + Math.floor(Math.random() * 800)): Promise<Worker> {
+  const state = mkdtempSync(join(tmpdir(), 'edgecrawl-'));
+  const wrangler = join(root, 'node_modules/.bin/wrangler');
+  const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, encoding: 'utf8' });
+  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  const token = 'bench-token';
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false'];
+  for (const [name, value] of Object.entries({ API_TOKEN: token, ALLOW_PRIVATE_NETWORKS: 'true', ...vars })) args.push('--var', `${name}:${value}`);
+  const child = spawn(wrangler, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Ready on/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    process: child,
+    stop: async () => {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      await once(child, 'exit').catch(() => undefined);
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function api<T>(worker: Worker, path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`${worker.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${worker.token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+  });
+  const body = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+export interface CrawlView {
+  id: string;
+  status: string;
+  counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number };
+}
+
+export async function crawlToEnd(worker: Worker, request: Record<string, unknown>, timeoutMs = 600_000): Promise<CrawlView> {
+  const { id } = await api<{ id: string }>(worker, '/v1/crawls', { method: 'POST', body: JSON.stringify(request) });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const crawl = await api<CrawlView>(worker, `/v1/crawls/${id}`);
+    if (crawl.status !== 'running') return crawl;
+    if (Date.now() > deadline) throw new Error(`crawl ${id} did not finish in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
