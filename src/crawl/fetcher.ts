@@ -5,6 +5,8 @@ export interface FetchedResponse {
   headers: Headers;
   /** The body as received after content decoding, at most maxBodyBytes. */
   body: Uint8Array;
+  /** When the response headers arrived (epoch ms): the server has surely seen the request by then. */
+  respondedAt: number;
 }
 
 /** A network-level failure (timeout, reset, DNS); transient. */
@@ -55,9 +57,10 @@ export async function fetchOnce(url: string, settings: Settings): Promise<Fetche
     } catch (error) {
       throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms` : `network error: ${(error as Error).message}`);
     }
+    const respondedAt = Date.now();
     try {
       const body = await readCapped(response.body, settings.maxBodyBytes);
-      return { status: response.status, headers: response.headers, body };
+      return { status: response.status, headers: response.headers, body, respondedAt };
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw error;
       throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms reading body` : `body read failed: ${(error as Error).message}`);

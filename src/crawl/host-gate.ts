@@ -55,12 +55,9 @@ interface RobotsEntry extends RobotsState {
   robots: Robots;
 }
 
-/**
- * The interval plus a margin (3%, at least 10 ms, at most 100 ms), so that jitter between a slot's start
- * and the request reaching the server cannot bring two requests closer than the interval.
- */
+/** The interval plus a small margin (1%, 1 to 20 ms) for clocks that tick at different moments. */
 export function spacingFor(intervalMs: number): number {
-  return intervalMs <= 0 ? 0 : intervalMs + Math.min(100, Math.max(10, Math.ceil(intervalMs * 0.03)));
+  return intervalMs <= 0 ? 0 : intervalMs + Math.min(20, Math.max(1, Math.ceil(intervalMs * 0.01)));
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -82,6 +79,7 @@ export class HostGate extends DurableObject<Env> {
   private nextFree: number;
   /** Paced requests under way: begun and not yet released. */
   private readonly begun = new Set<string>();
+  private readonly releaseWaiters: (() => void)[] = [];
   /** When the last paced request began, and when the last one finished (its slot was released). */
   private lastBegin: number;
   private lastDone: number;
@@ -117,30 +115,51 @@ export class HostGate extends DurableObject<Env> {
 
   /**
    * Called by the holder of a paced slot when its start has come, right before it sends the request;
-   * answers how much longer to wait (0: send now). Gaps are measured from when the previous request
-   * finished, not from when it was meant to start: a busy isolate may send a request later than it
-   * called fetch(), but its response always arrives after the server saw it, so a gap counted from
-   * the response can never come out short at the server. Paced requests therefore go one at a time.
+   * resolves when it may send. Gaps are measured from when the previous request finished, not from
+   * when it was meant to start: a busy isolate may send a request later than it called fetch(), but its
+   * response always arrives after the server saw it, so a gap counted from the response can never come
+   * out short at the server. Paced requests therefore go one at a time.
    */
-  begin(slot: string, spacing: number): number {
-    const now = Date.now();
-    this.expireSlots(now);
+  async begin(slot: string, spacing: number): Promise<void> {
     const gap = this.inflight.get(slot)?.spacing ?? spacing;
-    for (const other of this.begun) if (other !== slot) return Math.max(10, Math.min(gap, 50));
-    const earliest = Math.max(this.lastDone + gap, this.lastBegin + gap, this.blockedUntil);
-    if (now < earliest) return earliest - now;
-    this.begun.add(slot);
-    this.lastBegin = now;
-    this.setPacing('last_begin', now);
-    return 0;
+    for (;;) {
+      const now = Date.now();
+      this.expireSlots(now);
+      const other = [...this.begun].find((s) => s !== slot);
+      if (other !== undefined) {
+        // Wake when it is released, or when its slot would expire.
+        await Promise.race([this.released(), sleep(Math.max(10, (this.inflight.get(other)?.expiresAt ?? now) - now))]);
+        continue;
+      }
+      const earliest = Math.max(this.lastDone + gap, this.lastBegin + gap, this.blockedUntil);
+      if (now < earliest) {
+        await sleep(earliest - now);
+        continue;
+      }
+      this.begun.add(slot);
+      this.lastBegin = now;
+      this.setPacing('last_begin', now);
+      return;
+    }
   }
 
-  release(slot: string): void {
+  /**
+   * The request of a slot is over. `respondedAt`, when the holder knows it, is when its response began
+   * to arrive; the next paced request is measured from then (never before the request began).
+   */
+  release(slot: string, respondedAt?: number): void {
     if (this.begun.delete(slot)) {
-      this.lastDone = Date.now();
+      const now = Date.now();
+      this.lastDone = respondedAt === undefined ? now : Math.min(now, Math.max(respondedAt, this.lastBegin));
       this.setPacing('last_done', this.lastDone);
+      const waiters = this.releaseWaiters.splice(0);
+      for (const wake of waiters) wake();
     }
     this.inflight.delete(slot);
+  }
+
+  private released(): Promise<void> {
+    return new Promise((resolve) => this.releaseWaiters.push(resolve));
   }
 
   /** The host asked us to slow down (429, or 503 with Retry-After): no request starts before then. */
@@ -241,7 +260,7 @@ export class HostGate extends DurableObject<Env> {
     }
     if (admission.kind !== 'go') throw new Error('unexpected admission');
     await sleep(admission.waitMs);
-    for (let wait = this.begin(admission.slot, admission.spacing); wait > 0; wait = this.begin(admission.slot, admission.spacing)) await sleep(wait);
+    await this.begin(admission.slot, admission.spacing);
     let result;
     try {
       result = await fetchRobots(origin, this.settings);

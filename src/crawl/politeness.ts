@@ -8,7 +8,7 @@ export function hostKey(url: string): string {
 
 export type GateResult =
   /** A slot was granted and its start reached: fetch now, then call done(). */
-  | { kind: 'go'; done: (response?: { status: number; retryAfterSeconds?: number }) => Promise<void> }
+  | { kind: 'go'; done: (response?: { status: number; respondedAt: number; retryAfterSeconds?: number }) => Promise<void> }
   | { kind: 'disallowed' }
   /** robots.txt unreachable: a transient failure of this URL. */
   | { kind: 'unreachable'; reason: string; retryInMs: number }
@@ -49,9 +49,7 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
           // Sleep to the slot's start by the clock, so the reply's own latency does not shift it.
           const wait = admission.startAt - Date.now();
           if (wait > 0) await sleep(wait);
-          if (admission.spacing > 0) {
-            for (let more = await stub.begin(admission.slot, admission.spacing); more > 0; more = await stub.begin(admission.slot, admission.spacing)) await sleep(more);
-          }
+          if (admission.spacing > 0) await stub.begin(admission.slot, admission.spacing);
           return {
             kind: 'go',
             done: async (response) => {
@@ -63,7 +61,7 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
                     : 0;
               // Back off before releasing, so no request slips in between.
               if (slowDown > 0) await stub.backoff(slowDown);
-              await stub.release(admission.slot);
+              await stub.release(admission.slot, response?.respondedAt);
             },
           };
       }

@@ -86,7 +86,8 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
     return { outcome: { url: task.url, kind: 'failed', fetched: false, reason }, attempts };
   }
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-  await admission.done(retryAfterSeconds === undefined ? { status: response.status } : { status: response.status, retryAfterSeconds });
+  const { status, respondedAt } = response;
+  await admission.done(retryAfterSeconds === undefined ? { status, respondedAt } : { status, respondedAt, retryAfterSeconds });
 
   const fetchedAt = (deps.now ?? Date.now)();
   const contentType = response.headers.get('content-type');
