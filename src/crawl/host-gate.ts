@@ -51,6 +51,15 @@ export interface HostState {
   robots: RobotsState[];
 }
 
+type RobotsRow = {
+  origin: string;
+  kind: RobotsState['kind'];
+  body: string | null;
+  reason: string | null;
+  fetched_at: number;
+  expires_at: number;
+};
+
 interface RobotsEntry extends RobotsState {
   robots: Robots;
 }
@@ -181,7 +190,7 @@ export class HostGate extends DurableObject<Env> {
       blockedForMs: Math.max(0, this.blockedUntil - now),
       requests: this.pacing('requests'),
       robots: this.sql
-        .exec<{ origin: string; kind: RobotsState['kind']; body: string | null; reason: string | null; fetched_at: number; expires_at: number }>('SELECT * FROM robots ORDER BY origin')
+        .exec<RobotsRow>('SELECT * FROM robots ORDER BY origin')
         .toArray()
         .map((row) => {
           const { robots: _robots, ...rest } = this.entryFromRow(row);
@@ -233,7 +242,7 @@ export class HostGate extends DurableObject<Env> {
     const cached = this.robotsCache.get(origin);
     if (cached && cached.expiresAt > now) return cached;
     const row = this.sql
-      .exec<{ origin: string; kind: RobotsState['kind']; body: string | null; reason: string | null; fetched_at: number; expires_at: number }>('SELECT * FROM robots WHERE origin = ?', origin)
+      .exec<RobotsRow>('SELECT * FROM robots WHERE origin = ?', origin)
       .toArray()[0];
     if (row && row.expires_at > now) {
       const entry = this.entryFromRow(row);
@@ -292,7 +301,7 @@ export class HostGate extends DurableObject<Env> {
     return entry;
   }
 
-  private entryFromRow(row: { origin: string; kind: RobotsState['kind']; body: string | null; reason: string | null; fetched_at: number; expires_at: number }): RobotsEntry {
+  private entryFromRow(row: RobotsRow): RobotsEntry {
     const robots = row.kind === 'rules' ? parseRobots(row.body ?? '') : row.kind === 'allow-all' ? ALLOW_ALL : DISALLOW_ALL;
     const delay = robots.crawlDelay(this.settings.userAgent);
     return {
