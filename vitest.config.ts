@@ -11,8 +11,9 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             API_TOKEN: 'test-token',
-            // The test sites are served on 127.0.0.1.
-            ALLOW_PRIVATE_NETWORKS: 'true',
+            // The test sites are served on 127.0.0.1 to 127.0.0.13 and localhost; any other private address
+            // (127.0.0.77 among them, which the faults site redirects to) must be refused.
+            ALLOW_PRIVATE_NETWORKS: ['localhost', ...Array.from({ length: 13 }, (_, i) => `127.0.0.${i + 1}`)].join(','),
             FETCH_TIMEOUT_MS: '3000',
             // Politeness is tested on hosts of its own (test/integration/politeness.test.ts);
             // elsewhere the shared 127.0.0.1 host is not paced, so tests stay fast.

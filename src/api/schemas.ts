@@ -55,4 +55,15 @@ export const pageListQuerySchema = z
   })
   .strict();
 
+export const errorListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    cursor: z.string().max(4096).optional(),
+    outcome: z.enum(['failed', 'skipped']).optional(),
+  })
+  .strict();
+
+/** POST /v1/crawls/:id/retry-errors: an empty body, or a cap on how many to retry in this call. */
+export const retryErrorsSchema = z.object({ limit: z.number().int().min(1).max(10_000).default(5000) }).strict();
+
 export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();

@@ -128,7 +128,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
     // A new message, not a retry: waiting for a host must not use up the message's retries.
     try {
       await env.FRONTIER.sendBatch(
-        throttled.map(({ message, processed }) => ({ body: message.body, contentType: 'json' as const, delaySeconds: processed.retryDelaySeconds ?? 1 })),
+        throttled.map(({ message, processed }) => ({ body: message.body, contentType: 'json' as const, delaySeconds: processed.outcome.retryDelaySeconds ?? 1 })),
       );
       for (const { message } of throttled) requeued.add(message);
     } catch (error) {
@@ -139,9 +139,9 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
   for (const { message, processed } of done) {
     if (processed.outcome.kind === 'throttled') {
       if (requeued.has(message)) message.ack();
-      else message.retry({ delaySeconds: processed.retryDelaySeconds ?? 1 });
+      else message.retry({ delaySeconds: processed.outcome.retryDelaySeconds ?? 1 });
     } else if (processed.outcome.kind === 'retry') {
-      message.retry({ delaySeconds: processed.retryDelaySeconds ?? backoffSeconds(processed.attempts) });
+      message.retry({ delaySeconds: processed.outcome.retryDelaySeconds ?? backoffSeconds(processed.attempts) });
     } else {
       if (processed.outcome.kind === 'failed') log('warn', 'page failed', { crawlId, url: processed.outcome.url, reason: processed.outcome.reason });
       message.ack();

@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { enqueueTasks } from './enqueue';
+import { readSettings, type Settings } from './settings';
 import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome } from './types';
 
 /** URL states in the seen-set. QUEUED and INFLIGHT are pending; the rest are final. */
@@ -15,9 +16,8 @@ const FINAL_STATE = { stored: State.Stored, failed: State.Failed, skipped: State
 
 /** How long a claimed URL stays reserved for its consumer before the sweeper may hand it out again. */
 export const LEASE_MS = 3 * 60_000;
-/** A URL queued this long without being claimed has its message re-sent (messages can be lost). */
-export const REQUEUE_AFTER_MS = 10 * 60_000;
-const SWEEP_EVERY_MS = 30_000;
+/** Backstop: a URL queued this long past its expected delivery has its message re-sent, even while the crawl is busy. */
+export const REQUEUE_AFTER_MS = 60 * 60_000;
 const SWEEP_LIMIT = 1000;
 
 type CounterName = keyof Counts | 'pending';
@@ -29,12 +29,14 @@ type CounterName = keyof Counts | 'pending';
  */
 export class CrawlCoordinator extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  private readonly settings: Settings;
   /** The crawl's config never changes once set; parsed once per instance. */
   private cachedConfig: CrawlConfig | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    this.settings = readSettings(env);
     this.sql.exec(`
       CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
@@ -65,7 +67,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     }
     const accepted = this.offer(config.seeds.map((url) => ({ url, depth: 0, hops: 0 })));
     this.finishIfDone();
-    await this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);
+    this.touch();
+    await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
     return accepted;
   }
 
@@ -79,6 +82,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const config = this.config();
     if (status !== 'running' || config === null) return { status, config, claims: urls.map(() => null) };
     const now = Date.now();
+    this.touch();
     const claims = urls.map((url): Claim | null => {
       const row = this.sql
         .exec<{ depth: number; hops: number; state: number; attempts: number; lease_until: number | null }>(
@@ -103,16 +107,18 @@ export class CrawlCoordinator extends DurableObject<Env> {
   complete(outcomes: Outcome[]): { accepted: FrontierEntry[]; status: CrawlStatus } {
     const accepted: FrontierEntry[] = [];
     const now = Date.now();
+    this.touch();
     for (const outcome of outcomes) {
       const row = this.sql.exec<{ state: number }>('SELECT state FROM urls WHERE url = ?', outcome.url).toArray()[0];
       if (!row || row.state !== State.Inflight) continue;
       if (outcome.fetched) this.bump('fetched', 1);
       if (outcome.kind === 'retry' || outcome.kind === 'throttled') {
-        // A throttled URL gives back the attempt its claim counted.
+        // A throttled URL gives back the attempt its claim counted. enqueued_at is when its message is
+        // due back, so the sweeper does not mistake a delayed message for a lost one.
         this.sql.exec(
           'UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ?, reason = ?, attempts = attempts - ? WHERE url = ?',
           State.Queued,
-          now,
+          now + (outcome.retryDelaySeconds ?? 0) * 1000,
           outcome.reason ?? null,
           outcome.kind === 'throttled' ? 1 : 0,
           outcome.url,
@@ -178,22 +184,68 @@ export class CrawlCoordinator extends DurableObject<Env> {
     };
   }
 
-  /** Sweeps lost work: re-sends queued URLs not claimed for a while and URLs whose lease expired. */
+  /**
+   * Puts failed URLs back in the frontier (attempts start again) and reopens a completed crawl.
+   * At most `limit` per call; returns them for enqueueing, and how many failed ones remain.
+   */
+  async retryFailed(limit: number): Promise<{ entries: FrontierEntry[]; remaining: number; status: CrawlStatus } | null> {
+    const id = this.meta('id');
+    if (id === null) return null;
+    if (this.status() === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
+    const now = Date.now();
+    const entries = this.sql
+      .exec<{ url: string; depth: number; hops: number }>(
+        'UPDATE urls SET state = ?, attempts = 0, lease_until = NULL, enqueued_at = ?, reason = NULL WHERE url IN (SELECT url FROM urls WHERE state = ? LIMIT ?) RETURNING url, depth, hops',
+        State.Queued,
+        now,
+        State.Failed,
+        limit,
+      )
+      .toArray()
+      .map((r) => ({ url: r.url, depth: r.depth, hops: r.hops }));
+    if (entries.length > 0) {
+      this.bump('failed', -entries.length);
+      this.bump('pending', entries.length);
+      this.touch();
+      if (this.status() === 'completed') {
+        this.setMeta('status', 'running');
+        await this.syncStatus();
+      }
+      await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
+    }
+    const remaining = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM urls WHERE state = ?', State.Failed).one().n;
+    return { entries, remaining, status: this.status() };
+  }
+
+  /**
+   * Sweeps lost work. Queue messages can vanish (a Worker killed mid-batch, a failed send), so:
+   * - a URL in flight whose lease expired is handed out again (its consumer died);
+   * - when the crawl has stalled (no claim or completion for STALL_AFTER_MS) while URLs are pending,
+   *   the URLs queued since before the stall and the ones in flight are sent again;
+   * - a URL queued REQUEUE_AFTER_MS past its expected delivery is sent again in any case.
+   * Re-sending is safe: the seen-set hands each URL to one consumer, and duplicates are acked.
+   */
   override async alarm(): Promise<void> {
     const id = this.meta('id');
     if (id === null) return;
     if (this.meta('synced') !== this.status()) await this.syncStatus();
     if (this.status() !== 'running') return;
     const now = Date.now();
+    const stallBefore = now - this.settings.stallAfterMs;
+    const stalled = Number(this.meta('active_at') ?? 0) <= stallBefore;
     const stale = this.sql
       .exec<{ url: string; depth: number; hops: number }>(
         `SELECT url, depth, hops FROM urls
-         WHERE (state = ? AND enqueued_at <= ?) OR (state = ? AND lease_until <= ?)
+         WHERE (state = ? AND (enqueued_at <= ? OR (? AND enqueued_at <= ?)))
+            OR (state = ? AND (lease_until <= ? OR ?))
          LIMIT ?`,
         State.Queued,
         now - REQUEUE_AFTER_MS,
+        stalled ? 1 : 0,
+        stallBefore,
         State.Inflight,
         now,
+        stalled ? 1 : 0,
         SWEEP_LIMIT,
       )
       .toArray();
@@ -201,9 +253,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
       for (const row of stale) {
         this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ? WHERE url = ?', State.Queued, now, row.url);
       }
+      console.log(JSON.stringify({ level: 'warn', msg: 'sweeper re-sent lost URLs', crawlId: id, count: stale.length, stalled }));
       await enqueueTasks(this.env.FRONTIER, id, stale);
+      this.touch();
     }
-    await this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);
+    await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
   }
 
   // ---- internals ----
@@ -234,6 +288,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.bump('discovered', accepted.length);
     this.bump('pending', accepted.length);
     return accepted;
+  }
+
+  /** Records activity: the sweeper only treats a quiet crawl as stalled. */
+  private touch(): void {
+    this.setMeta('active_at', String(Date.now()));
   }
 
   private finishIfDone(): void {

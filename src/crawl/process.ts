@@ -1,5 +1,6 @@
+import { backoffSeconds } from '../domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/classify';
-import { isPrivateUrl } from '../domain/address';
+import { isRefusedUrl } from '../domain/address';
 import { decodeBody, isHtml, parseHtmlPage } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
 import type { LinkPolicy } from '../domain/policy';
@@ -28,8 +29,6 @@ export interface PageRecord {
 export interface Processed {
   outcome: Outcome;
   attempts: number;
-  /** Seconds to wait before the retry, when outcome.kind is 'retry'. */
-  retryDelaySeconds?: number;
   page?: PageRecord;
   links?: string[];
 }
@@ -58,7 +57,7 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
   const final = attempts >= settings.maxAttempts;
   const skip = (reason: string): Processed => ({ outcome: { url: task.url, kind: 'skipped', fetched: false, reason }, attempts });
 
-  if (!settings.allowPrivateNetworks && isPrivateUrl(task.url)) return skip('blocked: private network address');
+  if (isRefusedUrl(task.url, settings.allowPrivateNetworks)) return skip('blocked: private network address');
 
   const admission = await deps.gate(task.url, deps.politeness);
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -68,9 +67,9 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
     case 'unreachable':
       return final
         ? { outcome: { url: task.url, kind: 'failed', fetched: false, reason: admission.reason }, attempts }
-        : { outcome: { url: task.url, kind: 'retry', fetched: false, reason: admission.reason }, attempts, retryDelaySeconds: seconds(admission.retryInMs) };
+        : { outcome: { url: task.url, kind: 'retry', fetched: false, reason: admission.reason, retryDelaySeconds: Math.max(seconds(admission.retryInMs), backoffSeconds(attempts)) }, attempts };
     case 'throttled':
-      return { outcome: { url: task.url, kind: 'throttled', fetched: false, reason: 'waiting for the host' }, attempts, retryDelaySeconds: seconds(admission.retryInMs) };
+      return { outcome: { url: task.url, kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: seconds(admission.retryInMs) }, attempts };
     case 'go':
       break;
   }
@@ -82,7 +81,7 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
     await admission.done();
     const reason = (error as Error).message;
     if (error instanceof BodyTooLargeError) return { outcome: { url: task.url, kind: 'failed', fetched: true, reason }, attempts };
-    if (error instanceof NetworkError && !final) return { outcome: { url: task.url, kind: 'retry', fetched: false, reason }, attempts };
+    if (error instanceof NetworkError && !final) return { outcome: { url: task.url, kind: 'retry', fetched: false, reason, retryDelaySeconds: backoffSeconds(attempts) }, attempts };
     return { outcome: { url: task.url, kind: 'failed', fetched: false, reason }, attempts };
   }
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
@@ -108,7 +107,7 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
     case 'retry': {
       if (final) return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: decision.reason }, attempts, page };
       const delay = decision.retryAfterSeconds === undefined ? undefined : Math.min(300, decision.retryAfterSeconds);
-      return { outcome: { url: task.url, kind: 'retry', fetched: true, reason: decision.reason }, attempts, ...(delay === undefined ? {} : { retryDelaySeconds: delay }) };
+      return { outcome: { url: task.url, kind: 'retry', fetched: true, reason: decision.reason, retryDelaySeconds: delay ?? backoffSeconds(attempts) }, attempts };
     }
     case 'fail':
       return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: decision.reason }, attempts, page };

@@ -1,4 +1,4 @@
-import { isPrivateUrl } from '../domain/address';
+import { isRefusedUrl } from '../domain/address';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../domain/robots';
 import type { Settings } from './settings';
 
@@ -34,7 +34,7 @@ async function readUpTo(stream: ReadableStream<Uint8Array> | null, limit: number
 export async function fetchRobots(origin: string, settings: Settings): Promise<RobotsFetch> {
   let url = `${origin}/robots.txt`;
   for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
-    if (!settings.allowPrivateNetworks && isPrivateUrl(url)) return { kind: 'allow-all', reason: `robots.txt redirects to a refused address (${url})` };
+    if (isRefusedUrl(url, settings.allowPrivateNetworks)) return { kind: 'allow-all', reason: `robots.txt redirects to a refused address (${url})` };
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
     try {

@@ -1,6 +1,9 @@
 /** Runtime settings from the Worker's vars, with defaults and bounds. */
+import { parsePrivateAllowance, type PrivateAllowance } from '../domain/address';
+
 export interface Settings {
-  allowPrivateNetworks: boolean;
+  /** ALLOW_PRIVATE_NETWORKS: "true", "false", or a list of allowed private hosts and IPv4 CIDRs. */
+  allowPrivateNetworks: PrivateAllowance;
   userAgent: string;
   fetchTimeoutMs: number;
   maxBodyBytes: number;
@@ -13,6 +16,10 @@ export interface Settings {
   hostMaxWaitMs: number;
   /** Upper bound on a robots.txt Crawl-delay and on a host's Retry-After back-off. */
   hostMaxDelayMs: number;
+  /** How often a running crawl's Durable Object sweeps for lost work. */
+  sweepIntervalMs: number;
+  /** A crawl with URLs pending and no activity for this long has lost messages: they are re-sent. */
+  stallAfterMs: number;
 }
 
 function intVar(value: string | undefined, fallback: number, min: number, max: number): number {
@@ -22,7 +29,7 @@ function intVar(value: string | undefined, fallback: number, min: number, max: n
 
 export function readSettings(env: Env): Settings {
   return {
-    allowPrivateNetworks: env.ALLOW_PRIVATE_NETWORKS?.trim().toLowerCase() === 'true',
+    allowPrivateNetworks: parsePrivateAllowance(env.ALLOW_PRIVATE_NETWORKS),
     userAgent: env.USER_AGENT?.trim() || 'edgecrawl/0.1',
     fetchTimeoutMs: intVar(env.FETCH_TIMEOUT_MS, 15_000, 100, 120_000),
     maxBodyBytes: intVar(env.MAX_BODY_BYTES, 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
@@ -31,5 +38,7 @@ export function readSettings(env: Env): Settings {
     hostMaxConcurrency: intVar(env.HOST_MAX_CONCURRENCY, 2, 1, 256),
     hostMaxWaitMs: intVar(env.HOST_MAX_WAIT_MS, 10_000, 0, 600_000),
     hostMaxDelayMs: intVar(env.HOST_MAX_DELAY_MS, 120_000, 1000, 3_600_000),
+    sweepIntervalMs: intVar(env.SWEEP_INTERVAL_MS, 30_000, 200, 3_600_000),
+    stallAfterMs: intVar(env.STALL_AFTER_MS, 120_000, 1000, 24 * 3_600_000),
   };
 }

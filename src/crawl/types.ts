@@ -57,6 +57,8 @@ export interface Outcome {
   /** An HTTP response was received. */
   fetched: boolean;
   reason?: string;
+  /** For `retry` and `throttled`: when the URL's message is due back. */
+  retryDelaySeconds?: number;
   /** Candidate URLs found (links or a redirect target), already scope-checked. */
   links?: FrontierEntry[];
 }

@@ -89,3 +89,45 @@ export function isPrivateUrl(url: string): boolean {
     return true;
   }
 }
+
+/**
+ * Which private addresses may be fetched: all (true), none (false), or a list of host names,
+ * IPv4 addresses and IPv4 CIDR ranges (ALLOW_PRIVATE_NETWORKS="127.0.0.1,localhost,10.1.0.0/16").
+ */
+export type PrivateAllowance = boolean | readonly string[];
+
+export function parsePrivateAllowance(value: string | undefined): PrivateAllowance {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === 'true') return true;
+  if (text === '' || text === 'false') return false;
+  return text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function ipv4ToInt(host: string): number | null {
+  const parts = ipv4Parts(host);
+  return parts ? ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0 : null;
+}
+
+function allowedBy(host: string, entry: string): boolean {
+  const slash = entry.indexOf('/');
+  if (slash < 0) return host === entry;
+  const base = ipv4ToInt(entry.slice(0, slash));
+  const bits = Number(entry.slice(slash + 1));
+  const ip = ipv4ToInt(host);
+  if (base === null || ip === null || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return (ip & mask) === (base & mask);
+}
+
+/** True when `url` must not be fetched: not parsable, or private and not allowed. */
+export function isRefusedUrl(url: string, allow: PrivateAllowance): boolean {
+  if (allow === true) return false;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return true;
+  }
+  if (!isPrivateHost(host)) return false;
+  return allow === false || !allow.some((entry) => allowedBy(host, entry));
+}

@@ -9,6 +9,10 @@
  *   pure-<n>          the same tree with nothing but child links (exact depths).
  *   flat-<n>[-d<ms>]  a root page linking to p1 .. pn, which link nowhere (a wide frontier at once).
  *   busy-<n>[-d<ms>]  the pure tree, but the first request for each page is answered 429 with Retry-After: 1.
+ *   faults            what a hostile or broken server does: connection resets (once, always), a hang before
+ *                     the headers and one in the middle of the body, a 64 MiB body, gzip and brotli bombs,
+ *                     a redirect loop, redirects to file: and to refused loopback addresses (127.0.0.77
+ *                     in three spellings). Bytes written per path: GET /__sent/<ns>.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503.
@@ -18,6 +22,7 @@
  * /robots.txt a test registered with PUT /__robots[?status=N&location=URL] (404 when none).
  */
 import http from 'node:http';
+import zlib from 'node:zlib';
 import type { HostLogEntry } from './host-log';
 
 export interface SiteServer {
@@ -50,6 +55,108 @@ function hostState(host: string): HostState {
   return state;
 }
 const busyServed = new Set<string>();
+const resetServed = new Set<string>();
+/** Body bytes written per request path before the client went away (faults variant). */
+const sent = new Map<string, number>();
+
+const BIG_BYTES = 64 * 1024 * 1024;
+let bombs: { gzip: Buffer; br: Buffer } | undefined;
+function bomb(kind: 'gzip' | 'br'): Buffer {
+  if (!bombs) {
+    const zeros = Buffer.alloc(BIG_BYTES, 0x20);
+    bombs = {
+      gzip: zlib.gzipSync(zeros, { level: 9 }),
+      br: zlib.brotliCompressSync(zeros, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+    };
+  }
+  return bombs[kind];
+}
+
+const FAULT_LINKS = ['ok.html', 'reset-once', 'reset', 'hang', 'hang-body', 'big', 'bomb', 'bomb-br', 'loop-a', 'to-file', 'to-private-a', 'to-private-b', 'to-private-c'];
+
+/** The faults variant writes to the socket itself; returns false when the path is not one of its own. */
+function faults(ns: string, rest: string, req: http.IncomingMessage, res: http.ServerResponse, port: number): boolean {
+  const key = `/t/${ns}/faults/${rest}`;
+  const html = (body: string) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><head><title>${rest || 'faults'}</title></head><body>${body}</body></html>`);
+  };
+  const redirect = (location: string) => {
+    res.writeHead(302, { location });
+    res.end();
+  };
+  switch (rest) {
+    case '':
+      html(FAULT_LINKS.map((l) => `<a href="${l}">${l}</a>`).join(' '));
+      return true;
+    case 'ok.html':
+      html('fine');
+      return true;
+    case 'reset-once':
+      if (resetServed.has(key)) html('fine the second time');
+      else {
+        resetServed.add(key);
+        req.socket.destroy();
+      }
+      return true;
+    case 'reset':
+      req.socket.destroy();
+      return true;
+    case 'hang':
+      return true; // never answers; the client gives up
+    case 'hang-body':
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<html><body>the rest never comes');
+      return true;
+    case 'big': {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(BIG_BYTES) });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      let written = 0;
+      const pump = () => {
+        while (written < BIG_BYTES && !res.destroyed) {
+          written += chunk.length;
+          sent.set(key, written);
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        if (!res.destroyed) res.end();
+      };
+      pump();
+      return true;
+    }
+    case 'bomb':
+    case 'bomb-br': {
+      const body = bomb(rest === 'bomb' ? 'gzip' : 'br');
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': rest === 'bomb' ? 'gzip' : 'br', 'content-length': String(body.length) });
+      res.end(body);
+      sent.set(key, body.length);
+      return true;
+    }
+    case 'loop-a':
+      redirect('loop-b');
+      return true;
+    case 'loop-b':
+      redirect('loop-a');
+      return true;
+    case 'to-file':
+      redirect('file:///etc/passwd');
+      return true;
+    // 127.0.0.77 is loopback but not allowed by the tests' ALLOW_PRIVATE_NETWORKS: never to be fetched.
+    case 'to-private-a':
+      redirect(`http://127.0.0.77:${port}/a`);
+      return true;
+    case 'to-private-b':
+      redirect(`http://0x7f00004d:${port}/b`);
+      return true;
+    case 'to-private-c':
+      redirect(`http://[::ffff:127.0.0.77]:${port}/c`);
+      return true;
+    default:
+      return false;
+  }
+}
 
 function filler(seed: number, bytes: number): string {
   const words = ['crawl', 'edge', 'queue', 'durable', 'object', 'polite', 'fetch', 'parse', 'store', 'worker'];
@@ -219,6 +326,15 @@ function handler(ports: { a: number; b: number }) {
       log.entries.push(`${req.headers.host} ${url.pathname}${url.search}`);
       logs.set(ns, log);
     }
+    const sentMatch = /^\/__sent\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+    if (sentMatch) {
+      const prefix = `/t/${sentMatch[1]}/`;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(Object.fromEntries([...sent].filter(([k]) => k.startsWith(prefix)))));
+      return;
+    }
+    const fault = /^\/t\/([A-Za-z0-9_-]+)\/faults\/(.*)$/.exec(url.pathname);
+    if (fault && faults(fault[1] as string, fault[2] as string, req, res, ports.a)) return;
     const reply = route(url.pathname, ports.a, ports.b);
     const send = () => {
       res.writeHead(reply.status, reply.headers ?? {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateHost, isPrivateIPv6, isPrivateUrl } from '../../src/domain/address';
+import { isPrivateHost, isPrivateIPv6, isPrivateUrl, isRefusedUrl, parsePrivateAllowance } from '../../src/domain/address';
 
 describe('private address detection', () => {
   const privateUrls = [
@@ -42,5 +42,36 @@ describe('private address detection', () => {
     expect(isPrivateHost('[::1]')).toBe(true);
     expect(isPrivateIPv6('1:2:3')).toBe(false);
     expect(isPrivateIPv6('fe80::1%eth0')).toBe(true);
+  });
+});
+
+describe('ALLOW_PRIVATE_NETWORKS', () => {
+  it('true allows every private address; false none; public ones are never refused', () => {
+    expect(isRefusedUrl('http://127.0.0.1/', true)).toBe(false);
+    expect(isRefusedUrl('http://127.0.0.1/', false)).toBe(true);
+    expect(isRefusedUrl('https://example.com/', false)).toBe(false);
+    expect(isRefusedUrl('not a url', true)).toBe(false);
+    expect(isRefusedUrl('not a url', false)).toBe(true);
+  });
+
+  it('a list allows exactly the hosts and IPv4 ranges it names, in whatever spelling the URL uses', () => {
+    const allow = parsePrivateAllowance('127.0.0.1, localhost, 10.1.0.0/16');
+    expect(isRefusedUrl('http://127.0.0.1:8080/', allow)).toBe(false);
+    expect(isRefusedUrl('http://2130706433/', allow)).toBe(false); // 127.0.0.1 in decimal
+    expect(isRefusedUrl('http://localhost/', allow)).toBe(false);
+    expect(isRefusedUrl('http://10.1.200.3/', allow)).toBe(false);
+    expect(isRefusedUrl('http://10.2.0.1/', allow)).toBe(true);
+    expect(isRefusedUrl('http://127.0.0.2/', allow)).toBe(true);
+    expect(isRefusedUrl('http://0x7f000002/', allow)).toBe(true);
+    expect(isRefusedUrl('http://[::ffff:127.0.0.1]/', allow)).toBe(true); // mapped forms are not listed: refused
+    expect(isRefusedUrl('http://169.254.169.254/', allow)).toBe(true);
+    expect(isRefusedUrl('http://api.localhost/', allow)).toBe(true);
+  });
+
+  it('parses true, false, empty and lists', () => {
+    expect(parsePrivateAllowance('TRUE')).toBe(true);
+    expect(parsePrivateAllowance(undefined)).toBe(false);
+    expect(parsePrivateAllowance('')).toBe(false);
+    expect(parsePrivateAllowance('a,,b ')).toEqual(['a', 'b']);
   });
 });

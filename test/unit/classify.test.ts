@@ -74,8 +74,11 @@ describe('settings', () => {
       hostMaxConcurrency: 2,
       hostMaxWaitMs: 10_000,
       hostMaxDelayMs: 120_000,
+      sweepIntervalMs: 30_000,
+      stallAfterMs: 120_000,
     });
-    expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'yes' }).allowPrivateNetworks).toBe(false);
+    expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'false' }).allowPrivateNetworks).toBe(false);
+    expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: ' 127.0.0.1, LocalHost ,' }).allowPrivateNetworks).toEqual(['127.0.0.1', 'localhost']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { isPrivateUrl } from '../../domain/address';
+import { isRefusedUrl } from '../../domain/address';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { normalizeUrl } from '../../domain/normalize';
 import { enqueueTasks } from '../../crawl/enqueue';
@@ -10,7 +10,8 @@ import type { CrawlConfig } from '../../crawl/types';
 import { deleteCrawl, getCrawl, insertCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
 import { getPageBodyKey, listPages } from '../../db/pages';
 import { ApiError, badRequest, notFound } from '../errors';
-import { contentQuerySchema, crawlIdSchema, createCrawlSchema, pageListQuerySchema } from '../schemas';
+import { deleteErrors, listErrors } from '../../db/errors';
+import { contentQuerySchema, crawlIdSchema, createCrawlSchema, errorListQuerySchema, pageListQuerySchema, retryErrorsSchema } from '../schemas';
 import { jsonBody, parseWith } from '../validate';
 
 type AppEnv = { Bindings: Env };
@@ -39,10 +40,9 @@ function decodeOr400<T>(cursor: string | undefined, schema: z.ZodType<T>): T | n
 export const crawls = new Hono<AppEnv>()
   .post('/', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, 'payload_too_large', `request body larger than ${MAX_BODY_BYTES} bytes`); } }), async (c) => {
     const config: CrawlConfig = await jsonBody(c, createCrawlSchema);
-    if (!readSettings(c.env).allowPrivateNetworks) {
-      const blocked = config.seeds.find(isPrivateUrl);
-      if (blocked) throw badRequest(`seed ${blocked} is a private network address; set ALLOW_PRIVATE_NETWORKS=true to crawl it`, 'private_address');
-    }
+    const allowance = readSettings(c.env).allowPrivateNetworks;
+    const blocked = config.seeds.find((seed) => isRefusedUrl(seed, allowance));
+    if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
     const id = crypto.randomUUID();
     await insertCrawl(c.env.DB, id, config, Date.now());
     let seeds;
@@ -94,6 +94,27 @@ export const crawls = new Hono<AppEnv>()
     const pages = await listPages(c.env.DB, crawl.id, query.limit, after);
     const last = pages.at(-1);
     return c.json({ pages, cursor: pages.length === query.limit && last ? encodeCursor(last.url) : null });
+  })
+  .get('/:id/errors', async (c) => {
+    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const query = parseWith(errorListQuerySchema, c.req.query(), 'query');
+    const after = decodeOr400(query.cursor, z.string().min(1));
+    const errors = await listErrors(c.env.DB, crawl.id, query.limit, after, query.outcome ?? null);
+    const last = errors.at(-1);
+    return c.json({ errors, cursor: errors.length === query.limit && last ? encodeCursor(last.url) : null });
+  })
+  .post('/:id/retry-errors', bodyLimit({ maxSize: 4096, onError: () => { throw new ApiError(413, 'payload_too_large', 'request body too large'); } }), async (c) => {
+    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const raw = await c.req.text();
+    const { limit } = raw.trim() === '' ? retryErrorsSchema.parse({}) : await jsonBody(c, retryErrorsSchema);
+    const result = await c.env.CRAWL.getByName(crawl.id).retryFailed(limit);
+    if (!result) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
+    if (result.status === 'cancelled') throw new ApiError(409, 'conflict', 'the crawl was cancelled; start a new one');
+    const urls = result.entries.map((e) => e.url);
+    await deleteErrors(c.env.DB, crawl.id, urls);
+    // If this send fails the URLs stay queued in the Durable Object and its sweeper re-sends them.
+    await enqueueTasks(c.env.FRONTIER, crawl.id, result.entries);
+    return c.json({ id: crawl.id, status: result.status, retried: urls.length, remaining: result.remaining });
   })
   .get('/:id/content', async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));
