@@ -180,3 +180,65 @@ describe('crawl resources', () => {
     expect(((await res.json()) as { status: string }).status).toBe('completed');
   });
 });
+
+describe('errors and retry-errors', () => {
+  it('lists failed and skipped URLs with reasons, filtered and paginated', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/misc/`;
+    const id = await createCrawl({ seeds: [root] });
+    await waitForCrawl(id);
+    const all: { url: string; outcome: string; reason: string; attempts: number; httpStatus: number | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await api(`/v1/crawls/${id}/errors?limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { errors: typeof all; cursor: string | null };
+      all.push(...body.errors);
+      cursor = body.cursor;
+    } while (cursor);
+    expect(all).toHaveLength(13);
+    expect([...all.map((e) => e.url)].sort()).toEqual(all.map((e) => e.url));
+    expect(all.find((e) => e.url === `${root}missing.html`)).toMatchObject({ outcome: 'failed', reason: 'http 404', attempts: 1, httpStatus: 404 });
+    const failed = (await (await api(`/v1/crawls/${id}/errors?outcome=failed`)).json()) as { errors: typeof all };
+    expect(failed.errors.map((e) => e.url.replace(root, '')).sort()).toEqual(['chain-5', 'missing.html', 'to-file']);
+    for (const query of ['outcome=bogus', 'limit=0', 'limit=x', 'cursor=!!', 'extra=1']) {
+      expect((await api(`/v1/crawls/${id}/errors?${query}`)).status, query).toBe(400);
+    }
+    expect((await api(`/v1/crawls/${crypto.randomUUID()}/errors`)).status).toBe(404);
+  });
+
+  it('retry-errors re-enqueues failed URLs: a fixed page is then stored, and the counts still add up', async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/misc/fixable.html`;
+    const id = await createCrawl({ seeds: [url] });
+    const first = await waitForCrawl(id);
+    expect(first.counts).toMatchObject({ discovered: 1, stored: 0, failed: 1 });
+
+    await fetch(`${site()}/__fix/${ns}`, { method: 'PUT' });
+    const res = await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id, status: 'running', retried: 1, remaining: 0 });
+    const second = await waitForCrawl(id);
+    expect(second.status).toBe('completed');
+    expect(second.counts).toMatchObject({ discovered: 1, stored: 1, failed: 0, fetched: 2 });
+    const errors = (await (await api(`/v1/crawls/${id}/errors`)).json()) as { errors: unknown[] };
+    expect(errors.errors).toEqual([]);
+    const again = (await (await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: '{"limit": 10}' })).json()) as { retried: number };
+    expect(again.retried).toBe(0);
+  });
+
+  it('retry-errors validates its input and refuses cancelled crawls', async () => {
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-1/`] });
+    await waitForCrawl(id);
+    for (const body of ['{"limit": 0}', '{"limit": "5"}', '{"bogus": 1}', '{oops', '[]']) {
+      const res = await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body });
+      expect(res.status, body).toBe(400);
+    }
+    expect((await api(`/v1/crawls/${crypto.randomUUID()}/retry-errors`, { method: 'POST' })).status).toBe(404);
+    const slow = await createCrawl({ seeds: [`${site()}/t/${namespace()}/pure-50-d200/`] });
+    await api(`/v1/crawls/${slow}`, { method: 'DELETE' });
+    const res = await api(`/v1/crawls/${slow}/retry-errors`, { method: 'POST' });
+    expect(await errorOf(res)).toMatchObject({ status: 409, code: 'conflict' });
+  });
+});

@@ -15,7 +15,7 @@
  *                     in three spellings). Bytes written per path: GET /__sent/<ns>.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
- *                     not linked: always-503.
+ *                     not linked: always-503, and fixable.html (404 until PUT /__fix/<ns>).
  *
  * Per host (the Host header), the server also keeps a log of every request with its arrival time, user
  * agent and the number of requests to that host in flight at once (GET /__hostlog), and serves the
@@ -55,6 +55,8 @@ function hostState(host: string): HostState {
   return state;
 }
 const busyServed = new Set<string>();
+/** Namespaces whose misc/fixable.html has been "fixed" (PUT /__fix/<ns>): 404 before, 200 after. */
+const fixed = new Set<string>();
 const resetServed = new Set<string>();
 /** Body bytes written per request path before the client went away (faults variant). */
 const sent = new Map<string, number>();
@@ -234,6 +236,7 @@ function misc(ns: string, rest: string, portA: number, portB: number): Reply {
   if (rest === 'loop-b') return redirect(302, 'loop-a');
   const chain = /^chain-(\d+)$/.exec(rest);
   if (chain) return redirect(302, `chain-${Number(chain[1]) + 1}`);
+  if (rest === 'fixable.html') return fixed.has(ns) ? html('Fixed') : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not yet' };
   if (rest === 'always-503') return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'unavailable' };
   if (rest === 'gone-ext') return redirect(301, `http://localhost:${portA}${base}elsewhere.html`);
   if (rest === 'to-file') return redirect(302, 'file:///etc/passwd');
@@ -325,6 +328,13 @@ function handler(ports: { a: number; b: number }) {
       const log = logs.get(ns) ?? { entries: [] };
       log.entries.push(`${req.headers.host} ${url.pathname}${url.search}`);
       logs.set(ns, log);
+    }
+    const fixMatch = /^\/__fix\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+    if (fixMatch && req.method === 'PUT') {
+      fixed.add(fixMatch[1] as string);
+      res.writeHead(204);
+      res.end();
+      return;
     }
     const sentMatch = /^\/__sent\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
     if (sentMatch) {
