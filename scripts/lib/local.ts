@@ -37,12 +37,24 @@ export interface Worker {
   token: string;
   /** The workerd process tree's root (wrangler). */
   process: ChildProcess;
+  /** The local state directory (D1, R2, Durable Objects, queues). */
+  state: string;
+  /** Stops wrangler and workerd, and removes the state unless it was given. */
   stop(): Promise<void>;
+  /** Kills wrangler and workerd at once (SIGKILL), leaving the state as it is. */
+  kill(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  port?: number;
+  /** Reuse this state directory (kept on stop) instead of a fresh temporary one. */
+  state?: string;
 }
 
 /** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
-export async function startWorker(vars: Record<string, string>, port = 8800 + Math.floor(Math.random() * 800)): Promise<Worker> {
-  const state = mkdtempSync(join(tmpdir(), 'edgecrawl-'));
+export async function startWorker(vars: Record<string, string>, options: WorkerOptions = {}): Promise<Worker> {
+  const port = options.port ?? 8800 + Math.floor(Math.random() * 800);
+  const state = options.state ?? mkdtempSync(join(tmpdir(), 'edgecrawl-'));
   const wrangler = join(root, 'node_modules/.bin/wrangler');
   const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, encoding: 'utf8' });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
@@ -66,15 +78,27 @@ export async function startWorker(vars: Record<string, string>, port = 8800 + Ma
   });
   child.stdout?.resume();
   child.stderr?.resume();
+  const exited = once(child, 'exit').catch(() => undefined);
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.pid && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, name);
+      } catch {
+        // already gone
+      }
+    }
+    await exited;
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     token,
     process: child,
+    state,
     stop: async () => {
-      if (child.pid) process.kill(-child.pid, 'SIGTERM');
-      await once(child, 'exit').catch(() => undefined);
-      rmSync(state, { recursive: true, force: true });
+      await signal('SIGTERM');
+      if (!options.state) rmSync(state, { recursive: true, force: true });
     },
+    kill: () => signal('SIGKILL'),
   };
 }
 
