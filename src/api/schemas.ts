@@ -42,6 +42,7 @@ export const createCrawlSchema = z
     maxPages: z.number().int().min(1).max(100_000_000).nullable().default(null),
     hostIntervalMs: z.number().int().min(0).max(600_000).nullable().default(null),
     hostConcurrency: z.number().int().min(1).max(256).nullable().default(null),
+    sitemaps: z.boolean().default(false),
   })
   .strict()
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { backoffSeconds } from '../domain/backoff';
-import { compileLinkPolicy, type LinkPolicy } from '../domain/policy';
+import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
 import { enqueueTasks } from './enqueue';
 import { hostGate } from './politeness';
 import { processTask, type Processed } from './process';
@@ -13,22 +13,28 @@ const taskSchema = z.object({
   url: z.string().min(1).max(8192),
   depth: z.number().int().min(0),
   hops: z.number().int().min(0).default(0),
+  kind: z.enum(['page', 'sitemap']).optional(),
 });
 
 function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
   console[level === 'info' ? 'log' : level](JSON.stringify({ level, msg, ...fields }));
 }
 
+interface Policies {
+  page: LinkPolicy;
+  sitemap: (url: string) => boolean;
+}
+
 /** Compiled link policies, kept per isolate: a crawl's config never changes. */
-const policies = new Map<string, LinkPolicy>();
-function policyFor(crawlId: string, config: CrawlConfig): LinkPolicy {
-  let policy = policies.get(crawlId);
-  if (!policy) {
+const policies = new Map<string, Policies>();
+function policiesFor(crawlId: string, config: CrawlConfig): Policies {
+  let compiled = policies.get(crawlId);
+  if (!compiled) {
     if (policies.size >= 256) policies.delete(policies.keys().next().value as string);
-    policy = compileLinkPolicy(config);
-    policies.set(crawlId, policy);
+    compiled = { page: compileLinkPolicy(config), sitemap: compileSitemapPolicy(config) };
+    policies.set(crawlId, compiled);
   }
-  return policy;
+  return compiled;
 }
 
 /**
@@ -79,7 +85,8 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
       return;
     }
     const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
-    const deps = { settings, policy: policyFor(crawlId, config), bodies: env.BODIES, crawlId, gate, politeness };
+    const { page, sitemap } = policiesFor(crawlId, config);
+    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, bodies: env.BODIES, crawlId, gate, politeness };
     work.push({ message, task, result: processTask(task, claim, deps) });
   });
   if (work.length === 0) return;

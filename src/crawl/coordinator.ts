@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { enqueueTasks } from './enqueue';
 import { readSettings, type Settings } from './settings';
-import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome } from './types';
+import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome, TaskKind } from './types';
 
 /** URL states in the seen-set. QUEUED and INFLIGHT are pending; the rest are final. */
 const enum State {
@@ -52,6 +52,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS urls_pending ON urls (state, enqueued_at) WHERE state < 2;
     `);
+    const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(urls)').toArray().map((c) => c.name);
+    if (!columns.includes('kind')) this.sql.exec("ALTER TABLE urls ADD COLUMN kind TEXT NOT NULL DEFAULT 'page'");
   }
 
   // ---- RPC ----
@@ -85,8 +87,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.touch();
     const claims = urls.map((url): Claim | null => {
       const row = this.sql
-        .exec<{ depth: number; hops: number; state: number; attempts: number; lease_until: number | null }>(
-          'SELECT depth, hops, state, attempts, lease_until FROM urls WHERE url = ?',
+        .exec<{ depth: number; hops: number; kind: TaskKind; state: number; attempts: number; lease_until: number | null }>(
+          'SELECT depth, hops, kind, state, attempts, lease_until FROM urls WHERE url = ?',
           url,
         )
         .toArray()[0];
@@ -94,7 +96,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       const free = row.state === State.Queued || (row.state === State.Inflight && (row.lease_until ?? 0) <= now);
       if (!free) return null;
       this.sql.exec('UPDATE urls SET state = ?, attempts = attempts + 1, lease_until = ? WHERE url = ?', State.Inflight, now + LEASE_MS, url);
-      return { depth: row.depth, hops: row.hops, attempts: row.attempts + 1 };
+      return { depth: row.depth, hops: row.hops, kind: row.kind, attempts: row.attempts + 1 };
     });
     return { status, config, claims };
   }
@@ -194,15 +196,15 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (this.status() === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
     const now = Date.now();
     const entries = this.sql
-      .exec<{ url: string; depth: number; hops: number }>(
-        'UPDATE urls SET state = ?, attempts = 0, lease_until = NULL, enqueued_at = ?, reason = NULL WHERE url IN (SELECT url FROM urls WHERE state = ? LIMIT ?) RETURNING url, depth, hops',
+      .exec<{ url: string; depth: number; hops: number; kind: TaskKind }>(
+        'UPDATE urls SET state = ?, attempts = 0, lease_until = NULL, enqueued_at = ?, reason = NULL WHERE url IN (SELECT url FROM urls WHERE state = ? LIMIT ?) RETURNING url, depth, hops, kind',
         State.Queued,
         now,
         State.Failed,
         limit,
       )
       .toArray()
-      .map((r) => ({ url: r.url, depth: r.depth, hops: r.hops }));
+      .map((r) => ({ url: r.url, depth: r.depth, hops: r.hops, kind: r.kind }));
     if (entries.length > 0) {
       this.bump('failed', -entries.length);
       this.bump('pending', entries.length);
@@ -234,8 +236,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const stallBefore = now - this.settings.stallAfterMs;
     const stalled = Number(this.meta('active_at') ?? 0) <= stallBefore;
     const stale = this.sql
-      .exec<{ url: string; depth: number; hops: number }>(
-        `SELECT url, depth, hops FROM urls
+      .exec<{ url: string; depth: number; hops: number; kind: TaskKind }>(
+        `SELECT url, depth, hops, kind FROM urls
          WHERE (state = ? AND (enqueued_at <= ? OR (? AND enqueued_at <= ?)))
             OR (state = ? AND (lease_until <= ? OR ?))
          LIMIT ?`,
@@ -272,17 +274,18 @@ export class CrawlCoordinator extends DurableObject<Env> {
       if (discovered >= cap) break;
       const inserted = this.sql
         .exec(
-          'INSERT INTO urls (url, depth, hops, state, enqueued_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING RETURNING url',
+          'INSERT INTO urls (url, depth, hops, kind, state, enqueued_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING RETURNING url',
           entry.url,
           entry.depth,
           entry.hops,
+          entry.kind ?? 'page',
           State.Queued,
           now,
         )
         .toArray().length;
       if (inserted === 1) {
         discovered += 1;
-        accepted.push({ url: entry.url, depth: entry.depth, hops: entry.hops });
+        accepted.push({ url: entry.url, depth: entry.depth, hops: entry.hops, ...(entry.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) });
       }
     }
     this.bump('discovered', accepted.length);

@@ -69,3 +69,9 @@ export async function fetchOnce(url: string, settings: Settings): Promise<Fetche
     clearTimeout(timer);
   }
 }
+
+/** Decompresses gzip data (a .xml.gz sitemap), failing past `limit` decompressed bytes. */
+export async function gunzipCapped(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return readCapped(stream, limit);
+}

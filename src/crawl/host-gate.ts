@@ -17,10 +17,10 @@ export type Admission =
    * Fetch at startAt (epoch ms; waitMs from when it was granted), then release the slot. When paced
    * (an interval applies), call begin() first.
    */
-  | { kind: 'go'; slot: string; startAt: number; waitMs: number; spacing: number }
+  | { kind: 'go'; slot: string; startAt: number; waitMs: number; spacing: number; sitemaps?: string[] }
   /** No slot within the caller's wait budget (or too many in flight): ask again later. */
   | { kind: 'wait'; retryInMs: number }
-  | { kind: 'disallowed' }
+  | { kind: 'disallowed'; sitemaps?: string[] }
   /** robots.txt could not be fetched: assume complete disallow for now. */
   | { kind: 'unreachable'; reason: string; retryInMs: number };
 
@@ -32,6 +32,8 @@ export interface AdmitRequest {
   maxConcurrency?: number;
   /** Grant only a slot that starts within this long. */
   maxWaitMs: number;
+  /** Also answer the Sitemap URLs of the origin's robots.txt. */
+  withSitemaps?: boolean;
 }
 
 export interface RobotsState {
@@ -118,8 +120,10 @@ export class HostGate extends DurableObject<Env> {
     const entry = await this.robotsFor(origin, request.minIntervalMs);
     const now = Date.now();
     if (entry.kind === 'unreachable') return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs: Math.max(1000, entry.expiresAt - now) };
-    if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed' };
-    return this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs, request.maxConcurrency);
+    const sitemaps = request.withSitemaps ? { sitemaps: entry.robots.sitemaps } : {};
+    if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed', ...sitemaps };
+    const admission = this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs, request.maxConcurrency);
+    return admission.kind === 'go' ? { ...admission, ...sitemaps } : admission;
   }
 
   /**

@@ -8,8 +8,8 @@ export function hostKey(url: string): string {
 
 export type GateResult =
   /** A slot was granted and its start reached: fetch now, then call done(). */
-  | { kind: 'go'; done: (response?: { status: number; respondedAt: number; retryAfterSeconds?: number }) => Promise<void> }
-  | { kind: 'disallowed' }
+  | { kind: 'go'; sitemaps?: string[]; done: (response?: { status: number; respondedAt: number; retryAfterSeconds?: number }) => Promise<void> }
+  | { kind: 'disallowed'; sitemaps?: string[] }
   /** robots.txt unreachable: a transient failure of this URL. */
   | { kind: 'unreachable'; reason: string; retryInMs: number }
   /** No slot within the wait budget: hand the URL back without using up an attempt. */
@@ -19,6 +19,8 @@ export type GateResult =
 export interface CrawlPoliteness {
   minIntervalMs: number;
   maxConcurrency?: number;
+  /** Also return the robots.txt Sitemap URLs of the URL's origin. */
+  withSitemaps?: boolean;
 }
 
 export type Gate = (url: string, politeness: CrawlPoliteness) => Promise<GateResult>;
@@ -38,7 +40,7 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
       const admission = await stub.admit({ url, ...politeness, maxWaitMs: Math.max(0, deadline - Date.now()) });
       switch (admission.kind) {
         case 'disallowed':
-          return { kind: 'disallowed' };
+          return admission;
         case 'unreachable':
           return admission;
         case 'wait':
@@ -52,6 +54,7 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
           if (admission.spacing > 0) await stub.begin(admission.slot, admission.spacing);
           return {
             kind: 'go',
+            ...(admission.sitemaps ? { sitemaps: admission.sitemaps } : {}),
             done: async (response) => {
               const slowDown =
                 response?.status === 429

@@ -3,8 +3,9 @@ import { classifyResponse, parseRetryAfter } from '../domain/classify';
 import { isRefusedUrl } from '../domain/address';
 import { decodeBody, isHtml, parseHtmlPage } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
+import { isGzip, parseSitemap } from '../domain/sitemap';
 import type { LinkPolicy } from '../domain/policy';
-import { BodyTooLargeError, fetchOnce, NetworkError } from './fetcher';
+import { BodyTooLargeError, fetchOnce, gunzipCapped, NetworkError } from './fetcher';
 import type { CrawlPoliteness, Gate } from './politeness';
 import type { Settings } from './settings';
 import { bodyKey } from './store';
@@ -36,6 +37,10 @@ export interface Processed {
 export interface ProcessDeps {
   settings: Settings;
   policy: LinkPolicy;
+  /** Whether a sitemap URL belongs to the crawl (scope only). */
+  sitemapPolicy: (url: string) => boolean;
+  /** The crawl reads sitemaps: seeds look up robots.txt Sitemap lines and /sitemap.xml. */
+  sitemaps: boolean;
   bodies: R2Bucket;
   crawlId: string;
   /** robots.txt and the host's rate limiter. */
@@ -52,6 +57,20 @@ export interface ProcessDeps {
  * Never throws for anything the site does; storage errors propagate to the caller.
  */
 export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Processed> {
+  const seedSitemaps = deps.sitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
+  const found: string[] = [];
+  const processed = await fetchAndDecide(task, claim, deps, seedSitemaps ? found : null);
+  if (!seedSitemaps || processed.outcome.kind === 'retry' || processed.outcome.kind === 'throttled') return processed;
+  // A seed of a crawl that reads sitemaps offers its origin's: robots.txt Sitemap lines and /sitemap.xml.
+  const candidates = [...found, '/sitemap.xml']
+    .map((href) => normalizeUrl(href, task.url))
+    .filter((url): url is string => url !== null && deps.sitemapPolicy(url))
+    .map((url): FrontierEntry => ({ url, depth: 0, hops: 0, kind: 'sitemap' }));
+  return { ...processed, outcome: { ...processed.outcome, links: [...(processed.outcome.links ?? []), ...candidates] } };
+}
+
+/** The request itself. `sitemaps`, when given, receives the robots.txt Sitemap URLs of the origin. */
+async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, sitemaps: string[] | null): Promise<Processed> {
   const { settings, policy } = deps;
   const attempts = claim.attempts;
   const final = attempts >= settings.maxAttempts;
@@ -59,8 +78,9 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
 
   if (isRefusedUrl(task.url, settings.allowPrivateNetworks)) return skip('blocked: private network address');
 
-  const admission = await deps.gate(task.url, deps.politeness);
+  const admission = await deps.gate(task.url, sitemaps ? { ...deps.politeness, withSitemaps: true } : deps.politeness);
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  if ((admission.kind === 'go' || admission.kind === 'disallowed') && admission.sitemaps) sitemaps?.push(...admission.sitemaps);
   switch (admission.kind) {
     case 'disallowed':
       return skip('blocked by robots.txt');
@@ -118,10 +138,10 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
       if (target === null) return fail(`redirect to a non-http(s) URL: ${decision.location.slice(0, 200)}`);
       if (claim.hops + 1 > MAX_REDIRECT_HOPS) return fail(`too many redirects (more than ${MAX_REDIRECT_HOPS})`);
       const reason = `redirect ${response.status} to ${target}`;
-      if (!policy(target, claim.depth)) {
+      if (claim.kind === 'sitemap' ? !deps.sitemapPolicy(target) : !policy(target, claim.depth)) {
         return { outcome: { url: task.url, kind: 'skipped', fetched: true, reason: `${reason}, out of scope` }, attempts, page };
       }
-      const next: FrontierEntry = { url: target, depth: claim.depth, hops: claim.hops + 1 };
+      const next: FrontierEntry = { url: target, depth: claim.depth, hops: claim.hops + 1, ...(claim.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
       return { outcome: { url: task.url, kind: 'skipped', fetched: true, reason, links: [next] }, attempts, page };
     }
     case 'ok':
@@ -137,7 +157,20 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
 
   let links: string[] = [];
   let candidates: FrontierEntry[] = [];
-  if (isHtml(contentType)) {
+  if (claim.kind === 'sitemap') {
+    let xml: Uint8Array;
+    try {
+      xml = isGzip(response.body) ? await gunzipCapped(response.body, settings.maxBodyBytes) : response.body;
+    } catch (error) {
+      return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: `sitemap: ${(error as Error).message}` }, attempts, page };
+    }
+    const sitemap = parseSitemap(decodeBody(xml, contentType));
+    links = sitemap.locs.map((loc) => normalizeUrl(loc)).filter((url): url is string => url !== null);
+    candidates =
+      sitemap.kind === 'index'
+        ? links.filter((url) => deps.sitemapPolicy(url)).map((url) => ({ url, depth: claim.depth, hops: 0, kind: 'sitemap' as const }))
+        : links.filter((url) => policy(url, claim.depth + 1)).map((url) => ({ url, depth: claim.depth + 1, hops: 0 }));
+  } else if (isHtml(contentType)) {
     const parsed = parseHtmlPage(decodeBody(response.body, contentType), task.url);
     page.title = parsed.title;
     links = parsed.links;

@@ -12,6 +12,8 @@ export interface CrawlConfig {
   hostIntervalMs: number | null;
   /** This crawl starts no request to a host while this many are in flight to it (the host's cap still applies). */
   hostConcurrency: number | null;
+  /** Read the seeds' sitemaps (robots.txt Sitemap lines and /sitemap.xml) for more pages. */
+  sitemaps: boolean;
 }
 
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';
@@ -34,12 +36,17 @@ export interface CrawlSnapshot {
   pending: number;
 }
 
+/** A page to crawl, or a sitemap to read for pages. */
+export type TaskKind = 'page' | 'sitemap';
+
 /** A URL accepted into the frontier. */
 export interface FrontierEntry {
   url: string;
   depth: number;
   /** Redirects followed to reach this URL. */
   hops: number;
+  /** Absent means 'page'. */
+  kind?: TaskKind;
 }
 
 /** The body of a frontier queue message. */
@@ -67,6 +74,7 @@ export interface Outcome {
 export interface Claim {
   depth: number;
   hops: number;
+  kind: TaskKind;
   /** This claim included. */
   attempts: number;
 }

@@ -7,7 +7,7 @@ import { namespace, site, siteLog } from '../support/api';
 
 async function crawlWithSeeds(seeds: string[], overrides: Partial<CrawlConfig> = {}): Promise<string> {
   const id = crypto.randomUUID();
-  const config: CrawlConfig = { seeds, scope: 'same-host', include: [], exclude: [], maxDepth: 0, maxPages: null, hostIntervalMs: null, hostConcurrency: null, ...overrides };
+  const config: CrawlConfig = { seeds, scope: 'same-host', include: [], exclude: [], maxDepth: 0, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, ...overrides };
   await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'running', ?, 0, 0)").bind(id, JSON.stringify(config)).run();
   await env.CRAWL.getByName(id).start(id, config);
   return id;

@@ -5,7 +5,7 @@ import type { CrawlConfig, FrontierEntry } from '../../src/crawl/types';
 import { namespace, site, siteLog } from '../support/api';
 
 function config(overrides: Partial<CrawlConfig> = {}): CrawlConfig {
-  return { seeds: ['https://example.com/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, ...overrides };
+  return { seeds: ['https://example.com/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, ...overrides };
 }
 
 async function startedCoordinator(overrides: Partial<CrawlConfig> = {}) {
@@ -40,7 +40,7 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
     const claims = await Promise.all(Array.from({ length: 40 }, () => env.CRAWL.getByName(id).claim(['https://example.com/'])));
     const winners = claims.filter((c) => c.claims[0] !== null);
     expect(winners).toHaveLength(1);
-    expect(winners[0]?.claims[0]).toEqual({ depth: 0, hops: 0, attempts: 1 });
+    expect(winners[0]?.claims[0]).toEqual({ depth: 0, hops: 0, kind: 'page', attempts: 1 });
   });
 
   it('never exceeds maxPages however the offers interleave', async () => {

@@ -13,6 +13,8 @@
  *                     the headers and one in the middle of the body, a 64 MiB body, gzip and brotli bombs,
  *                     a redirect loop, redirects to file: and to refused loopback addresses (127.0.0.77
  *                     in three spellings). Bytes written per path: GET /__sent/<ns>.
+ *   mapped            pages found only through sitemaps: robots.txt (registered by the test) names index.xml,
+ *                     a sitemap index of a plain and a gzipped sitemap.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503, and fixable.html (404 until PUT /__fix/<ns>).
@@ -252,11 +254,40 @@ function misc(ns: string, rest: string, portA: number, portB: number): Reply {
   return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
 }
 
-export function route(path: string, portA: number, portB: number): Reply {
+/** Sitemaps: index.xml lists map-1.xml and map-2.xml.gz (gzip); they list s1..s8, found nowhere else. */
+function mapped(ns: string, rest: string, host: string): Reply {
+  const base = `http://${host}/t/${ns}/mapped/`;
+  const xml = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0" encoding="UTF-8"?>\n${body}` });
+  const urlset = (locs: string[]) => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
+  const page = (title: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html' }, body: `<html><head><title>${title}</title></head><body>${title}</body></html>` });
+  const localhost = `http://localhost:${host.split(':')[1]}/t/${ns}/mapped/`;
+  switch (rest) {
+    case '':
+      return page('Mapped root <a href="a.html">a</a>');
+    case 'a.html':
+      return page('A');
+    case 'index.xml':
+      return xml(
+        `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!-- <sitemap><loc>${base}commented.xml</loc></sitemap> -->` +
+          `<sitemap><loc>${base}map-1.xml</loc></sitemap><sitemap><loc> ${base}map-2.xml.gz </loc></sitemap><sitemap><loc>${localhost}map-3.xml</loc></sitemap></sitemapindex>`,
+      );
+    case 'map-1.xml':
+      return xml(urlset([`${base}s1.html`, `${base}s2.html`, `${base}s3.html`, `${base}s4.html`, `${base}s5.html?a=1&amp;b=2`, `${base}a.html`, `${localhost}elsewhere.html`, `${base}private/x.html`]));
+    case 'map-2.xml.gz':
+      return { status: 200, headers: { 'content-type': 'application/x-gzip' }, body: zlib.gzipSync(`<?xml version="1.0"?>${urlset([`${base}s6.html`, `${base}s7.html`, `<![CDATA[${base}s8.html]]>`])}`) };
+    default: {
+      const s = /^s([1-8])\.html$/.exec(rest);
+      return s ? page(`Only in a sitemap ${s[1]}`) : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
+    }
+  }
+}
+
+export function route(path: string, portA: number, portB: number, host = `127.0.0.1:${portA}`): Reply {
   const m = /^\/t\/([A-Za-z0-9_-]+)\/([a-z]+(?:-\d+)?(?:-d\d+)?)\/(.*)$/.exec(path);
   if (!m) return { status: 404, body: 'no such site' };
   const [, ns, variant, rest] = m as unknown as [string, string, string, string];
   if (variant === 'misc') return misc(ns, rest, portA, portB);
+  if (variant === 'mapped') return mapped(ns, rest, host);
   const tree = /^(tree|pure|busy|flat)-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (!tree) return { status: 404, body: 'no such variant' };
   const n = Number(tree[2]);
@@ -345,7 +376,7 @@ function handler(ports: { a: number; b: number }) {
     }
     const fault = /^\/t\/([A-Za-z0-9_-]+)\/faults\/(.*)$/.exec(url.pathname);
     if (fault && faults(fault[1] as string, fault[2] as string, req, res, ports.a)) return;
-    const reply = route(url.pathname, ports.a, ports.b);
+    const reply = route(url.pathname, ports.a, ports.b, host);
     const send = () => {
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body ?? '');

@@ -1,0 +1,41 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import type { HostLogEntry } from '../support/host-log';
+import { allPages, createCrawl, namespace, waitForCrawl } from '../support/api';
+
+describe('sitemaps', () => {
+  it('crawls pages listed only in sitemaps: robots.txt Sitemap lines, /sitemap.xml, indexes, gzip', async () => {
+    const base = inject('hosts')[11] as string;
+    const ns = namespace();
+    const site = `${base}/t/${ns}/mapped/`;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${site}index.xml\n` });
+    const id = await createCrawl({ seeds: [site], sitemaps: true, exclude: ['**/private/**'] });
+    const crawl = await waitForCrawl(id);
+
+    expect(crawl.status).toBe('completed');
+    // root, a.html, /sitemap.xml (404), index.xml, map-1.xml, map-2.xml.gz, s1..s8
+    expect(crawl.counts).toMatchObject({ discovered: 14, stored: 13, failed: 1, skipped: 0 });
+    const pages = await allPages(id);
+    const stored = new Set(pages.filter((p) => p.status === 200).map((p) => p.url.replace(site, '')));
+    for (let i = 1; i <= 8; i++) expect(stored.has(i === 5 ? 's5.html?a=1&b=2' : `s${i}.html`), `s${i}`).toBe(true);
+    expect(stored.has('map-2.xml.gz')).toBe(true);
+
+    const { entries } = (await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[] };
+    const paths = entries.map((e) => e.path);
+    expect(paths.filter((p) => p === '/robots.txt')).toHaveLength(1);
+    expect(paths.filter((p) => p === '/sitemap.xml')).toHaveLength(1);
+    expect(paths.some((p) => p.includes('/private/') || p.includes('commented'))).toBe(false);
+    expect(new Set(paths).size).toBe(paths.length);
+
+    const links = await env.DB.prepare('SELECT COUNT(*) AS n FROM links WHERE crawl_id = ? AND from_url = ?').bind(id, `${site}map-1.xml`).first<{ n: number }>();
+    expect(links?.n).toBe(8);
+  });
+
+  it('without sitemaps: true, sitemaps are not read', async () => {
+    const base = inject('hosts')[11] as string;
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${base}/t/${ns}/mapped/`] });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toMatchObject({ discovered: 2, stored: 2 });
+  });
+});
