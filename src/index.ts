@@ -1,6 +1,7 @@
 import { createApp } from './api/app';
 import { consumeDeadLetters } from './crawl/dead-letters';
 import { consumeFrontier } from './crawl/consumer';
+import { runDueSchedules } from './crawl/scheduler';
 
 export { CrawlCoordinator } from './crawl/coordinator';
 export { HostGate } from './crawl/host-gate';
@@ -9,6 +10,9 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(runDueSchedules(env));
+  },
   async queue(batch, env) {
     if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, env);
     else await consumeFrontier(batch, env);

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
 import { crawls } from './routes/crawls';
+import { schedules } from './routes/schedules';
 
 export function createApp() {
   const app = new Hono<{ Bindings: Env }>();
@@ -11,5 +12,6 @@ export function createApp() {
   app.get('/v1/health', (c) => c.json({ ok: true }));
   app.use('/v1/*', bearerAuth((env) => env.API_TOKEN));
   app.route('/v1/crawls', crawls);
+  app.route('/v1/schedules', schedules);
   return app;
 }

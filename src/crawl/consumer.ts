@@ -6,6 +6,7 @@ import { hostGate } from './politeness';
 import { processTask, type Processed } from './process';
 import { readSettings, type Settings } from './settings';
 import { writeResults } from './store';
+import { previousLinks, previousVersions, type PreviousVersion } from '../db/pages';
 import type { CrawlConfig, CrawlTask } from './types';
 
 const taskSchema = z.object({
@@ -77,6 +78,15 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
   const { config, claims } = claimed;
 
   const gate = hostGate(env.HOSTS, settings);
+  // A scheduled recrawl makes its requests conditional on what the previous crawl fetched.
+  const previousCrawl = typeof config?.recrawlOf === 'string' ? config.recrawlOf : null;
+  const recrawl =
+    config?.recrawlOf === undefined
+      ? undefined
+      : {
+          previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, group.filter((_, i) => claims[i]).map((g) => g.task.url)) : new Map<string, PreviousVersion>(),
+          links: (url: string) => (previousCrawl ? previousLinks(env.DB, previousCrawl, url) : Promise.resolve([])),
+        };
   const work: { message: Message; task: CrawlTask; result: Promise<Processed> }[] = [];
   group.forEach(({ message, task }, i) => {
     const claim = claims[i];
@@ -86,7 +96,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
     }
     const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
     const { page, sitemap } = policiesFor(crawlId, config);
-    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, bodies: env.BODIES, crawlId, gate, politeness };
+    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, bodies: env.BODIES, crawlId, gate, politeness, recrawl };
     work.push({ message, task, result: processTask(task, claim, deps) });
   });
   if (work.length === 0) return;

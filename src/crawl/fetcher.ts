@@ -43,7 +43,7 @@ export async function readCapped(stream: ReadableStream<Uint8Array> | null, limi
 }
 
 /** One GET, redirects not followed (the crawler schedules each hop as its own task). */
-export async function fetchOnce(url: string, settings: Settings): Promise<FetchedResponse> {
+export async function fetchOnce(url: string, settings: Settings, extraHeaders: Record<string, string> = {}): Promise<FetchedResponse> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
   try {
@@ -52,7 +52,7 @@ export async function fetchOnce(url: string, settings: Settings): Promise<Fetche
       response = await fetch(url, {
         redirect: 'manual',
         signal: controller.signal,
-        headers: { 'user-agent': settings.userAgent, accept: ACCEPT },
+        headers: { 'user-agent': settings.userAgent, accept: ACCEPT, ...extraHeaders },
       });
     } catch (error) {
       throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms` : `network error: ${(error as Error).message}`);

@@ -8,6 +8,7 @@ import type { LinkPolicy } from '../domain/policy';
 import { BodyTooLargeError, fetchOnce, gunzipCapped, NetworkError } from './fetcher';
 import type { CrawlPoliteness, Gate } from './politeness';
 import type { Settings } from './settings';
+import type { PreviousVersion } from '../db/pages';
 import { bodyKey } from './store';
 import type { Claim, CrawlTask, FrontierEntry, Outcome } from './types';
 
@@ -25,6 +26,10 @@ export interface PageRecord {
   fetchedAt: number;
   r2Key: string | null;
   redirectTo: string | null;
+  etag?: string | null;
+  lastModified?: string | null;
+  /** In a scheduled crawl: new, changed or unchanged since the previous crawl. */
+  change?: 'new' | 'changed' | 'unchanged' | null;
 }
 
 export interface Processed {
@@ -41,6 +46,8 @@ export interface ProcessDeps {
   sitemapPolicy: (url: string) => boolean;
   /** The crawl reads sitemaps: seeds look up robots.txt Sitemap lines and /sitemap.xml. */
   sitemaps: boolean;
+  /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
+  recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string) => Promise<string[]> } | null;
   bodies: R2Bucket;
   crawlId: string;
   /** robots.txt and the host's rate limiter. */
@@ -94,9 +101,14 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
       break;
   }
 
+  const previous = deps.recrawl?.previous.get(task.url);
+  const conditional: Record<string, string> = {};
+  if (previous?.etag) conditional['if-none-match'] = previous.etag;
+  if (previous?.lastModified) conditional['if-modified-since'] = previous.lastModified;
+
   let response;
   try {
-    response = await fetchOnce(task.url, settings);
+    response = await fetchOnce(task.url, settings, conditional);
   } catch (error) {
     await admission.done();
     const reason = (error as Error).message;
@@ -121,6 +133,24 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
     r2Key: null,
     redirectTo: null,
   };
+  page.etag = response.headers.get('etag');
+  page.lastModified = response.headers.get('last-modified');
+
+  if (response.status === 304 && previous && deps.recrawl) {
+    // Unchanged since the previous crawl: keep its body (no new R2 write) and follow its links.
+    Object.assign(page, { contentType: previous.contentType, title: previous.title, r2Key: previous.r2Key, change: 'unchanged' as const });
+    page.etag ??= previous.etag;
+    page.lastModified ??= previous.lastModified;
+    const previousLinks = await deps.recrawl.links(task.url);
+    const depth = claim.depth + 1;
+    return {
+      outcome: { url: task.url, kind: 'stored', fetched: true, links: previousLinks.filter((url) => policy(url, depth)).map((url) => ({ url, depth, hops: 0 })) },
+      attempts,
+      page,
+      links: previousLinks,
+    };
+  }
+
   const decision = classifyResponse(response.status, response.headers);
 
   switch (decision.kind) {
@@ -148,6 +178,8 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
       break;
   }
 
+  // A 2xx in a scheduled crawl: new since the previous crawl, or fetched again because it changed.
+  if (deps.recrawl !== undefined) page.change = previous ? 'changed' : 'new';
   const key = await bodyKey(deps.crawlId, task.url);
   await deps.bodies.put(key, response.body, {
     httpMetadata: contentType ? { contentType } : {},

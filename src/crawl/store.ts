@@ -33,7 +33,7 @@ export async function writeResults(db: D1Database, crawlId: string, results: rea
   const now = Date.now();
   for (const r of results) {
     const p = r.page;
-    if (p) pages.push([crawlId, p.url, p.status, p.contentType, p.title, p.depth, p.bytes, p.fetchedAt, p.r2Key, p.redirectTo]);
+    if (p) pages.push([crawlId, p.url, p.status, p.contentType, p.title, p.depth, p.bytes, p.fetchedAt, p.r2Key, p.redirectTo, p.etag ?? null, p.lastModified ?? null, p.change ?? null]);
     for (const to of r.links ?? []) links.push([crawlId, r.outcome.url, to]);
     const { kind, reason } = r.outcome;
     if (kind === 'failed' || kind === 'skipped') {
@@ -43,11 +43,12 @@ export async function writeResults(db: D1Database, crawlId: string, results: rea
   const statements = [
     ...multiRowInsert(
       db,
-      'INSERT INTO pages (crawl_id, url, status, content_type, title, depth, bytes, fetched_at, r2_key, redirect_to)',
+      'INSERT INTO pages (crawl_id, url, status, content_type, title, depth, bytes, fetched_at, r2_key, redirect_to, etag, last_modified, change)',
       `ON CONFLICT (crawl_id, url) DO UPDATE SET status = excluded.status, content_type = excluded.content_type,
        title = excluded.title, depth = excluded.depth, bytes = excluded.bytes, fetched_at = excluded.fetched_at,
-       r2_key = excluded.r2_key, redirect_to = excluded.redirect_to`,
-      10,
+       r2_key = excluded.r2_key, redirect_to = excluded.redirect_to, etag = excluded.etag,
+       last_modified = excluded.last_modified, change = excluded.change`,
+      13,
       pages,
     ),
     ...multiRowInsert(db, 'INSERT INTO links (crawl_id, from_url, to_url)', 'ON CONFLICT DO NOTHING', 3, links),

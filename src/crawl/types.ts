@@ -14,6 +14,11 @@ export interface CrawlConfig {
   hostConcurrency: number | null;
   /** Read the seeds' sitemaps (robots.txt Sitemap lines and /sitemap.xml) for more pages. */
   sitemaps: boolean;
+  /**
+   * Set by the scheduler (never by the API): the crawl is a recrawl, tracking what changed. With a
+   * previous crawl id, requests are conditional on what that crawl fetched; `true` for a schedule's first run.
+   */
+  recrawlOf?: string | true;
 }
 
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';

@@ -24,10 +24,10 @@ const toRow = (r: RawCrawlRow): CrawlRow => ({
   finishedAt: r.finished_at,
 });
 
-export async function insertCrawl(db: D1Database, id: string, config: CrawlConfig, now: number): Promise<void> {
+export async function insertCrawl(db: D1Database, id: string, config: CrawlConfig, now: number, scheduleId: string | null = null): Promise<void> {
   await db
-    .prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'running', ?, ?, ?)")
-    .bind(id, JSON.stringify(config), now, now)
+    .prepare("INSERT INTO crawls (id, status, config, created_at, updated_at, schedule_id, previous_crawl_id) VALUES (?, 'running', ?, ?, ?, ?, ?)")
+    .bind(id, JSON.stringify(config), now, now, scheduleId, typeof config.recrawlOf === 'string' ? config.recrawlOf : null)
     .run();
 }
 

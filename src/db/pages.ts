@@ -45,3 +45,53 @@ export async function getPageBodyKey(db: D1Database, crawlId: string, url: strin
     .first<{ r2_key: string | null; content_type: string | null }>();
   return row ? { r2Key: row.r2_key, contentType: row.content_type } : null;
 }
+
+/** What a previous crawl fetched for a URL: the validators for a conditional GET, and its stored body. */
+export interface PreviousVersion {
+  etag: string | null;
+  lastModified: string | null;
+  r2Key: string | null;
+  contentType: string | null;
+  title: string | null;
+}
+
+export async function previousVersions(db: D1Database, crawlId: string, urls: readonly string[]): Promise<Map<string, PreviousVersion>> {
+  const out = new Map<string, PreviousVersion>();
+  for (let i = 0; i < urls.length; i += 99) {
+    const chunk = urls.slice(i, i + 99);
+    const { results } = await db
+      .prepare(`SELECT url, etag, last_modified, r2_key, content_type, title FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN (${chunk.map(() => '?').join(', ')})`)
+      .bind(crawlId, ...chunk)
+      .all<{ url: string; etag: string | null; last_modified: string | null; r2_key: string | null; content_type: string | null; title: string | null }>();
+    for (const r of results) out.set(r.url, { etag: r.etag, lastModified: r.last_modified, r2Key: r.r2_key, contentType: r.content_type, title: r.title });
+  }
+  return out;
+}
+
+export async function previousLinks(db: D1Database, crawlId: string, url: string): Promise<string[]> {
+  const { results } = await db.prepare('SELECT to_url FROM links WHERE crawl_id = ? AND from_url = ?').bind(crawlId, url).all<{ to_url: string }>();
+  return results.map((r) => r.to_url);
+}
+
+export interface ChangeCounts {
+  new: number;
+  changed: number;
+  unchanged: number;
+  /** Stored by the previous crawl, not stored (nor unchanged) by this one. */
+  gone: number;
+}
+
+export async function changeCounts(db: D1Database, crawlId: string, previousCrawlId: string | null): Promise<ChangeCounts> {
+  const [byChange, gone] = await db.batch<{ change: string | null; n: number }>([
+    db.prepare('SELECT change, COUNT(*) AS n FROM pages WHERE crawl_id = ? AND change IS NOT NULL GROUP BY change').bind(crawlId),
+    db
+      .prepare(
+        `SELECT 'gone' AS change, COUNT(*) AS n FROM pages p WHERE p.crawl_id = ? AND p.status IN (200, 304)
+         AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ? AND q.url = p.url AND q.status IN (200, 304))`,
+      )
+      .bind(previousCrawlId ?? '', crawlId),
+  ]);
+  const counts: ChangeCounts = { new: 0, changed: 0, unchanged: 0, gone: gone?.results[0]?.n ?? 0 };
+  for (const row of byChange?.results ?? []) if (row.change === 'new' || row.change === 'changed' || row.change === 'unchanged') counts[row.change] = row.n;
+  return counts;
+}

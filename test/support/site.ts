@@ -15,6 +15,8 @@
  *                     in three spellings). Bytes written per path: GET /__sent/<ns>.
  *   mapped            pages found only through sitemaps: robots.txt (registered by the test) names index.xml,
  *                     a sitemap index of a plain and a gzipped sitemap.
+ *   cond-<n>          ETag / Last-Modified and 304s for recrawls; PUT /__bump/<ns> changes p2, removes p3,
+ *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503, and fixable.html (404 until PUT /__fix/<ns>).
@@ -57,6 +59,44 @@ function hostState(host: string): HostState {
   return state;
 }
 const busyServed = new Set<string>();
+/** Conditional GETs seen by the cond variant, per namespace; and the namespaces whose site changed. */
+const condLog = new Map<string, { path: string; ifNoneMatch: string | null; ifModifiedSince: string | null; status: number }[]>();
+const bumped = new Set<string>();
+const LAST_MODIFIED = 'Wed, 01 Jul 2026 00:00:00 GMT';
+
+/**
+ * cond-<n>: a root linking p1..pn, with ETag and Last-Modified, answering 304 to matching conditional
+ * requests. After PUT /__bump/<ns>: p2 has changed, p3 is gone (404), and p<n+1> is new.
+ */
+function cond(ns: string, n: number, rest: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const changed = bumped.has(ns);
+  const count = changed ? n + 1 : n;
+  const page = /^p(\d+)\.html$/.exec(rest);
+  const i = page ? Number(page[1]) : 0;
+  let status = 200;
+  let etag = changed ? '"root-2"' : '"root"';
+  let body = `<html><head><title>Cond</title></head><body>${Array.from({ length: count }, (_, k) => `<a href="p${k + 1}.html">${k + 1}</a>`).join(' ')}</body></html>`;
+  if (rest !== '') {
+    if (!page || i < 1 || i > count || (changed && i === 3)) status = 404;
+    etag = changed && i === 2 ? '"v2-2"' : `"v1-${i}"`;
+    body = `<html><head><title>Cond ${i}${changed && i === 2 ? ' (changed)' : ''}</title></head><body>page ${i}</body></html>`;
+    if (changed && i === 2) body = body.replace('(changed)', 'changed');
+  }
+  const ifNoneMatch = req.headers['if-none-match'] ?? null;
+  const ifModifiedSince = req.headers['if-modified-since'] ?? null;
+  if (status === 200 && (ifNoneMatch === etag || (ifNoneMatch === null && ifModifiedSince === LAST_MODIFIED && !(changed && i === 2)))) status = 304;
+  const log = condLog.get(ns) ?? [];
+  log.push({ path: rest, ifNoneMatch, ifModifiedSince, status });
+  condLog.set(ns, log);
+  if (status === 404) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('gone');
+  } else {
+    res.writeHead(status, { etag, 'last-modified': LAST_MODIFIED, ...(status === 200 ? { 'content-type': 'text/html' } : {}) });
+    res.end(status === 200 ? body : undefined);
+  }
+}
+
 /** Namespaces whose misc/fixable.html has been "fixed" (PUT /__fix/<ns>): 404 before, 200 after. */
 const fixed = new Set<string>();
 const resetServed = new Set<string>();
@@ -359,6 +399,23 @@ function handler(ports: { a: number; b: number }) {
       const log = logs.get(ns) ?? { entries: [] };
       log.entries.push(`${req.headers.host} ${url.pathname}${url.search}`);
       logs.set(ns, log);
+    }
+    const control = /^\/__(cond|bump)\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+    if (control?.[1] === 'cond') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(condLog.get(control[2] as string) ?? []));
+      return;
+    }
+    if (control?.[1] === 'bump' && req.method === 'PUT') {
+      bumped.add(control[2] as string);
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    const condMatch = /^\/t\/([A-Za-z0-9_-]+)\/cond-(\d+)\/(.*)$/.exec(url.pathname);
+    if (condMatch) {
+      cond(condMatch[1] as string, Number(condMatch[2]), condMatch[3] as string, req, res);
+      return;
     }
     const fixMatch = /^\/__fix\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
     if (fixMatch && req.method === 'PUT') {

@@ -7,8 +7,9 @@ import { normalizeUrl } from '../../domain/normalize';
 import { enqueueTasks } from '../../crawl/enqueue';
 import { readSettings } from '../../crawl/settings';
 import type { CrawlConfig } from '../../crawl/types';
-import { deleteCrawl, getCrawl, insertCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
-import { getPageBodyKey, listPages } from '../../db/pages';
+import { startCrawl, CrawlStartError } from '../../crawl/start';
+import { getCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
+import { changeCounts, getPageBodyKey, listPages } from '../../db/pages';
 import { ApiError, badRequest, notFound } from '../errors';
 import { deleteErrors, listErrors } from '../../db/errors';
 import { contentQuerySchema, crawlIdSchema, createCrawlSchema, errorListQuerySchema, pageListQuerySchema, retryErrorsSchema } from '../schemas';
@@ -43,20 +44,13 @@ export const crawls = new Hono<AppEnv>()
     const allowance = readSettings(c.env).allowPrivateNetworks;
     const blocked = config.seeds.find((seed) => isRefusedUrl(seed, allowance));
     if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
-    const id = crypto.randomUUID();
-    await insertCrawl(c.env.DB, id, config, Date.now());
-    let seeds;
     try {
-      seeds = await c.env.CRAWL.getByName(id).start(id, config);
+      const id = await startCrawl(c.env, config);
+      return c.json({ id, status: 'running' as const }, 201);
     } catch (error) {
-      // No crawl state exists: remove the job row so nothing half-made is listed, and let the client retry.
-      await deleteCrawl(c.env.DB, id).catch(() => undefined);
-      console.error(JSON.stringify({ level: 'error', msg: 'crawl start failed', crawlId: id, error: String(error) }));
-      throw new ApiError(503, 'unavailable', 'could not start the crawl; try again');
+      if (error instanceof CrawlStartError) throw new ApiError(503, 'unavailable', error.message);
+      throw error;
     }
-    // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
-    await enqueueTasks(c.env.FRONTIER, id, seeds);
-    return c.json({ id, status: 'running' as const }, 201);
   })
   .get('/', async (c) => {
     const query = parseWith(crawlListQuerySchema, c.req.query(), 'query');
@@ -72,10 +66,12 @@ export const crawls = new Hono<AppEnv>()
     const crawl = await requireCrawl(c.env, c.req.param('id'));
     const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
     if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
+    const changes = crawl.config.recrawlOf === undefined ? {} : { changes: await changeCounts(c.env.DB, crawl.id, typeof crawl.config.recrawlOf === 'string' ? crawl.config.recrawlOf : null) };
     return c.json({
       id: crawl.id,
       status: snapshot.status,
       counts: snapshot.counts,
+      ...changes,
       pending: snapshot.pending,
       config: crawl.config,
       createdAt: new Date(crawl.createdAt).toISOString(),

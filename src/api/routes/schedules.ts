@@ -1,0 +1,84 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import { nextRun } from '../../crawl/scheduler';
+import { readSettings } from '../../crawl/settings';
+import { isRefusedUrl } from '../../domain/address';
+import { decodeCursor, encodeCursor } from '../../domain/cursor';
+import { CronError, parseCron } from '../../domain/cron';
+import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../db/schedules';
+import { ApiError, badRequest, notFound } from '../errors';
+import { createCrawlSchema } from '../schemas';
+import { jsonBody, parseWith } from '../validate';
+
+const createScheduleSchema = z
+  .object({
+    cron: z
+      .string()
+      .max(200)
+      .superRefine((value, ctx) => {
+        try {
+          parseCron(value).next(new Date());
+        } catch (error) {
+          if (error instanceof CronError) ctx.addIssue({ code: 'custom', message: error.message });
+          else throw error;
+        }
+      })
+      .optional(),
+    everySeconds: z.number().int().min(60).max(366 * 24 * 3600).optional(),
+    crawl: createCrawlSchema,
+  })
+  .strict()
+  .refine((s) => (s.cron === undefined) !== (s.everySeconds === undefined), { message: 'give exactly one of cron or everySeconds' });
+
+const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100), cursor: z.string().max(4096).optional() }).strict();
+
+function view(s: ScheduleRow) {
+  return {
+    id: s.id,
+    cron: s.cron,
+    everySeconds: s.everySeconds,
+    crawl: s.request,
+    createdAt: new Date(s.createdAt).toISOString(),
+    nextRunAt: new Date(s.nextRunAt).toISOString(),
+    lastRunAt: s.lastRunAt === null ? null : new Date(s.lastRunAt).toISOString(),
+    lastCrawlId: s.lastCrawlId,
+  };
+}
+
+export const schedules = new Hono<{ Bindings: Env }>()
+  .post('/', bodyLimit({ maxSize: 256 * 1024, onError: () => { throw new ApiError(413, 'payload_too_large', 'request body too large'); } }), async (c) => {
+    const body = await jsonBody(c, createScheduleSchema);
+    const allowance = readSettings(c.env).allowPrivateNetworks;
+    const blocked = body.crawl.seeds.find((seed) => isRefusedUrl(seed, allowance));
+    if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
+    const now = Date.now();
+    const row = {
+      id: crypto.randomUUID(),
+      cron: body.cron ?? null,
+      everySeconds: body.everySeconds ?? null,
+      request: body.crawl,
+      createdAt: now,
+      // A fixed period runs at the next trigger; a cron expression at its next matching minute.
+      nextRunAt: body.cron === undefined ? now : nextRun({ cron: body.cron, everySeconds: null }, now),
+    };
+    await insertSchedule(c.env.DB, row);
+    return c.json(view({ ...row, lastRunAt: null, lastCrawlId: null }), 201);
+  })
+  .get('/', async (c) => {
+    const query = parseWith(listQuerySchema, c.req.query(), 'query');
+    const after = query.cursor === undefined ? null : z.string().min(1).safeParse(decodeCursor(query.cursor));
+    if (after && !after.success) throw badRequest('invalid cursor', 'invalid_cursor');
+    const rows = await listSchedules(c.env.DB, query.limit, after?.data ?? null);
+    const last = rows.at(-1);
+    return c.json({ schedules: rows.map(view), cursor: rows.length === query.limit && last ? encodeCursor(last.id) : null });
+  })
+  .get('/:id', async (c) => {
+    const schedule = await getSchedule(c.env.DB, c.req.param('id'));
+    if (!schedule) throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
+    return c.json(view(schedule));
+  })
+  .delete('/:id', async (c) => {
+    if (!(await deleteSchedule(c.env.DB, c.req.param('id')))) throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
+    return c.json({ id: c.req.param('id'), deleted: true });
+  });

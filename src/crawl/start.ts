@@ -1,0 +1,26 @@
+import { deleteCrawl, insertCrawl } from '../db/crawls';
+import { enqueueTasks } from './enqueue';
+import type { CrawlConfig } from './types';
+
+export class CrawlStartError extends Error {}
+
+/**
+ * Starts a crawl: its job row in D1, its Durable Object with the seeds, the seeds' messages.
+ * Used by POST /v1/crawls and by the scheduler.
+ */
+export async function startCrawl(env: Env, config: CrawlConfig, origin: { scheduleId?: string } = {}): Promise<string> {
+  const id = crypto.randomUUID();
+  await insertCrawl(env.DB, id, config, Date.now(), origin.scheduleId ?? null);
+  let seeds;
+  try {
+    seeds = await env.CRAWL.getByName(id).start(id, config);
+  } catch (error) {
+    // No crawl state exists: remove the job row so nothing half-made is listed.
+    await deleteCrawl(env.DB, id).catch(() => undefined);
+    console.error(JSON.stringify({ level: 'error', msg: 'crawl start failed', crawlId: id, error: String(error) }));
+    throw new CrawlStartError('could not start the crawl; try again');
+  }
+  // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
+  await enqueueTasks(env.FRONTIER, id, seeds);
+  return id;
+}

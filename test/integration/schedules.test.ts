@@ -1,0 +1,90 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { runDueSchedules } from '../../src/crawl/scheduler';
+import { api, namespace, site, waitForCrawl } from '../support/api';
+
+async function errorCode(res: Response): Promise<[number, string]> {
+  return [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+}
+
+describe('schedules API', () => {
+  it('validates: exactly one of cron or everySeconds, a valid cron, a valid crawl', async () => {
+    const crawl = { seeds: ['https://example.com/'] };
+    for (const body of [
+      { crawl },
+      { cron: '* * * * *', everySeconds: 3600, crawl },
+      { cron: '61 * * * *', crawl },
+      { cron: 'every day', crawl },
+      { everySeconds: 10, crawl },
+      { everySeconds: 3600 },
+      { everySeconds: 3600, crawl: { seeds: ['ftp://x/'] } },
+      { everySeconds: 3600, crawl, extra: 1 },
+    ]) {
+      const res = await api('/v1/schedules', { method: 'POST', body: JSON.stringify(body) });
+      expect(await errorCode(res), JSON.stringify(body)).toEqual([400, 'invalid_request']);
+    }
+    expect((await api('/v1/schedules', { method: 'POST', body: '{' })).status).toBe(400);
+    expect((await api('/v1/schedules', { token: null })).status).toBe(401);
+  });
+
+  it('creates, lists, reads and deletes; a cron schedule runs at its next matching minute', async () => {
+    const res = await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ cron: '0 0 1 1 *', crawl: { seeds: ['https://example.com/'] } }) });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { id: string; nextRunAt: string; crawl: { scope: string } };
+    expect(new Date(created.nextRunAt).getUTCMonth()).toBe(0);
+    expect(new Date(created.nextRunAt).getUTCDate()).toBe(1);
+    expect(created.crawl.scope).toBe('same-host');
+    const list = (await (await api('/v1/schedules')).json()) as { schedules: { id: string }[] };
+    expect(list.schedules.map((s) => s.id)).toContain(created.id);
+    expect((await api(`/v1/schedules/${created.id}`)).status).toBe(200);
+    expect((await api(`/v1/schedules/${created.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await api(`/v1/schedules/${created.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await api(`/v1/schedules/${created.id}`)).status).toBe(404);
+  });
+});
+
+describe('scheduled recrawls', () => {
+  it('send conditional requests, write no new bodies for unchanged pages, and report what changed', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/cond-5/`;
+    const created = (await (await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root] } }) })).json()) as { id: string };
+    const runOnce = async () => {
+      await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(created.id).run();
+      const started = await runDueSchedules(env);
+      const row = await env.DB.prepare('SELECT last_crawl_id FROM schedules WHERE id = ?').bind(created.id).first<{ last_crawl_id: string }>();
+      expect(started).toContain(row?.last_crawl_id);
+      return row?.last_crawl_id as string;
+    };
+    const changesOf = async (id: string) => ((await (await api(`/v1/crawls/${id}`)).json()) as { changes: Record<string, number> }).changes;
+    const bodiesOf = async (id: string) => (await env.BODIES.list({ prefix: `crawls/${id}/` })).objects.length;
+
+    // First run: everything is new.
+    const first = await runOnce();
+    expect((await waitForCrawl(first)).counts.stored).toBe(6);
+    expect(await changesOf(first)).toEqual({ new: 6, changed: 0, unchanged: 0, gone: 0 });
+    expect(await bodiesOf(first)).toBe(6);
+
+    // Second run of an unchanged site: every request conditional, every answer 304, no body written.
+    const second = await runOnce();
+    expect((await waitForCrawl(second)).counts).toMatchObject({ discovered: 6, stored: 6, failed: 0 });
+    expect(await changesOf(second)).toEqual({ new: 0, changed: 0, unchanged: 6, gone: 0 });
+    expect(await bodiesOf(second)).toBe(0);
+    const log = (await (await fetch(`${site()}/__cond/${ns}`)).json()) as { path: string; ifNoneMatch: string | null; ifModifiedSince: string | null; status: number }[];
+    const secondRun = log.slice(6);
+    expect(secondRun).toHaveLength(6);
+    expect(secondRun.every((e) => e.ifNoneMatch !== null && e.ifModifiedSince === 'Wed, 01 Jul 2026 00:00:00 GMT' && e.status === 304)).toBe(true);
+    // The unchanged page still serves its body, from the version that was stored.
+    const content = await api(`/v1/crawls/${second}/content?url=${encodeURIComponent(`${root}p1.html`)}`);
+    expect(await content.text()).toContain('page 1');
+
+    // The site changes: p2 changed, p3 gone, p6 new (and the root, which now links to p6, changed).
+    await fetch(`${site()}/__bump/${ns}`, { method: 'PUT' });
+    const third = await runOnce();
+    const crawl = await waitForCrawl(third);
+    expect(crawl.counts).toMatchObject({ discovered: 7, stored: 6, failed: 1 });
+    expect(await changesOf(third)).toEqual({ new: 1, changed: 2, unchanged: 3, gone: 1 });
+    expect(await bodiesOf(third)).toBe(3);
+    const changed = await api(`/v1/crawls/${third}/content?url=${encodeURIComponent(`${root}p2.html`)}`);
+    expect(await changed.text()).toContain('changed');
+  });
+});
