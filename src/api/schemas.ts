@@ -43,6 +43,8 @@ export const createCrawlSchema = z
     hostIntervalMs: z.number().int().min(0).max(600_000).nullable().default(null),
     hostConcurrency: z.number().int().min(1).max(256).nullable().default(null),
     sitemaps: z.boolean().default(false),
+    priority: z.enum(['high', 'normal']).default('normal'),
+    boost: z.array(pattern).max(MAX_PATTERNS).default([]),
   })
   .strict()
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));

@@ -7,7 +7,7 @@ import { processTask, type Processed } from './process';
 import { readSettings, type Settings } from './settings';
 import { writeResults } from './store';
 import { previousLinks, previousVersions, type PreviousVersion } from '../db/pages';
-import type { CrawlConfig, CrawlTask } from './types';
+import type { CrawlConfig, CrawlTask, FrontierEntry } from './types';
 
 const taskSchema = z.object({
   crawlId: z.string().min(1).max(64),
@@ -133,7 +133,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
   }
 
   try {
-    await enqueueTasks(env.FRONTIER, crawlId, accepted);
+    await enqueueTasks(env, crawlId, config ?? {}, accepted);
   } catch (error) {
     // The URLs are recorded as queued in the Durable Object; its sweeper re-sends them.
     log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: accepted.length, error: String(error) });
@@ -141,13 +141,17 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
 
   const throttled = done.filter((d) => d.processed.outcome.kind === 'throttled');
   const requeued = new Set<Message>();
-  if (throttled.length > 0) {
-    // A new message, not a retry: waiting for a host must not use up the message's retries.
+  // New messages, not retries: waiting for a host must not use up the messages' retries.
+  const byDelay = new Map<number, { message: Message; entry: FrontierEntry }[]>();
+  for (const { message, processed } of throttled) {
+    const delay = processed.outcome.retryDelaySeconds ?? 1;
+    const task = message.body as CrawlTask;
+    byDelay.set(delay, [...(byDelay.get(delay) ?? []), { message, entry: { url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}) } }]);
+  }
+  for (const [delay, items] of byDelay) {
     try {
-      await env.FRONTIER.sendBatch(
-        throttled.map(({ message, processed }) => ({ body: message.body, contentType: 'json' as const, delaySeconds: processed.outcome.retryDelaySeconds ?? 1 })),
-      );
-      for (const { message } of throttled) requeued.add(message);
+      await enqueueTasks(env, crawlId, config ?? {}, items.map((i) => i.entry), delay);
+      for (const { message } of items) requeued.add(message);
     } catch (error) {
       log('warn', 're-queueing throttled URLs failed; retrying their messages instead', { crawlId, error: String(error) });
     }

@@ -256,7 +256,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
         this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ? WHERE url = ?', State.Queued, now, row.url);
       }
       console.log(JSON.stringify({ level: 'warn', msg: 'sweeper re-sent lost URLs', crawlId: id, count: stale.length, stalled }));
-      await enqueueTasks(this.env.FRONTIER, id, stale);
+      await enqueueTasks(this.env, id, this.config() ?? {}, stale);
       this.touch();
     }
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);

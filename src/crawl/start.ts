@@ -21,6 +21,6 @@ export async function startCrawl(env: Env, config: CrawlConfig, origin: { schedu
     throw new CrawlStartError('could not start the crawl; try again');
   }
   // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
-  await enqueueTasks(env.FRONTIER, id, seeds);
+  await enqueueTasks(env, id, config, seeds);
   return id;
 }

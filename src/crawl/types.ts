@@ -19,6 +19,10 @@ export interface CrawlConfig {
    * previous crawl id, requests are conditional on what that crawl fetched; `true` for a schedule's first run.
    */
   recrawlOf?: string | true;
+  /** 'high': every URL goes to the high-priority queue, ahead of normal work already queued. */
+  priority?: 'high' | 'normal';
+  /** URL patterns of hub pages (category or index pages) to fetch ahead of the rest of the crawl. */
+  boost?: string[];
 }
 
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';

@@ -109,7 +109,7 @@ export const crawls = new Hono<AppEnv>()
     const urls = result.entries.map((e) => e.url);
     await deleteErrors(c.env.DB, crawl.id, urls);
     // If this send fails the URLs stay queued in the Durable Object and its sweeper re-sends them.
-    await enqueueTasks(c.env.FRONTIER, crawl.id, result.entries);
+    await enqueueTasks(c.env, crawl.id, crawl.config, result.entries);
     return c.json({ id: crawl.id, status: result.status, retried: urls.length, remaining: result.remaining });
   })
   .get('/:id/content', async (c) => {
