@@ -1,4 +1,6 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import worker from '../../src/index';
 import { describe, expect, it } from 'vitest';
 import { runDueSchedules } from '../../src/crawl/scheduler';
 import { api, namespace, site, waitForCrawl } from '../support/api';
@@ -86,5 +88,27 @@ describe('scheduled recrawls', () => {
     expect(await bodiesOf(third)).toBe(3);
     const changed = await api(`/v1/crawls/${third}/content?url=${encodeURIComponent(`${root}p2.html`)}`);
     expect(await changed.text()).toContain('changed');
+  });
+});
+
+describe('the cron trigger', () => {
+  it('starts due schedules, once, and sets their next run', async () => {
+    const ns = namespace();
+    const created = (await (await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 600, crawl: { seeds: [`${site()}/t/${ns}/pure-1/`] } }) })).json()) as { id: string };
+    const before = Date.now();
+    // Two overlapping invocations: the run is taken once.
+    await Promise.all(
+      [0, 1].map(async () => {
+        const ctx = createExecutionContext();
+        await worker.scheduled(createScheduledController({ cron: '* * * * *', scheduledTime: new Date() }), env, ctx);
+        await waitOnExecutionContext(ctx);
+      }),
+    );
+    const row = await env.DB.prepare('SELECT last_crawl_id, next_run_at FROM schedules WHERE id = ?').bind(created.id).first<{ last_crawl_id: string; next_run_at: number }>();
+    expect(row?.next_run_at).toBeGreaterThanOrEqual(before + 600_000);
+    const crawls = await env.DB.prepare('SELECT id FROM crawls WHERE schedule_id = ?').bind(created.id).all<{ id: string }>();
+    expect(crawls.results.map((c) => c.id)).toEqual([row?.last_crawl_id]);
+    expect((await waitForCrawl(row?.last_crawl_id as string)).counts.stored).toBe(2);
+    await api(`/v1/schedules/${created.id}`, { method: 'DELETE' });
   });
 });
