@@ -248,6 +248,21 @@ function flatRoot(n: number): string {
   return `<!doctype html><html><head><title>Flat ${n}</title></head><body>${links}</body></html>`;
 }
 
+/**
+ * bench-<n>-<kb>-<links>[-d<ms>]: n pages of about kb KiB, each with `links` links (to the next page and
+ * to pseudo-random others), for throughput benchmarks. The root links to p0.
+ */
+function benchPage(n: number, kb: number, linkCount: number, i: number): string {
+  const links = [`p${(i + 1) % n}.html`];
+  let x = i * 2654435761 + 1;
+  while (links.length < linkCount) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    links.push(`p${x % n}.html`);
+  }
+  const anchors = links.map((href, k) => `<li><a href="${href}">link ${k}</a></li>`).join('');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Bench ${i}</title></head><body><ul>${anchors}</ul><p>${filler(i, Math.max(0, kb * 1024 - anchors.length - 120))}</p></body></html>`;
+}
+
 const MISC_LINKS = [
   'ok.html',
   'moved',
@@ -323,11 +338,20 @@ function mapped(ns: string, rest: string, host: string): Reply {
 }
 
 export function route(path: string, portA: number, portB: number, host = `127.0.0.1:${portA}`): Reply {
-  const m = /^\/t\/([A-Za-z0-9_-]+)\/([a-z]+(?:-\d+)?(?:-d\d+)?)\/(.*)$/.exec(path);
+  const m = /^\/t\/([A-Za-z0-9_-]+)\/([a-z]+(?:-\d+)*(?:-d\d+)?)\/(.*)$/.exec(path);
   if (!m) return { status: 404, body: 'no such site' };
   const [, ns, variant, rest] = m as unknown as [string, string, string, string];
   if (variant === 'misc') return misc(ns, rest, portA, portB);
   if (variant === 'mapped') return mapped(ns, rest, host);
+  const bench = /^bench-(\d+)-(\d+)-(\d+)(?:-d(\d+))?$/.exec(variant);
+  if (bench) {
+    const [n, kb, linkCount, delay] = [Number(bench[1]), Number(bench[2]), Number(bench[3]), Number(bench[4] ?? 0)];
+    const html = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body, delayMs: delay });
+    if (rest === '') return html('<html><head><title>Bench</title></head><body><a href="p0.html">start</a></body></html>');
+    const m = /^p(\d+)\.html$/.exec(rest);
+    if (m && Number(m[1]) < n) return html(benchPage(n, kb, linkCount, Number(m[1])));
+    return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs: delay };
+  }
   const tree = /^(tree|pure|busy|flat)-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (!tree) return { status: 404, body: 'no such variant' };
   const n = Number(tree[2]);
