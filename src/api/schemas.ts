@@ -3,6 +3,8 @@ import { normalizeUrl } from '../domain/normalize';
 import { compilePattern, PatternError } from '../domain/patterns';
 import { SCOPES } from '../domain/scope';
 
+/** Largest JSON body the API reads. */
+export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_SEEDS = 1000;
 export const MAX_PATTERNS = 100;
 

@@ -1,5 +1,9 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
+import { readSettings } from '../crawl/settings';
+import { isRefusedUrl } from '../domain/address';
+import { decodeCursor } from '../domain/cursor';
 import { ApiError, badRequest } from './errors';
 
 /** Turns zod issues into one readable sentence: "seeds.0: Invalid URL; maxPages: Too big". */
@@ -27,4 +31,29 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
     throw badRequest('request body is not valid JSON', 'invalid_json');
   }
   return parseWith(schema, raw, 'request body');
+}
+
+/** Rejects request bodies over `maxSize` bytes with a 413 JSON error. */
+export function limitBody(maxSize: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', `request body larger than ${maxSize} bytes`);
+    },
+  });
+}
+
+/** Decodes a pagination cursor into what `schema` expects; a cursor this API did not make is a 400. */
+export function parseCursor<T>(cursor: string | undefined, schema: z.ZodType<T>): T | null {
+  if (cursor === undefined || cursor === '') return null;
+  const parsed = schema.safeParse(decodeCursor(cursor));
+  if (!parsed.success) throw badRequest('invalid cursor', 'invalid_cursor');
+  return parsed.data;
+}
+
+/** Seeds on private addresses are refused up front unless ALLOW_PRIVATE_NETWORKS allows them. */
+export function assertSeedsAllowed(env: Env, seeds: readonly string[]): void {
+  const allowance = readSettings(env).allowPrivateNetworks;
+  const blocked = seeds.find((seed) => isRefusedUrl(seed, allowance));
+  if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
 }

@@ -1,23 +1,19 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { isRefusedUrl } from '../../domain/address';
-import { decodeCursor, encodeCursor } from '../../domain/cursor';
+import { encodeCursor } from '../../domain/cursor';
 import { normalizeUrl } from '../../domain/normalize';
 import { enqueueTasks } from '../../crawl/enqueue';
-import { readSettings } from '../../crawl/settings';
 import type { CrawlConfig } from '../../crawl/types';
 import { startCrawl, CrawlStartError } from '../../crawl/start';
 import { getCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
 import { changeCounts, getPageBodyKey, listPages } from '../../db/pages';
 import { ApiError, badRequest, notFound } from '../errors';
 import { deleteErrors, listErrors } from '../../db/errors';
-import { contentQuerySchema, crawlIdSchema, createCrawlSchema, errorListQuerySchema, pageListQuerySchema, retryErrorsSchema } from '../schemas';
-import { jsonBody, parseWith } from '../validate';
+import { MAX_BODY_BYTES, contentQuerySchema, crawlIdSchema, createCrawlSchema, errorListQuerySchema, pageListQuerySchema, retryErrorsSchema } from '../schemas';
+import { assertSeedsAllowed, jsonBody, limitBody, parseCursor, parseWith } from '../validate';
 
 type AppEnv = { Bindings: Env };
 
-export const MAX_BODY_BYTES = 256 * 1024;
 
 const crawlListQuerySchema = z
   .object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() })
@@ -31,19 +27,11 @@ async function requireCrawl(env: Env, rawId: string): Promise<CrawlRow> {
   return crawl;
 }
 
-function decodeOr400<T>(cursor: string | undefined, schema: z.ZodType<T>): T | null {
-  if (cursor === undefined || cursor === '') return null;
-  const parsed = schema.safeParse(decodeCursor(cursor));
-  if (!parsed.success) throw badRequest('invalid cursor', 'invalid_cursor');
-  return parsed.data;
-}
 
 export const crawls = new Hono<AppEnv>()
-  .post('/', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError(413, 'payload_too_large', `request body larger than ${MAX_BODY_BYTES} bytes`); } }), async (c) => {
+  .post('/', limitBody(MAX_BODY_BYTES), async (c) => {
     const config: CrawlConfig = await jsonBody(c, createCrawlSchema);
-    const allowance = readSettings(c.env).allowPrivateNetworks;
-    const blocked = config.seeds.find((seed) => isRefusedUrl(seed, allowance));
-    if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
+    assertSeedsAllowed(c.env, config.seeds);
     try {
       const id = await startCrawl(c.env, config);
       return c.json({ id, status: 'running' as const }, 201);
@@ -54,7 +42,7 @@ export const crawls = new Hono<AppEnv>()
   })
   .get('/', async (c) => {
     const query = parseWith(crawlListQuerySchema, c.req.query(), 'query');
-    const after = decodeOr400(query.cursor, crawlCursorSchema);
+    const after = parseCursor(query.cursor, crawlCursorSchema);
     const rows = await listCrawls(c.env.DB, query.limit, after ? { createdAt: after.c, id: after.i } : null);
     const last = rows.at(-1);
     return c.json({
@@ -86,7 +74,7 @@ export const crawls = new Hono<AppEnv>()
   .get('/:id/pages', async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));
     const query = parseWith(pageListQuerySchema, c.req.query(), 'query');
-    const after = decodeOr400(query.cursor, z.string().min(1));
+    const after = parseCursor(query.cursor, z.string().min(1));
     const pages = await listPages(c.env.DB, crawl.id, query.limit, after);
     const last = pages.at(-1);
     return c.json({ pages, cursor: pages.length === query.limit && last ? encodeCursor(last.url) : null });
@@ -94,12 +82,12 @@ export const crawls = new Hono<AppEnv>()
   .get('/:id/errors', async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));
     const query = parseWith(errorListQuerySchema, c.req.query(), 'query');
-    const after = decodeOr400(query.cursor, z.string().min(1));
+    const after = parseCursor(query.cursor, z.string().min(1));
     const errors = await listErrors(c.env.DB, crawl.id, query.limit, after, query.outcome ?? null);
     const last = errors.at(-1);
     return c.json({ errors, cursor: errors.length === query.limit && last ? encodeCursor(last.url) : null });
   })
-  .post('/:id/retry-errors', bodyLimit({ maxSize: 4096, onError: () => { throw new ApiError(413, 'payload_too_large', 'request body too large'); } }), async (c) => {
+  .post('/:id/retry-errors', limitBody(4096), async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));
     const raw = await c.req.text();
     const { limit } = raw.trim() === '' ? retryErrorsSchema.parse({}) : await jsonBody(c, retryErrorsSchema);

@@ -1,15 +1,12 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { nextRun } from '../../crawl/scheduler';
-import { readSettings } from '../../crawl/settings';
-import { isRefusedUrl } from '../../domain/address';
-import { decodeCursor, encodeCursor } from '../../domain/cursor';
+import { encodeCursor } from '../../domain/cursor';
 import { CronError, parseCron } from '../../domain/cron';
 import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../db/schedules';
-import { ApiError, badRequest, notFound } from '../errors';
-import { createCrawlSchema } from '../schemas';
-import { jsonBody, parseWith } from '../validate';
+import { notFound } from '../errors';
+import { createCrawlSchema, MAX_BODY_BYTES } from '../schemas';
+import { assertSeedsAllowed, jsonBody, limitBody, parseCursor, parseWith } from '../validate';
 
 const createScheduleSchema = z
   .object({
@@ -47,11 +44,9 @@ function view(s: ScheduleRow) {
 }
 
 export const schedules = new Hono<{ Bindings: Env }>()
-  .post('/', bodyLimit({ maxSize: 256 * 1024, onError: () => { throw new ApiError(413, 'payload_too_large', 'request body too large'); } }), async (c) => {
+  .post('/', limitBody(MAX_BODY_BYTES), async (c) => {
     const body = await jsonBody(c, createScheduleSchema);
-    const allowance = readSettings(c.env).allowPrivateNetworks;
-    const blocked = body.crawl.seeds.find((seed) => isRefusedUrl(seed, allowance));
-    if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
+    assertSeedsAllowed(c.env, body.crawl.seeds);
     const now = Date.now();
     const row = {
       id: crypto.randomUUID(),
@@ -67,9 +62,7 @@ export const schedules = new Hono<{ Bindings: Env }>()
   })
   .get('/', async (c) => {
     const query = parseWith(listQuerySchema, c.req.query(), 'query');
-    const after = query.cursor === undefined ? null : z.string().min(1).safeParse(decodeCursor(query.cursor));
-    if (after && !after.success) throw badRequest('invalid cursor', 'invalid_cursor');
-    const rows = await listSchedules(c.env.DB, query.limit, after?.data ?? null);
+    const rows = await listSchedules(c.env.DB, query.limit, parseCursor(query.cursor, z.string().min(1)));
     const last = rows.at(-1);
     return c.json({ schedules: rows.map(view), cursor: rows.length === query.limit && last ? encodeCursor(last.id) : null });
   })
