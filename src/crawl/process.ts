@@ -1,7 +1,8 @@
 import { backoffSeconds } from '../domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/classify';
 import { isRefusedUrl } from '../domain/address';
-import { decodeBody, isHtml, parseHtmlPage } from '../domain/html';
+import { discoverLinks } from '../domain/discover';
+import { decodeBody, isHtml } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
 import { isGzip, parseSitemap } from '../domain/sitemap';
 import type { LinkPolicy } from '../domain/policy';
@@ -9,7 +10,6 @@ import { BodyTooLargeError, fetchOnce, gunzipCapped, NetworkError } from './fetc
 import type { CrawlPoliteness, Gate } from './politeness';
 import type { Settings } from './settings';
 import type { PreviousVersion } from '../db/pages';
-import { bodyKey } from './store';
 import type { Claim, CrawlTask, FrontierEntry, Outcome } from './types';
 
 export const MAX_REDIRECT_HOPS = 5;
@@ -24,7 +24,10 @@ export interface PageRecord {
   depth: number;
   bytes: number;
   fetchedAt: number;
+  /** The R2 object holding the body, and the body's byte range in it (null offset: the whole object). */
   r2Key: string | null;
+  bodyOffset?: number | null;
+  bodyLength?: number | null;
   redirectTo: string | null;
   etag?: string | null;
   lastModified?: string | null;
@@ -37,6 +40,8 @@ export interface Processed {
   attempts: number;
   page?: PageRecord;
   links?: string[];
+  /** The body of a 2xx page, to be written to R2 with the rest of its batch (see writeSegments). */
+  body?: Uint8Array;
 }
 
 export interface ProcessDeps {
@@ -48,7 +53,6 @@ export interface ProcessDeps {
   sitemaps: boolean;
   /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
   recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string) => Promise<string[]> } | null;
-  bodies: R2Bucket;
   crawlId: string;
   /** robots.txt and the host's rate limiter. */
   gate: Gate;
@@ -138,7 +142,14 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
 
   if (response.status === 304 && previous && deps.recrawl) {
     // Unchanged since the previous crawl: keep its body (no new R2 write) and follow its links.
-    Object.assign(page, { contentType: previous.contentType, title: previous.title, r2Key: previous.r2Key, change: 'unchanged' as const });
+    Object.assign(page, {
+      contentType: previous.contentType,
+      title: previous.title,
+      r2Key: previous.r2Key,
+      bodyOffset: previous.bodyOffset,
+      bodyLength: previous.bodyLength,
+      change: 'unchanged' as const,
+    });
     page.etag ??= previous.etag;
     page.lastModified ??= previous.lastModified;
     const previousLinks = await deps.recrawl.links(task.url);
@@ -180,12 +191,6 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
 
   // A 2xx in a scheduled crawl: new since the previous crawl, or fetched again because it changed.
   if (deps.recrawl !== undefined) page.change = previous ? 'changed' : 'new';
-  const key = await bodyKey(deps.crawlId, task.url);
-  await deps.bodies.put(key, response.body, {
-    httpMetadata: contentType ? { contentType } : {},
-    customMetadata: { url: task.url, crawlId: deps.crawlId },
-  });
-  page.r2Key = key;
 
   let links: string[] = [];
   let candidates: FrontierEntry[] = [];
@@ -194,7 +199,7 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
     try {
       xml = isGzip(response.body) ? await gunzipCapped(response.body, settings.maxBodyBytes) : response.body;
     } catch (error) {
-      return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: `sitemap: ${(error as Error).message}` }, attempts, page };
+      return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: `sitemap: ${(error as Error).message}` }, attempts, page, body: response.body };
     }
     const sitemap = parseSitemap(decodeBody(xml, contentType));
     links = sitemap.locs.map((loc) => normalizeUrl(loc)).filter((url): url is string => url !== null);
@@ -203,7 +208,7 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
         ? links.filter((url) => deps.sitemapPolicy(url)).map((url) => ({ url, depth: claim.depth, hops: 0, kind: 'sitemap' as const }))
         : links.filter((url) => policy(url, claim.depth + 1)).map((url) => ({ url, depth: claim.depth + 1, hops: 0 }));
   } else if (isHtml(contentType)) {
-    const parsed = parseHtmlPage(decodeBody(response.body, contentType), task.url);
+    const parsed = await discoverLinks(response.body, contentType, task.url);
     page.title = parsed.title;
     links = parsed.links;
     const depth = claim.depth + 1;
@@ -214,5 +219,6 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
     attempts,
     page,
     links: links.slice(0, MAX_LINKS_RECORDED),
+    body: response.body,
   };
 }

@@ -8,26 +8,37 @@ export interface ParsedPage {
   canonical: string | null;
 }
 
+/** What a parser saw of a document, before any URL is resolved: attribute values and title text, decoded. */
+export interface RawPage {
+  /** `<a href>` and `<area href>` values, in document order. */
+  hrefs: string[];
+  /** The first `<base href>` value, if any. */
+  baseHref: string | null;
+  /** `<link rel=canonical href>` values, in document order. */
+  canonicals: string[];
+  /** Text of the first `<title>`, if any. */
+  title: string | null;
+}
+
 /**
- * Parses an HTML document with linkedom. Links come from `<a href>`, `<area href>` and
- * `<link rel=canonical href>`, resolved against the first `<base href>` (itself resolved
- * against the page URL), then normalized; non-http(s) links (mailto:, javascript:, data:) are dropped.
+ * Turns what a parser saw into a page: links resolved against the first `<base href>` (itself resolved
+ * against the page URL; an unparsable one is ignored, as browsers do), normalized, deduplicated, with
+ * non-http(s) links (mailto:, javascript:, data:) dropped; the canonical is the first resolvable
+ * rel=canonical and is listed last among the links; the title has its whitespace collapsed.
+ * Both parsers (linkedom here, HTMLRewriter in discover.ts) end here, so they cannot disagree on URLs.
  */
-export function parseHtmlPage(html: string, pageUrl: string): ParsedPage {
-  const { document } = parseHTML(html);
+export function resolvePage(raw: RawPage, pageUrl: string): ParsedPage {
   let base = pageUrl;
-  const baseHref = document.querySelector('base[href]')?.getAttribute('href');
-  if (baseHref) {
+  if (raw.baseHref) {
     try {
-      base = new URL(baseHref.trim(), pageUrl).href;
+      base = new URL(raw.baseHref.trim(), pageUrl).href;
     } catch {
-      // An unparsable <base> is ignored, as browsers do.
+      // ignored
     }
   }
   const seen = new Set<string>();
   const links: string[] = [];
-  const add = (href: string | null | undefined): string | null => {
-    if (!href) return null;
+  const add = (href: string): string | null => {
     const url = normalizeUrl(href, base);
     if (url && !seen.has(url)) {
       seen.add(url);
@@ -35,15 +46,35 @@ export function parseHtmlPage(html: string, pageUrl: string): ParsedPage {
     }
     return url;
   };
-  for (const el of document.querySelectorAll('a[href], area[href]')) add(el.getAttribute('href'));
+  for (const href of raw.hrefs) if (href) add(href);
   let canonical: string | null = null;
-  for (const el of document.querySelectorAll('link[rel][href]')) {
-    const rel = (el.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
-    if (rel.includes('canonical')) canonical ??= add(el.getAttribute('href'));
-  }
-  const rawTitle = document.querySelector('title')?.textContent ?? null;
-  const title = rawTitle === null ? null : rawTitle.replace(/\s+/g, ' ').trim() || null;
+  for (const href of raw.canonicals) if (href) canonical ??= add(href);
+  const title = raw.title === null ? null : raw.title.replace(/\s+/g, ' ').trim() || null;
   return { title, links, canonical };
+}
+
+/** Whether a rel attribute value has the canonical token. */
+export function isCanonicalRel(rel: string | null): boolean {
+  return rel !== null && rel.toLowerCase().split(/\s+/).includes('canonical');
+}
+
+/**
+ * Parses an HTML document into a DOM with linkedom and reads its links and title (see resolvePage).
+ * The crawl's hot path uses the streaming discoverLinks() instead; this is the DOM-based reference,
+ * and the fallback for documents HTMLRewriter cannot decode.
+ */
+export function parseHtmlPage(html: string, pageUrl: string): ParsedPage {
+  const { document } = parseHTML(html);
+  const attr = (el: Element, name: string) => el.getAttribute(name) ?? '';
+  return resolvePage(
+    {
+      hrefs: [...document.querySelectorAll('a[href], area[href]')].map((el) => attr(el, 'href')),
+      baseHref: document.querySelector('base[href]')?.getAttribute('href') ?? null,
+      canonicals: [...document.querySelectorAll('link[rel][href]')].filter((el) => isCanonicalRel(el.getAttribute('rel'))).map((el) => attr(el, 'href')),
+      title: document.querySelector('title')?.textContent ?? null,
+    },
+    pageUrl,
+  );
 }
 
 /** The charset parameter of a Content-Type header, if any. */
