@@ -252,7 +252,7 @@ function flatRoot(n: number): string {
  * bench-<n>-<kb>-<links>[-d<ms>]: n pages of about kb KiB, each with `links` links (to the next page and
  * to pseudo-random others), for throughput benchmarks. The root links to p0.
  */
-function benchPage(n: number, kb: number, linkCount: number, i: number): string {
+export function benchPage(n: number, kb: number, linkCount: number, i: number): string {
   const links = [`p${(i + 1) % n}.html`];
   let x = i * 2654435761 + 1;
   while (links.length < linkCount) {
