@@ -5,6 +5,7 @@ import { enqueueTasks } from './enqueue';
 import { hostGate } from './politeness';
 import { processTask, type Processed } from './process';
 import { readSettings, type Settings } from './settings';
+import { writeSegments } from './segments';
 import { writeResults } from './store';
 import { previousLinks, previousVersions, type PreviousVersion } from '../db/pages';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from './types';
@@ -96,7 +97,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
     }
     const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
     const { page, sitemap } = policiesFor(crawlId, config);
-    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, bodies: env.BODIES, crawlId, gate, politeness, recrawl };
+    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, crawlId, gate, politeness, recrawl };
     work.push({ message, task, result: processTask(task, claim, deps) });
   });
   if (work.length === 0) return;
@@ -114,9 +115,11 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
   });
 
   try {
-    await writeResults(env.DB, crawlId, done.map((d) => d.processed));
+    const results = done.map((d) => d.processed);
+    await writeSegments(env.BODIES, crawlId, results);
+    await writeResults(env.DB, crawlId, results);
   } catch (error) {
-    // Nothing of this group is recorded: hand every URL back and retry every message.
+    // Nothing of this group is recorded in D1 (a segment may be orphaned): hand every URL back and retry every message.
     await stub.complete(work.map((w) => ({ url: w.task.url, kind: 'retry', fetched: false, reason: 'storage error' }))).catch(() => undefined);
     return retryAll('D1 write failed', error);
   }

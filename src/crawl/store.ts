@@ -1,12 +1,5 @@
 import type { Processed } from './process';
 
-/** R2 key of a page body: one object per (crawl, normalized URL), so a re-fetch overwrites it. */
-export async function bodyKey(crawlId: string, url: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(url));
-  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
-  return `crawls/${crawlId}/${hex}`;
-}
-
 /** D1 binds at most 100 parameters per statement. */
 const MAX_PARAMS = 100;
 
@@ -33,7 +26,7 @@ export async function writeResults(db: D1Database, crawlId: string, results: rea
   const now = Date.now();
   for (const r of results) {
     const p = r.page;
-    if (p) pages.push([crawlId, p.url, p.status, p.contentType, p.title, p.depth, p.bytes, p.fetchedAt, p.r2Key, p.redirectTo, p.etag ?? null, p.lastModified ?? null, p.change ?? null]);
+    if (p) pages.push([crawlId, p.url, p.status, p.contentType, p.title, p.depth, p.bytes, p.fetchedAt, p.r2Key, p.bodyOffset ?? null, p.bodyLength ?? null, p.redirectTo, p.etag ?? null, p.lastModified ?? null, p.change ?? null]);
     for (const to of r.links ?? []) links.push([crawlId, r.outcome.url, to]);
     const { kind, reason } = r.outcome;
     if (kind === 'failed' || kind === 'skipped') {
@@ -43,12 +36,12 @@ export async function writeResults(db: D1Database, crawlId: string, results: rea
   const statements = [
     ...multiRowInsert(
       db,
-      'INSERT INTO pages (crawl_id, url, status, content_type, title, depth, bytes, fetched_at, r2_key, redirect_to, etag, last_modified, change)',
+      'INSERT INTO pages (crawl_id, url, status, content_type, title, depth, bytes, fetched_at, r2_key, body_offset, body_length, redirect_to, etag, last_modified, change)',
       `ON CONFLICT (crawl_id, url) DO UPDATE SET status = excluded.status, content_type = excluded.content_type,
        title = excluded.title, depth = excluded.depth, bytes = excluded.bytes, fetched_at = excluded.fetched_at,
-       r2_key = excluded.r2_key, redirect_to = excluded.redirect_to, etag = excluded.etag,
+       r2_key = excluded.r2_key, body_offset = excluded.body_offset, body_length = excluded.body_length, redirect_to = excluded.redirect_to, etag = excluded.etag,
        last_modified = excluded.last_modified, change = excluded.change`,
-      13,
+      15,
       pages,
     ),
     ...multiRowInsert(db, 'INSERT INTO links (crawl_id, from_url, to_url)', 'ON CONFLICT DO NOTHING', 3, links),

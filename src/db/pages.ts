@@ -38,20 +38,26 @@ export async function listPages(db: D1Database, crawlId: string, limit: number, 
   }));
 }
 
-export async function getPageBodyKey(db: D1Database, crawlId: string, url: string): Promise<{ r2Key: string | null; contentType: string | null } | null> {
+export interface StoredBody {
+  r2Key: string | null;
+  /** The body's byte range in the object; null: the whole object. */
+  bodyOffset: number | null;
+  bodyLength: number | null;
+  contentType: string | null;
+}
+
+export async function getPageBodyKey(db: D1Database, crawlId: string, url: string): Promise<StoredBody | null> {
   const row = await db
-    .prepare('SELECT r2_key, content_type FROM pages WHERE crawl_id = ? AND url = ?')
+    .prepare('SELECT r2_key, body_offset, body_length, content_type FROM pages WHERE crawl_id = ? AND url = ?')
     .bind(crawlId, url)
-    .first<{ r2_key: string | null; content_type: string | null }>();
-  return row ? { r2Key: row.r2_key, contentType: row.content_type } : null;
+    .first<{ r2_key: string | null; body_offset: number | null; body_length: number | null; content_type: string | null }>();
+  return row ? { r2Key: row.r2_key, bodyOffset: row.body_offset, bodyLength: row.body_length, contentType: row.content_type } : null;
 }
 
 /** What a previous crawl fetched for a URL: the validators for a conditional GET, and its stored body. */
-export interface PreviousVersion {
+export interface PreviousVersion extends StoredBody {
   etag: string | null;
   lastModified: string | null;
-  r2Key: string | null;
-  contentType: string | null;
   title: string | null;
 }
 
@@ -60,10 +66,12 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
   for (let i = 0; i < urls.length; i += 99) {
     const chunk = urls.slice(i, i + 99);
     const { results } = await db
-      .prepare(`SELECT url, etag, last_modified, r2_key, content_type, title FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN (${chunk.map(() => '?').join(', ')})`)
+      .prepare(`SELECT url, etag, last_modified, r2_key, body_offset, body_length, content_type, title FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN (${chunk.map(() => '?').join(', ')})`)
       .bind(crawlId, ...chunk)
-      .all<{ url: string; etag: string | null; last_modified: string | null; r2_key: string | null; content_type: string | null; title: string | null }>();
-    for (const r of results) out.set(r.url, { etag: r.etag, lastModified: r.last_modified, r2Key: r.r2_key, contentType: r.content_type, title: r.title });
+      .all<{ url: string; etag: string | null; last_modified: string | null; r2_key: string | null; body_offset: number | null; body_length: number | null; content_type: string | null; title: string | null }>();
+    for (const r of results) {
+      out.set(r.url, { etag: r.etag, lastModified: r.last_modified, r2Key: r.r2_key, bodyOffset: r.body_offset, bodyLength: r.body_length, contentType: r.content_type, title: r.title });
+    }
   }
   return out;
 }

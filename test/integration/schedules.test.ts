@@ -58,7 +58,9 @@ describe('scheduled recrawls', () => {
       return row?.last_crawl_id as string;
     };
     const changesOf = async (id: string) => ((await (await api(`/v1/crawls/${id}`)).json()) as { changes: Record<string, number> }).changes;
-    const bodiesOf = async (id: string) => (await env.BODIES.list({ prefix: `crawls/${id}/` })).objects.length;
+    // Bodies written for a crawl: the pages its R2 segments hold.
+    const bodiesOf = async (id: string) =>
+      (await env.BODIES.list({ prefix: `crawls/${id}/`, include: ['customMetadata'] })).objects.reduce((sum, o) => sum + Number(o.customMetadata?.pages ?? 0), 0);
 
     // First run: everything is new.
     const first = await runOnce();

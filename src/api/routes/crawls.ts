@@ -108,10 +108,13 @@ export const crawls = new Hono<AppEnv>()
     const page = await getPageBodyKey(c.env.DB, crawl.id, url);
     if (!page) throw notFound(`no page ${url} in this crawl`);
     if (!page.r2Key) throw notFound(`no stored body for ${url} (it was not a 2xx response)`);
-    const object = await c.env.BODIES.get(page.r2Key);
+    const ranged = page.bodyOffset !== null && page.bodyLength !== null;
+    // A body is a byte range of its batch's segment; an empty range is not a valid R2 range read.
+    if (ranged && page.bodyLength === 0) return new Response(null, { headers: { 'content-type': page.contentType ?? 'application/octet-stream', 'x-edgecrawl-url': url } });
+    const object = await c.env.BODIES.get(page.r2Key, ranged ? { range: { offset: page.bodyOffset as number, length: page.bodyLength as number } } : {});
     if (!object) throw notFound(`stored body for ${url} is missing`);
-    const headers = new Headers({ 'content-length': String(object.size), 'x-edgecrawl-url': url });
-    headers.set('content-type', object.httpMetadata?.contentType ?? page.contentType ?? 'application/octet-stream');
-    headers.set('etag', object.httpEtag);
+    const headers = new Headers({ 'content-length': String(ranged ? page.bodyLength : object.size), 'x-edgecrawl-url': url });
+    headers.set('content-type', page.contentType ?? object.httpMetadata?.contentType ?? 'application/octet-stream');
+    headers.set('etag', ranged ? `"${object.etag}-${page.bodyOffset}"` : object.httpEtag);
     return new Response(object.body, { headers });
   });
