@@ -115,6 +115,13 @@ export class HostGate extends DurableObject<Env> {
 
   // ---- RPC ----
 
+  /** admit() for several URLs of the host at once: one round trip and one storage commit for a batch. */
+  async admitMany(requests: AdmitRequest[]): Promise<Admission[]> {
+    const admissions: Admission[] = [];
+    for (const request of requests) admissions.push(await this.admit(request));
+    return admissions;
+  }
+
   async admit(request: AdmitRequest): Promise<Admission> {
     const origin = new URL(request.url).origin;
     const entry = await this.robotsFor(origin, request.minIntervalMs);
@@ -169,6 +176,11 @@ export class HostGate extends DurableObject<Env> {
       for (const wake of waiters) wake();
     }
     this.inflight.delete(slot);
+  }
+
+  /** release() for several slots at once. */
+  releaseMany(slots: { slot: string; respondedAt?: number }[]): void {
+    for (const { slot, respondedAt } of slots) this.release(slot, respondedAt);
   }
 
   private released(): Promise<void> {
