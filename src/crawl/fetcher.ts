@@ -42,6 +42,20 @@ export async function readCapped(stream: ReadableStream<Uint8Array> | null, limi
   return out;
 }
 
+/**
+ * The body of a response, capped. A body that is not content-encoded and declares its length within the cap
+ * is read in one piece (the runtime frames it by Content-Length, so it cannot grow); anything else is
+ * streamed and counted, which is what stops compression bombs and endless bodies.
+ */
+async function readBody(response: Response, limit: number): Promise<Uint8Array> {
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  const encoding = response.headers.get('content-encoding');
+  if (Number.isSafeInteger(length) && length <= limit && (!encoding || encoding.trim().toLowerCase() === 'identity')) {
+    return new Uint8Array(await response.arrayBuffer());
+  }
+  return readCapped(response.body, limit);
+}
+
 /** One GET, redirects not followed (the crawler schedules each hop as its own task). */
 export async function fetchOnce(url: string, settings: Settings, extraHeaders: Record<string, string> = {}): Promise<FetchedResponse> {
   const controller = new AbortController();
@@ -59,7 +73,7 @@ export async function fetchOnce(url: string, settings: Settings, extraHeaders: R
     }
     const respondedAt = Date.now();
     try {
-      const body = await readCapped(response.body, settings.maxBodyBytes);
+      const body = await readBody(response, settings.maxBodyBytes);
       return { status: response.status, headers: response.headers, body, respondedAt };
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw error;
