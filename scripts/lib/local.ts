@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -49,6 +49,10 @@ export interface WorkerOptions {
   port?: number;
   /** Reuse this state directory (kept on stop) instead of a fresh temporary one. */
   state?: string;
+  /** More `wrangler dev` arguments (`--inspector-port 9300`, `--config other.toml`). */
+  args?: string[];
+  /** Write wrangler's output (queue batch timings, the Worker's logs) to this file. */
+  logFile?: string;
 }
 
 /** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
@@ -59,7 +63,7 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, encoding: 'utf8' });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const token = 'bench-token';
-  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false'];
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', ...(options.args ?? [])];
   for (const [name, value] of Object.entries({ API_TOKEN: token, ALLOW_PRIVATE_NETWORKS: 'true', ...vars })) args.push('--var', `${name}:${value}`);
   const child = spawn(wrangler, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
@@ -76,8 +80,15 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     child.stderr?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
   });
-  child.stdout?.resume();
-  child.stderr?.resume();
+  if (options.logFile) {
+    const log = createWriteStream(options.logFile);
+    log.write(output);
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  } else {
+    child.stdout?.resume();
+    child.stderr?.resume();
+  }
   const exited = once(child, 'exit').catch(() => undefined);
   const signal = async (name: NodeJS.Signals) => {
     if (child.pid && child.exitCode === null) {
@@ -118,14 +129,14 @@ export interface CrawlView {
   counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number };
 }
 
-export async function crawlToEnd(worker: Worker, request: Record<string, unknown>, timeoutMs = 600_000): Promise<CrawlView> {
+export async function crawlToEnd(worker: Worker, request: Record<string, unknown>, timeoutMs = 600_000, pollMs = 100): Promise<CrawlView> {
   const { id } = await api<{ id: string }>(worker, '/v1/crawls', { method: 'POST', body: JSON.stringify(request) });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const crawl = await api<CrawlView>(worker, `/v1/crawls/${id}`);
     if (crawl.status !== 'running') return crawl;
     if (Date.now() > deadline) throw new Error(`crawl ${id} did not finish in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 

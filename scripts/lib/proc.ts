@@ -19,11 +19,12 @@ export function processGroup(pgid: number): number[] {
   return pids;
 }
 
-/** User + system CPU seconds of the processes. */
-export function cpuSeconds(pids: number[]): number {
+/** User + system CPU seconds of the processes (only those whose command name matches, if given). */
+export function cpuSeconds(pids: number[], match?: RegExp): number {
   let ticks = 0;
   for (const pid of pids) {
     try {
+      if (match && !match.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       ticks += Number(fields[11]) + Number(fields[12]);
