@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
 import { enqueueTasks } from './enqueue';
+import { limiter, type Limit } from './limit';
 import { hostGate } from './politeness';
 import { processTask, type Processed } from './process';
 import { readSettings, type Settings } from './settings';
@@ -60,10 +61,12 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
     group.push({ message, task });
     groups.set(task.crawlId, group);
   }
-  await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings)));
+  // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to.
+  const limit = limiter(settings.fetchConcurrency);
+  await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, limit)));
 }
 
-async function consumeGroup(crawlId: string, group: { message: Message; task: CrawlTask }[], env: Env, settings: Settings): Promise<void> {
+async function consumeGroup(crawlId: string, group: { message: Message; task: CrawlTask }[], env: Env, settings: Settings, limit: Limit): Promise<void> {
   const stub = env.CRAWL.getByName(crawlId);
   const retryAll = (reason: string, error: unknown) => {
     log('error', reason, { crawlId, error: String(error) });
@@ -97,7 +100,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
     }
     const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
     const { page, sitemap } = policiesFor(crawlId, config);
-    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, crawlId, gate, politeness, recrawl };
+    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, crawlId, gate, politeness, recrawl, limit };
     work.push({ message, task, result: processTask(task, claim, deps) });
   });
   if (work.length === 0) return;

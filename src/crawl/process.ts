@@ -7,6 +7,7 @@ import { normalizeUrl } from '../domain/normalize';
 import { isGzip, parseSitemap } from '../domain/sitemap';
 import type { LinkPolicy } from '../domain/policy';
 import { BodyTooLargeError, fetchOnce, gunzipCapped, NetworkError } from './fetcher';
+import type { Limit } from './limit';
 import type { CrawlPoliteness, Gate } from './politeness';
 import type { Settings } from './settings';
 import type { PreviousVersion } from '../db/pages';
@@ -58,6 +59,8 @@ export interface ProcessDeps {
   gate: Gate;
   /** The crawl's own politeness towards each host. */
   politeness: CrawlPoliteness;
+  /** The consumer invocation's cap on requests in flight (settings.fetchConcurrency); none: no cap. */
+  limit?: Limit;
   now?: () => number;
 }
 
@@ -112,7 +115,7 @@ async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, 
 
   let response;
   try {
-    response = await fetchOnce(task.url, settings, conditional);
+    response = await (deps.limit ?? ((fetch) => fetch()))(() => fetchOnce(task.url, settings, conditional));
   } catch (error) {
     await admission.done();
     const reason = (error as Error).message;

@@ -8,6 +8,8 @@ export interface Settings {
   fetchTimeoutMs: number;
   maxBodyBytes: number;
   maxAttempts: number;
+  /** Requests one consumer invocation has in flight at once (its batch may be larger). */
+  fetchConcurrency: number;
   /** Minimum gap between two requests to one host, for every crawl (robots crawl-delay can raise it). */
   hostMinIntervalMs: number;
   /** Requests in flight to one host at once, across every consumer and crawl. */
@@ -34,6 +36,7 @@ export function readSettings(env: Env): Settings {
     fetchTimeoutMs: intVar(env.FETCH_TIMEOUT_MS, 15_000, 100, 120_000),
     maxBodyBytes: intVar(env.MAX_BODY_BYTES, 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     maxAttempts: intVar(env.MAX_ATTEMPTS, 4, 1, 20),
+    fetchConcurrency: intVar(env.FETCH_CONCURRENCY, 50, 1, 500),
     hostMinIntervalMs: intVar(env.HOST_MIN_INTERVAL_MS, 1000, 0, 600_000),
     hostMaxConcurrency: intVar(env.HOST_MAX_CONCURRENCY, 2, 1, 256),
     hostMaxWaitMs: intVar(env.HOST_MAX_WAIT_MS, 10_000, 0, 600_000),
