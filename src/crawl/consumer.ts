@@ -80,53 +80,93 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
     return retryAll('claim failed', error);
   }
   const { config, claims } = claimed;
+  if (!config) {
+    for (const { message } of group) message.ack(); // no such crawl, or it is over
+    return;
+  }
 
   const gate = hostGate(env.HOSTS, settings);
   // A scheduled recrawl makes its requests conditional on what the previous crawl fetched.
-  const previousCrawl = typeof config?.recrawlOf === 'string' ? config.recrawlOf : null;
+  const previousCrawl = typeof config.recrawlOf === 'string' ? config.recrawlOf : null;
   const recrawl =
-    config?.recrawlOf === undefined
+    config.recrawlOf === undefined
       ? undefined
       : {
           previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, group.filter((_, i) => claims[i]).map((g) => g.task.url)) : new Map<string, PreviousVersion>(),
           links: (url: string) => (previousCrawl ? previousLinks(env.DB, previousCrawl, url) : Promise.resolve([])),
         };
-  const work: { message: Message; task: CrawlTask; result: Promise<Processed> }[] = [];
+  const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
+  const { page: policy, sitemap: sitemapPolicy } = policiesFor(crawlId, config);
+  const deps = { settings, policy, sitemapPolicy, sitemaps: config.sitemaps ?? false, crawlId, gate, politeness, recrawl, limit };
+
+  // Results are recorded in chunks as pages finish, while the rest of the batch is still being fetched: the
+  // next depth level reaches the queue sooner, bodies leave memory sooner, and only the last chunk's writes
+  // are left once the last response is in. A chunk is a wave of FETCH_CONCURRENCY pages (at least
+  // SETTLE_CHUNK_MIN), recorded one at a time in the order they filled.
+  const chunkSize = Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency);
+  let buffer: Finished[] = [];
+  let recording = Promise.resolve();
+  const record = (chunk: Finished[]) =>
+    (recording = recording
+      .then(() => settle(crawlId, chunk, stub, env, config))
+      .catch((error: unknown) => log('error', 'recording a chunk failed', { crawlId, count: chunk.length, error: String(error) })));
+  const started: Promise<void>[] = [];
   group.forEach(({ message, task }, i) => {
     const claim = claims[i];
-    if (!claim || !config) {
+    if (!claim) {
       message.ack(); // already done, taken by another consumer, or the crawl is over
       return;
     }
-    const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
-    const { page, sitemap } = policiesFor(crawlId, config);
-    const deps = { settings, policy: page, sitemapPolicy: sitemap, sitemaps: config.sitemaps ?? false, crawlId, gate, politeness, recrawl, limit };
-    work.push({ message, task, result: processTask(task, claim, deps) });
+    started.push(
+      processTask(task, claim, deps).then(
+        (processed) => ({ message, task, processed }),
+        (error: unknown) => {
+          log('error', 'processing failed', { crawlId, url: task.url, error: String(error) });
+          return { message, task, error };
+        },
+      ).then((finished: Finished) => {
+        buffer.push(finished);
+        if (buffer.length >= chunkSize) {
+          const chunk = buffer;
+          buffer = [];
+          void record(chunk);
+        }
+      }),
+    );
   });
-  if (work.length === 0) return;
+  await Promise.all(started);
+  if (buffer.length > 0) void record(buffer);
+  await recording;
+}
 
-  const settled = await Promise.allSettled(work.map((w) => w.result));
-  const done: { message: Message; processed: Processed }[] = [];
-  const broken: { message: Message; url: string }[] = [];
-  settled.forEach((s, i) => {
-    const { message, task } = work[i]!;
-    if (s.status === 'fulfilled') done.push({ message, processed: s.value });
-    else {
-      log('error', 'processing failed', { crawlId, url: task.url, error: String(s.reason) });
-      broken.push({ message, url: task.url });
-    }
-  });
+/** A claimed task of the batch, fetched and decided (or broken by an internal error). */
+type Finished = { message: Message; task: CrawlTask; processed?: Processed; error?: unknown };
+
+/** The smallest chunk of results recorded at once (see consumeGroup). */
+export const SETTLE_CHUNK_MIN = 10;
+
+/**
+ * Records a chunk of finished tasks and answers their messages: bodies to R2, rows to D1, outcomes (and the
+ * links they found) to the crawl's Durable Object, accepted links to the queues, throttled URLs re-queued as
+ * new delayed messages; then each message is acked or retried on its own. Never throws.
+ */
+async function settle(crawlId: string, chunk: Finished[], stub: ReturnType<Env['CRAWL']['getByName']>, env: Env, config: CrawlConfig): Promise<void> {
+  const retryAll = (reason: string, error: unknown) => {
+    log('error', reason, { crawlId, error: String(error) });
+    for (const { message } of chunk) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+  };
+  const done = chunk.filter((f): f is Finished & { processed: Processed } => f.processed !== undefined).map((f) => ({ message: f.message, processed: f.processed }));
+  const broken = chunk.filter((f) => f.processed === undefined).map((f) => ({ message: f.message, url: f.task.url }));
 
   try {
     const results = done.map((d) => d.processed);
     await writeSegments(env.BODIES, crawlId, results);
     await writeResults(env.DB, crawlId, results);
   } catch (error) {
-    // Nothing of this group is recorded in D1 (a segment may be orphaned): hand every URL back and retry every message.
-    await stub.complete(work.map((w) => ({ url: w.task.url, kind: 'retry', fetched: false, reason: 'storage error' }))).catch(() => undefined);
+    // Nothing of this chunk is recorded in D1 (a segment may be orphaned): hand its URLs back and retry its messages.
+    await stub.complete(chunk.map((f) => ({ url: f.task.url, kind: 'retry', fetched: false, reason: 'storage error' }))).catch(() => undefined);
     return retryAll('D1 write failed', error);
   }
-
   const outcomes = [
     ...done.map((d) => d.processed.outcome),
     ...broken.map((b) => ({ url: b.url, kind: 'retry' as const, fetched: false, reason: 'internal error' })),
@@ -139,7 +179,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
   }
 
   try {
-    await enqueueTasks(env, crawlId, config ?? {}, accepted);
+    await enqueueTasks(env, crawlId, config, accepted);
   } catch (error) {
     // The URLs are recorded as queued in the Durable Object; its sweeper re-sends them.
     log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: accepted.length, error: String(error) });
@@ -156,7 +196,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
   }
   for (const [delay, items] of byDelay) {
     try {
-      await enqueueTasks(env, crawlId, config ?? {}, items.map((i) => i.entry), delay);
+      await enqueueTasks(env, crawlId, config, items.map((i) => i.entry), delay);
       for (const { message } of items) requeued.add(message);
     } catch (error) {
       log('warn', 're-queueing throttled URLs failed; retrying their messages instead', { crawlId, error: String(error) });
