@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -51,6 +51,13 @@ export interface WorkerOptions {
   state?: string;
   /** More `wrangler dev` arguments (`--inspector-port 9300`, `--config other.toml`). */
   args?: string[];
+  /**
+   * Messages per frontier consumer batch (max_batch_size), the pages one consumer invocation fetches at once.
+   * Runs on a copy of wrangler.toml that differs only in that.
+   */
+  batchSize?: number;
+  /** The frontier consumers' max_batch_timeout, seconds (same mechanism). */
+  batchTimeout?: number;
   /** Write wrangler's output (queue batch timings, the Worker's logs) to this file. */
   logFile?: string;
 }
@@ -63,7 +70,16 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, encoding: 'utf8' });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   const token = 'bench-token';
-  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', ...(options.args ?? [])];
+  const config: string[] = [];
+  if (options.batchSize !== undefined || options.batchTimeout !== undefined) {
+    const path = join(root, `.wrangler-batch-${options.batchSize ?? 'd'}-${options.batchTimeout ?? 'd'}.toml`);
+    let toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
+    if (options.batchSize !== undefined) toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = )\d+/g, `$1${options.batchSize}`);
+    if (options.batchTimeout !== undefined) toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g, `$1${options.batchTimeout}`);
+    writeFileSync(path, toml);
+    config.push('--config', path);
+  }
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', ...config, ...(options.args ?? [])];
   for (const [name, value] of Object.entries({ API_TOKEN: token, ALLOW_PRIVATE_NETWORKS: 'true', ...vars })) args.push('--var', `${name}:${value}`);
   const child = spawn(wrangler, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
