@@ -3,6 +3,7 @@ import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
 import { enqueueTasks } from './enqueue';
 import { limiter, type Limit } from './limit';
+import { OfferedUrls } from './offered';
 import { hostGate } from './politeness';
 import { processTask, type Processed } from './process';
 import { readSettings, type Settings } from './settings';
@@ -39,6 +40,9 @@ function policiesFor(crawlId: string, config: CrawlConfig): Policies {
   }
   return compiled;
 }
+
+/** Links already offered by this isolate, per crawl (see OfferedUrls). */
+const offered = new OfferedUrls();
 
 /**
  * The frontier queue consumer. Messages are grouped by crawl; per crawl, one Durable Object call
@@ -143,7 +147,7 @@ async function consumeGroup(crawlId: string, group: { message: Message; task: Cr
 type Finished = { message: Message; task: CrawlTask; processed?: Processed; error?: unknown };
 
 /** The smallest chunk of results recorded at once (see consumeGroup). */
-export const SETTLE_CHUNK_MIN = 10;
+export const SETTLE_CHUNK_MIN = 25;
 
 /**
  * Records a chunk of finished tasks and answers their messages: bodies to R2, rows to D1, outcomes (and the
@@ -167,8 +171,16 @@ async function settle(crawlId: string, chunk: Finished[], stub: ReturnType<Env['
     await stub.complete(chunk.map((f) => ({ url: f.task.url, kind: 'retry', fetched: false, reason: 'storage error' }))).catch(() => undefined);
     return retryAll('D1 write failed', error);
   }
+  // Links this isolate already offered to the crawl (or offers twice in this chunk) are not sent again.
+  const offering = new Set<string>();
+  const fresh = (links: FrontierEntry[] | undefined) =>
+    links?.filter((link) => {
+      if (offering.has(link.url) || offered.has(crawlId, link.url)) return false;
+      offering.add(link.url);
+      return true;
+    });
   const outcomes = [
-    ...done.map((d) => d.processed.outcome),
+    ...done.map(({ processed: { outcome } }) => (outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome)),
     ...broken.map((b) => ({ url: b.url, kind: 'retry' as const, fetched: false, reason: 'internal error' })),
   ];
   let accepted;
@@ -177,6 +189,7 @@ async function settle(crawlId: string, chunk: Finished[], stub: ReturnType<Env['
   } catch (error) {
     return retryAll('complete failed', error);
   }
+  offered.add(crawlId, offering);
 
   try {
     await enqueueTasks(env, crawlId, config, accepted);
