@@ -9,11 +9,11 @@ function processed(url: string, body?: Uint8Array): Processed {
 }
 
 describe('writeSegments', () => {
-  it('packs a batch of bodies into segments and points each page at its byte range', async () => {
+  for (const [how, concatMaxBytes] of [['in one buffer', undefined], ['streamed', 0]] as const) it(`packs a batch of bodies into segments (${how}) and points each page at its byte range`, async () => {
     const crawlId = `seg-${crypto.randomUUID()}`;
     const bodies = ['alpha', '', 'gamma-gamma', 'delta', 'ε-unicode-body'].map((t) => new TextEncoder().encode(t.repeat(3)));
     const results = [...bodies.map((b, i) => processed(`http://e.com/${i}`, b)), processed('http://e.com/no-body')];
-    const segments = await writeSegments(env.BODIES, crawlId, results, 30);
+    const segments = await writeSegments(env.BODIES, crawlId, results, { targetBytes: 30, ...(concatMaxBytes === undefined ? {} : { concatMaxBytes }) });
     expect(segments).toBe(2);
 
     const listed = await env.BODIES.list({ prefix: `crawls/${crawlId}/segments/`, include: ['customMetadata'] });
