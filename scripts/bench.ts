@@ -1,7 +1,7 @@
 /**
  * npm run bench -- crawler throughput on a synthetic loopback site, under `wrangler dev` with every
  * feature on (robots.txt, the host gate, R2 and D1 writes), politeness set wide open.
- * Env: PAGES (5000), PAGE_KB (40), LINKS (20), LATENCY_MS (0), RUNS (3).
+ * Env: PAGES (5000), PAGE_KB (40), LINKS (20), LATENCY_MS (0), RUNS (3), CONCURRENCY (FETCH_CONCURRENCY, default 50).
  * Prints pages/s, MB/s, CPU per page and peak workerd memory, medians over RUNS fresh crawls; timed from
  * outside the Worker (POST to completed), as Workers' clocks do not advance during CPU work.
  */
@@ -15,7 +15,7 @@ const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
 const RUNS = Number(process.env.RUNS ?? 3);
 
 const sites = await startSites(0);
-const worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '1000', ...(process.env.EXPERIMENT ? { EXPERIMENT: process.env.EXPERIMENT } : {}) });
+const worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '1000', ...(process.env.CONCURRENCY ? { FETCH_CONCURRENCY: process.env.CONCURRENCY } : {}) });
 const pgid = worker.process.pid as number;
 try {
   const results: { pagesPerSecond: number; mbPerSecond: number; cpuMsPerPage: number; workerdMsPerPage: number }[] = [];
