@@ -46,9 +46,9 @@ const offered = new OfferedUrls();
 
 /**
  * The frontier queue consumer. Messages are grouped by crawl; per crawl, one Durable Object call
- * claims the whole group, pages are fetched concurrently, D1 rows for the group go in one batch,
- * one call reports every outcome (and gets back the new links to enqueue), and then each message
- * is acked or retried on its own.
+ * claims the whole group and its pages are fetched FETCH_CONCURRENCY at a time. As they finish, results
+ * are recorded in chunks (see settle): one R2 segment and one D1 batch per chunk, one call reporting the
+ * chunk's outcomes (and getting back the new links to enqueue), then each message acked or retried on its own.
  */
 export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<void> {
   const settings = readSettings(env);

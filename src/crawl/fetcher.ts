@@ -1,3 +1,4 @@
+import { concatBytes } from '../domain/bytes';
 import type { Settings } from './settings';
 
 export interface FetchedResponse {
@@ -32,14 +33,7 @@ export async function readCapped(stream: ReadableStream<Uint8Array> | null, limi
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(chunks, total);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { concatBytes } from '../domain/bytes';
 import type { Processed } from './process';
 
 /** A segment is closed at this size and the next body starts a new one. */
@@ -12,16 +13,6 @@ export interface BodyRef {
 
 /** Segments up to this size are put as one buffer (one copy, no stream); larger ones are streamed. */
 const CONCAT_MAX_BYTES = 8 * 1024 * 1024;
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
-}
 
 /** The bodies back to back as a stream of known length, without copying them into one buffer. */
 function streamOf(parts: Uint8Array[], total: number): ReadableStream {
@@ -66,7 +57,7 @@ export async function writeSegments(
     groups.map(async (group) => {
       const key = segmentKey(crawlId);
       const total = group.reduce((sum, r) => sum + r.body.byteLength, 0);
-      await bucket.put(key, total <= concatMaxBytes ? concat(group.map((r) => r.body), total) : streamOf(group.map((r) => r.body), total), {
+      await bucket.put(key, total <= concatMaxBytes ? concatBytes(group.map((r) => r.body), total) : streamOf(group.map((r) => r.body), total), {
         customMetadata: { crawlId, pages: String(group.length) },
       });
       let offset = 0;
