@@ -70,6 +70,7 @@ describe('settings', () => {
       fetchTimeoutMs: 15_000,
       maxBodyBytes: 1024,
       maxAttempts: 3,
+      fetchConcurrency: 50,
       hostMinIntervalMs: 1000,
       hostMaxConcurrency: 2,
       hostMaxWaitMs: 10_000,
@@ -78,6 +79,8 @@ describe('settings', () => {
       stallAfterMs: 120_000,
     });
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'false' }).allowPrivateNetworks).toBe(false);
+    expect(readSettings({ ...base, FETCH_CONCURRENCY: '0' }).fetchConcurrency).toBe(1);
+    expect(readSettings({ ...base, FETCH_CONCURRENCY: '20' }).fetchConcurrency).toBe(20);
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: ' 127.0.0.1, LocalHost ,' }).allowPrivateNetworks).toEqual(['127.0.0.1', 'localhost']);
   });
 });
