@@ -2,6 +2,8 @@
  * npm run bench:parse -- link discovery on the crawl's hot path: linkedom (DOM) against Workers' native
  * HTMLRewriter, both inside workerd (`wrangler dev`), on bench pages of several sizes. Timed from outside the
  * Worker (its clocks stand still during CPU work): each request parses one page N times; medians of RUNS.
+ * VARIANTS=1 also times HTMLRewriter with one handler (rewriter-min) and with none matching (rewriter-none),
+ * which separates its native parse from the cost of each call into JavaScript.
  */
 import { spawn } from 'node:child_process';
 import { benchPage } from '../test/support/site.ts';

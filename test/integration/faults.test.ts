@@ -40,9 +40,13 @@ describe('a crawl of a hostile site: every URL ends stored, skipped or failed wi
     // The refused addresses were never contacted (nothing listens there, and nothing was sent).
     expect([...hits.keys()].some((k) => k === undefined)).toBe(false);
 
-    // The 64 MiB body was cut off near the cap, not read to the end.
+    // The 64 MiB body was cut off soon after the cap, not read to the end. The server counts what it wrote
+    // into its socket: socket buffers and workerd's own read-ahead hold several MiB past the cap under the
+    // parallel load of the suite (22 MiB seen for a 10 MiB cap), so the bound is half the body.
     const sentBytes = (await (await fetch(`${site()}/__sent/${ns}`)).json()) as Record<string, number>;
-    expect(sentBytes[`/t/${ns}/faults/big`]).toBeLessThan(Number(env.MAX_BODY_BYTES) * 2);
+    const big = sentBytes[`/t/${ns}/faults/big`] as number;
+    expect(big).toBeGreaterThan(Number(env.MAX_BODY_BYTES));
+    expect(big).toBeLessThan(32 * 1024 * 1024);
 
     const pages = await allPages(id);
     expect(new Set(pages.map((p) => p.url)).size).toBe(pages.length);
