@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Context } from 'hono';
+import { log } from '../log';
 
 /** An API error with a stable machine-readable code; rendered once, in app.onError. */
 export class ApiError extends HTTPException {
@@ -38,6 +39,6 @@ export function renderError(err: Error, c: Context): Response {
     if (headers) response.headers.set('www-authenticate', headers);
     return response;
   }
-  console.error(JSON.stringify({ level: 'error', msg: 'unhandled error', path: c.req.path, error: String(err), stack: err.stack }));
+  log('error', 'unhandled error', { path: c.req.path, error: String(err), stack: err.stack });
   return c.json(errorBody('internal', 'internal error'), 500);
 }

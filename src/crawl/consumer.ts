@@ -11,6 +11,7 @@ import { writeSegments } from './segments';
 import { writeResults } from './store';
 import { previousLinks, previousVersions, type PreviousVersion } from '../db/pages';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from './types';
+import { log } from '../log';
 
 const taskSchema = z.object({
   crawlId: z.string().min(1).max(64),
@@ -19,10 +20,6 @@ const taskSchema = z.object({
   hops: z.number().int().min(0).default(0),
   kind: z.enum(['page', 'sitemap']).optional(),
 });
-
-function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
-  console[level === 'info' ? 'log' : level](JSON.stringify({ level, msg, ...fields }));
-}
 
 interface Policies {
   page: LinkPolicy;

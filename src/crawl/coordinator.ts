@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { enqueueTasks } from './enqueue';
 import { readSettings, type Settings } from './settings';
 import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome, TaskKind } from './types';
+import { log } from '../log';
 
 /** URL states in the seen-set. QUEUED and INFLIGHT are pending; the rest are final. */
 const enum State {
@@ -255,7 +256,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       for (const row of stale) {
         this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ? WHERE url = ?', State.Queued, now, row.url);
       }
-      console.log(JSON.stringify({ level: 'warn', msg: 'sweeper re-sent lost URLs', crawlId: id, count: stale.length, stalled }));
+      log('warn', 'sweeper re-sent lost URLs', { crawlId: id, count: stale.length, stalled });
       await enqueueTasks(this.env, id, this.config() ?? {}, stale);
       this.touch();
     }
@@ -317,7 +318,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
         .run();
       this.setMeta('synced', status);
     } catch (error) {
-      console.error(JSON.stringify({ msg: 'crawl status sync to D1 failed', crawlId: id, error: String(error) }));
+      log('error', 'crawl status sync to D1 failed', { crawlId: id, error: String(error) });
       await this.ctx.storage.setAlarm(Date.now() + 5_000);
     }
   }

@@ -1,4 +1,5 @@
 import type { CrawlTask } from './types';
+import { log } from '../log';
 
 /**
  * Consumer of the dead-letter queue: a frontier message lands there after the queue gave up on it
@@ -35,7 +36,7 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
         }
         for (const { message } of items) message.ack();
       } catch (error) {
-        console.error(JSON.stringify({ level: 'error', msg: 'dead-letter handling failed', crawlId, error: String(error) }));
+        log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
         for (const { message } of items) message.retry();
       }
     }),

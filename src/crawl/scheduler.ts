@@ -1,6 +1,7 @@
 import { parseCron } from '../domain/cron';
 import { claimRun, dueSchedules, recordRun, type ScheduleRow } from '../db/schedules';
 import { startCrawl } from './start';
+import { log } from '../log';
 
 /** When a schedule runs next, after `after` (epoch ms). */
 export function nextRun(schedule: Pick<ScheduleRow, 'cron' | 'everySeconds'>, after: number): number {
@@ -21,9 +22,9 @@ export async function runDueSchedules(env: Env, now = Date.now()): Promise<strin
       const crawlId = await startCrawl(env, { ...schedule.request, recrawlOf: schedule.lastCrawlId ?? true }, { scheduleId: schedule.id });
       await recordRun(env.DB, schedule.id, crawlId);
       started.push(crawlId);
-      console.log(JSON.stringify({ level: 'info', msg: 'scheduled crawl started', scheduleId: schedule.id, crawlId }));
+      log('info', 'scheduled crawl started', { scheduleId: schedule.id, crawlId });
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'scheduled crawl failed to start', scheduleId: schedule.id, error: String(error) }));
+      log('error', 'scheduled crawl failed to start', { scheduleId: schedule.id, error: String(error) });
     }
   }
   return started;

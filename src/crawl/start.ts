@@ -1,6 +1,7 @@
 import { deleteCrawl, insertCrawl } from '../db/crawls';
 import { enqueueTasks } from './enqueue';
 import type { CrawlConfig } from './types';
+import { log } from '../log';
 
 export class CrawlStartError extends Error {}
 
@@ -17,7 +18,7 @@ export async function startCrawl(env: Env, config: CrawlConfig, origin: { schedu
   } catch (error) {
     // No crawl state exists: remove the job row so nothing half-made is listed.
     await deleteCrawl(env.DB, id).catch(() => undefined);
-    console.error(JSON.stringify({ level: 'error', msg: 'crawl start failed', crawlId: id, error: String(error) }));
+    log('error', 'crawl start failed', { crawlId: id, error: String(error) });
     throw new CrawlStartError('could not start the crawl; try again');
   }
   // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
