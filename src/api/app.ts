@@ -3,6 +3,7 @@ import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
 import { crawls } from './routes/crawls';
 import { schedules } from './routes/schedules';
+import { stats } from './routes/stats';
 
 export function createApp() {
   const app = new Hono<{ Bindings: Env }>();
@@ -12,6 +13,7 @@ export function createApp() {
   app.get('/v1/health', (c) => c.json({ ok: true }));
   app.use('/v1/*', bearerAuth((env) => env.API_TOKEN));
   app.route('/v1/crawls', crawls);
+  app.route('/v1/crawls', stats);
   app.route('/v1/schedules', schedules);
   return app;
 }

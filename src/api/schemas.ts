@@ -57,6 +57,8 @@ export const pageListQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).default(100),
     cursor: z.string().max(4096).optional(),
+    /** 'url' (the default): in URL order; 'recent': most recently fetched first. */
+    order: z.enum(['url', 'recent']).default('url'),
   })
   .strict();
 
@@ -68,7 +70,15 @@ export const errorListQuerySchema = z
   })
   .strict();
 
-/** POST /v1/crawls/:id/retry-errors: an empty body, or a cap on how many to retry in this call. */
-export const retryErrorsSchema = z.object({ limit: z.number().int().min(1).max(10_000).default(5000) }).strict();
+/**
+ * POST /v1/crawls/:id/retry-errors: an empty body, a cap on how many to retry in this call, or the URLs
+ * to retry (those of them that failed; others are left alone).
+ */
+export const retryErrorsSchema = z
+  .object({
+    limit: z.number().int().min(1).max(10_000).default(5000),
+    urls: z.array(seed).min(1).max(1000).optional(),
+  })
+  .strict();
 
 export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();

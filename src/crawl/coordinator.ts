@@ -191,21 +191,25 @@ export class CrawlCoordinator extends DurableObject<Env> {
    * Puts failed URLs back in the frontier (attempts start again) and reopens a completed crawl.
    * At most `limit` per call; returns them for enqueueing, and how many failed ones remain.
    */
-  async retryFailed(limit: number): Promise<{ entries: FrontierEntry[]; remaining: number; status: CrawlStatus } | null> {
+  async retryFailed(limit: number, urls?: readonly string[]): Promise<{ entries: FrontierEntry[]; remaining: number; status: CrawlStatus } | null> {
     const id = this.meta('id');
     if (id === null) return null;
     if (this.status() === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
     const now = Date.now();
-    const entries = this.sql
-      .exec<{ url: string; depth: number; hops: number; kind: TaskKind }>(
-        'UPDATE urls SET state = ?, attempts = 0, lease_until = NULL, enqueued_at = ?, reason = NULL WHERE url IN (SELECT url FROM urls WHERE state = ? LIMIT ?) RETURNING url, depth, hops, kind',
-        State.Queued,
-        now,
-        State.Failed,
-        limit,
-      )
-      .toArray()
-      .map((r) => ({ url: r.url, depth: r.depth, hops: r.hops, kind: r.kind }));
+    const requeue = (where: string, ...args: (string | number)[]) =>
+      this.sql
+        .exec<{ url: string; depth: number; hops: number; kind: TaskKind }>(
+          `UPDATE urls SET state = ?, attempts = 0, lease_until = NULL, enqueued_at = ?, reason = NULL WHERE ${where} RETURNING url, depth, hops, kind`,
+          State.Queued,
+          now,
+          ...args,
+        )
+        .toArray()
+        .map((r) => ({ url: r.url, depth: r.depth, hops: r.hops, kind: r.kind }));
+    // Given URLs: those of them that failed (one statement each, so a long list needs no long SQL).
+    const entries = urls
+      ? urls.slice(0, limit).flatMap((url) => requeue('url = ? AND state = ?', url, State.Failed))
+      : requeue('url IN (SELECT url FROM urls WHERE state = ? LIMIT ?)', State.Failed, limit);
     if (entries.length > 0) {
       this.bump('failed', -entries.length);
       this.bump('pending', entries.length);

@@ -27,15 +27,35 @@ export async function listPages(db: D1Database, crawlId: string, limit: number, 
     )
     .bind(crawlId, afterUrl ?? '', limit)
     .all<RawPageRow>();
-  return results.map((r) => ({
-    url: r.url,
-    status: r.status,
-    contentType: r.content_type,
-    title: r.title,
-    depth: r.depth,
-    bytes: r.bytes,
-    fetchedAt: new Date(r.fetched_at).toISOString(),
-  }));
+  return results.map(toPageView);
+}
+
+const toPageView = (r: RawPageRow): PageView => ({
+  url: r.url,
+  status: r.status,
+  contentType: r.content_type,
+  title: r.title,
+  depth: r.depth,
+  bytes: r.bytes,
+  fetchedAt: new Date(r.fetched_at).toISOString(),
+});
+
+/** Where a listing of the most recent pages stopped: the last row's fetch time and URL. */
+export interface RecentCursor {
+  t: number;
+  u: string;
+}
+
+/** Pages of a crawl, most recently fetched first (keyset pagination on fetch time, then URL). */
+export async function listRecentPages(db: D1Database, crawlId: string, limit: number, after: RecentCursor | null): Promise<(PageView & { cursor: RecentCursor })[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT url, status, content_type, title, depth, bytes, fetched_at FROM pages
+       WHERE crawl_id = ? AND (? IS NULL OR (fetched_at, url) < (?, ?)) ORDER BY fetched_at DESC, url DESC LIMIT ?`,
+    )
+    .bind(crawlId, after?.t ?? null, after?.t ?? 0, after?.u ?? '', limit)
+    .all<RawPageRow>();
+  return results.map((r) => ({ ...toPageView(r), cursor: { t: r.fetched_at, u: r.url } }));
 }
 
 export interface StoredBody {

@@ -5,11 +5,12 @@ import { normalizeUrl } from '../../domain/normalize';
 import { enqueueTasks } from '../../crawl/enqueue';
 import type { CrawlConfig } from '../../crawl/types';
 import { startCrawl, CrawlStartError } from '../../crawl/start';
-import { getCrawl, listCrawls, type CrawlRow } from '../../db/crawls';
-import { changeCounts, getPageBodyKey, listPages } from '../../db/pages';
+import { listCrawls } from '../../db/crawls';
+import { requireCrawl } from '../crawl-param';
+import { changeCounts, getPageBodyKey, listPages, listRecentPages } from '../../db/pages';
 import { ApiError, badRequest, notFound } from '../errors';
 import { deleteErrors, listErrors } from '../../db/errors';
-import { MAX_BODY_BYTES, contentQuerySchema, crawlIdSchema, createCrawlSchema, errorListQuerySchema, pageListQuerySchema, retryErrorsSchema } from '../schemas';
+import { MAX_BODY_BYTES, contentQuerySchema, createCrawlSchema, errorListQuerySchema, pageListQuerySchema, retryErrorsSchema } from '../schemas';
 import { assertSeedsAllowed, jsonBody, limitBody, parseCursor, parseWith } from '../validate';
 
 type AppEnv = { Bindings: Env };
@@ -19,13 +20,8 @@ const crawlListQuerySchema = z
   .object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() })
   .strict();
 const crawlCursorSchema = z.object({ c: z.number().int(), i: z.string() }).strict();
+const recentCursorSchema = z.object({ t: z.number().int(), u: z.string().min(1) }).strict();
 
-async function requireCrawl(env: Env, rawId: string): Promise<CrawlRow> {
-  const id = crawlIdSchema.safeParse(rawId);
-  const crawl = id.success ? await getCrawl(env.DB, id.data) : null;
-  if (!crawl) throw notFound(`no crawl with id ${JSON.stringify(rawId.slice(0, 100))}`);
-  return crawl;
-}
 
 
 export const crawls = new Hono<AppEnv>()
@@ -74,6 +70,12 @@ export const crawls = new Hono<AppEnv>()
   .get('/:id/pages', async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));
     const query = parseWith(pageListQuerySchema, c.req.query(), 'query');
+    if (query.order === 'recent') {
+      const after = parseCursor(query.cursor, recentCursorSchema);
+      const rows = await listRecentPages(c.env.DB, crawl.id, query.limit, after);
+      const last = rows.at(-1);
+      return c.json({ pages: rows.map(({ cursor: _cursor, ...page }) => page), cursor: rows.length === query.limit && last ? encodeCursor(last.cursor) : null });
+    }
     const after = parseCursor(query.cursor, z.string().min(1));
     const pages = await listPages(c.env.DB, crawl.id, query.limit, after);
     const last = pages.at(-1);
@@ -87,18 +89,18 @@ export const crawls = new Hono<AppEnv>()
     const last = errors.at(-1);
     return c.json({ errors, cursor: errors.length === query.limit && last ? encodeCursor(last.url) : null });
   })
-  .post('/:id/retry-errors', limitBody(4096), async (c) => {
+  .post('/:id/retry-errors', limitBody(MAX_BODY_BYTES), async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));
     const raw = await c.req.text();
-    const { limit } = raw.trim() === '' ? retryErrorsSchema.parse({}) : await jsonBody(c, retryErrorsSchema);
-    const result = await c.env.CRAWL.getByName(crawl.id).retryFailed(limit);
+    const request = raw.trim() === '' ? retryErrorsSchema.parse({}) : await jsonBody(c, retryErrorsSchema);
+    const result = await c.env.CRAWL.getByName(crawl.id).retryFailed(request.limit, request.urls);
     if (!result) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
     if (result.status === 'cancelled') throw new ApiError(409, 'conflict', 'the crawl was cancelled; start a new one');
-    const urls = result.entries.map((e) => e.url);
-    await deleteErrors(c.env.DB, crawl.id, urls);
+    const retried = result.entries.map((e) => e.url);
+    await deleteErrors(c.env.DB, crawl.id, retried);
     // If this send fails the URLs stay queued in the Durable Object and its sweeper re-sends them.
     await enqueueTasks(c.env, crawl.id, crawl.config, result.entries);
-    return c.json({ id: crawl.id, status: result.status, retried: urls.length, remaining: result.remaining });
+    return c.json({ id: crawl.id, status: result.status, retried: retried.length, remaining: result.remaining });
   })
   .get('/:id/content', async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+
+interface Stats {
+  id: string;
+  status: string;
+  counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number };
+  rate: { windowSeconds: number; pagesPerSecond: number; averagePagesPerSecond: number };
+  interval: number;
+  series: { at: string; fetched: number; failed: number }[];
+  statuses: { status: number; count: number }[];
+  errors: { outcome: string; reason: string; count: number }[];
+  hosts: { host: string; pages: number }[];
+}
+
+describe('crawl stats, hosts and recent pages', () => {
+  it('reports a time series and breakdowns that add up to the pages and errors listed', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/misc/`;
+    const id = await createCrawl({ seeds: [root] });
+    await waitForCrawl(id);
+
+    const res = await api(`/v1/crawls/${id}/stats`);
+    expect(res.status).toBe(200);
+    const stats = (await res.json()) as Stats;
+    expect(stats).toMatchObject({ id, status: 'completed', counts: { discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10 } });
+    // Every page row lands in exactly one interval, every failed URL too.
+    const pages = await allPages(id);
+    expect(stats.series.reduce((n, b) => n + b.fetched, 0)).toBe(pages.length);
+    expect(stats.series.reduce((n, b) => n + b.failed, 0)).toBe(3);
+    const times = stats.series.map((b) => Date.parse(b.at));
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBe(stats.interval * 1000);
+    expect(stats.rate.pagesPerSecond).toBe(0); // over: no current rate
+    expect(stats.rate.averagePagesPerSecond).toBeGreaterThan(0);
+
+    const byStatus = new Map(stats.statuses.map((s) => [s.status, s.count]));
+    expect(stats.statuses.reduce((n, s) => n + s.count, 0)).toBe(pages.length);
+    expect(byStatus.get(404)).toBe(1);
+    expect(byStatus.get(200)).toBe(pages.filter((p) => p.status === 200).length);
+    expect(stats.errors.reduce((n, e) => n + e.count, 0)).toBe(13);
+    expect(stats.errors).toContainEqual({ outcome: 'failed', reason: 'http 404', count: 1 });
+    // Same host name, two ports (other-port.html is on the second site): counted per authority.
+    const byHost = new Map<string, number>();
+    for (const p of pages) byHost.set(new URL(p.url).host, (byHost.get(new URL(p.url).host) ?? 0) + 1);
+    expect(new Map(stats.hosts.map((h) => [h.host, h.pages]))).toEqual(byHost);
+    expect(stats.hosts[0]).toEqual({ host: new URL(root).host, pages: byHost.get(new URL(root).host) });
+
+    // A chosen interval, and bad queries.
+    const fine = (await (await api(`/v1/crawls/${id}/stats?interval=1&window=5`)).json()) as Stats;
+    expect(fine.interval).toBe(1);
+    expect(fine.rate.windowSeconds).toBe(5);
+    expect(fine.series.reduce((n, b) => n + b.fetched, 0)).toBe(pages.length);
+    for (const query of ['interval=0', 'interval=x', 'window=0', 'bogus=1']) expect((await api(`/v1/crawls/${id}/stats?${query}`)).status, query).toBe(400);
+    expect((await api(`/v1/crawls/${crypto.randomUUID()}/stats`)).status).toBe(404);
+    expect((await api(`/v1/crawls/${id}/stats`, { token: null })).status).toBe(401);
+  });
+
+  it('shows the politeness state of the crawl hosts', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/pure-5/`;
+    const id = await createCrawl({ seeds: [root] });
+    await waitForCrawl(id);
+    const res = await api(`/v1/crawls/${id}/hosts`);
+    expect(res.status).toBe(200);
+    const { hosts } = (await res.json()) as { hosts: { host: string; pages: number; inflight: number; requests: number; robots: { origin: string; kind: string }[] }[] };
+    expect(hosts).toHaveLength(1);
+    expect(hosts[0]).toMatchObject({ host: new URL(root).hostname, pages: 6, inflight: 0 });
+    expect(hosts[0]!.requests).toBeGreaterThanOrEqual(6);
+    expect(hosts[0]!.robots.map((r) => r.origin)).toContain(new URL(root).origin);
+  });
+
+  it('lists pages most recent first, paginated without gaps or repeats', async () => {
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-12/`] });
+    await waitForCrawl(id);
+    const seen: { url: string; fetchedAt: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await api(`/v1/crawls/${id}/pages?order=recent&limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { pages: { url: string; fetchedAt: string }[]; cursor: string | null };
+      seen.push(...body.pages);
+      cursor = body.cursor;
+    } while (cursor);
+    const all = await allPages(id);
+    expect(seen.map((p) => p.url).sort()).toEqual(all.map((p) => p.url));
+    for (let i = 1; i < seen.length; i++) expect(Date.parse(seen[i - 1]!.fetchedAt)).toBeGreaterThanOrEqual(Date.parse(seen[i]!.fetchedAt));
+    expect((await api(`/v1/crawls/${id}/pages?order=oldest`)).status).toBe(400);
+    // A cursor of the URL order is not one of the recent order.
+    const byUrl = (await (await api(`/v1/crawls/${id}/pages?limit=1`)).json()) as { cursor: string };
+    expect((await api(`/v1/crawls/${id}/pages?order=recent&cursor=${byUrl.cursor}`)).status).toBe(400);
+  });
+
+  it('retry-errors with urls retries just those that failed', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/misc/`;
+    const id = await createCrawl({ seeds: [root] });
+    await waitForCrawl(id);
+    const res = await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [`${root}missing.html`, `${root}ok.html`] }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id, retried: 1, remaining: 2 });
+    const after = await waitForCrawl(id);
+    expect(after.counts.failed).toBe(3);
+    expect((await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: ['not a url'] }) })).status).toBe(400);
+    expect((await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [] }) })).status).toBe(400);
+  });
+});
