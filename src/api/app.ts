@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
 import { crawls } from './routes/crawls';
+import { exportRoutes } from './routes/exports';
 import { schedules } from './routes/schedules';
 import { stats } from './routes/stats';
 
@@ -14,6 +15,7 @@ export function createApp() {
   app.use('/v1/*', bearerAuth((env) => env.API_TOKEN));
   app.route('/v1/crawls', crawls);
   app.route('/v1/crawls', stats);
+  app.route('/v1/crawls', exportRoutes);
   app.route('/v1/schedules', schedules);
   return app;
 }

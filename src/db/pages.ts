@@ -123,3 +123,79 @@ export async function changeCounts(db: D1Database, crawlId: string, previousCraw
   for (const row of byChange?.results ?? []) if (row.change === 'new' || row.change === 'changed' || row.change === 'unchanged') counts[row.change] = row.n;
   return counts;
 }
+
+/** A page as exports write it: every column a user may want, none of the storage internals. */
+export interface PageRecord {
+  url: string;
+  status: number;
+  contentType: string | null;
+  title: string | null;
+  depth: number;
+  bytes: number;
+  fetchedAt: string;
+  redirectTo: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  change: string | null;
+  stored: boolean;
+}
+
+/** The export's columns, in order (CSV header and JSON key order). */
+export const PAGE_RECORD_FIELDS = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'redirectTo', 'etag', 'lastModified', 'change', 'stored'] as const satisfies readonly (keyof PageRecord)[];
+
+/** Page records in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
+export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<PageRecord[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT url, status, content_type, title, depth, bytes, fetched_at, redirect_to, etag, last_modified, change, r2_key IS NOT NULL AS stored
+       FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`,
+    )
+    .bind(crawlId, afterUrl, limit)
+    .all<RawPageRow & { redirect_to: string | null; etag: string | null; last_modified: string | null; change: string | null; stored: number }>();
+  return results.map((r) => ({
+    ...toPageView(r),
+    redirectTo: r.redirect_to,
+    etag: r.etag,
+    lastModified: r.last_modified,
+    change: r.change,
+    stored: r.stored === 1,
+  }));
+}
+
+/** A page with a stored body, where the body is, and what its WARC record says of it. */
+export interface StoredPage {
+  url: string;
+  status: number;
+  contentType: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  fetchedAt: number;
+  r2Key: string;
+  bodyOffset: number | null;
+  bodyLength: number | null;
+}
+
+export type StoredPageCursor = { key: string; offset: number; url: string };
+
+/** Pages with a stored body in storage order (segment, then offset): each segment is read once. */
+export async function storedPages(db: D1Database, crawlId: string, after: StoredPageCursor | null, limit: number): Promise<StoredPage[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT url, status, content_type, etag, last_modified, fetched_at, r2_key, body_offset, body_length FROM pages
+       WHERE crawl_id = ? AND r2_key IS NOT NULL AND (r2_key, COALESCE(body_offset, 0), url) > (?, ?, ?)
+       ORDER BY r2_key, COALESCE(body_offset, 0), url LIMIT ?`,
+    )
+    .bind(crawlId, after?.key ?? '', after?.offset ?? -1, after?.url ?? '', limit)
+    .all<{ url: string; status: number; content_type: string | null; etag: string | null; last_modified: string | null; fetched_at: number; r2_key: string; body_offset: number | null; body_length: number | null }>();
+  return results.map((r) => ({
+    url: r.url,
+    status: r.status,
+    contentType: r.content_type,
+    etag: r.etag,
+    lastModified: r.last_modified,
+    fetchedAt: r.fetched_at,
+    r2Key: r.r2_key,
+    bodyOffset: r.body_offset,
+    bodyLength: r.body_length,
+  }));
+}
