@@ -2,6 +2,7 @@ import { createApp } from './api/app';
 import { consumeDeadLetters } from './crawl/dead-letters';
 import { consumeFrontier } from './crawl/consumer';
 import { runDueSchedules } from './crawl/scheduler';
+import { consumeWebhooks } from './webhooks/deliver';
 
 export { CrawlCoordinator } from './crawl/coordinator';
 export { HostGate } from './crawl/host-gate';
@@ -15,6 +16,7 @@ export default {
   },
   async queue(batch, env) {
     if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, env);
+    else if (batch.queue.endsWith('-webhooks')) await consumeWebhooks(batch, env);
     else await consumeFrontier(batch, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -47,6 +47,14 @@ export const createCrawlSchema = z
     sitemaps: z.boolean().default(false),
     priority: z.enum(['high', 'normal']).default('normal'),
     boost: z.array(pattern).max(MAX_PATTERNS).default([]),
+    webhook: z
+      .object({
+        url: z.url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL' }).max(2048),
+        secret: z.string().min(16, 'webhook.secret must be at least 16 characters').max(256),
+      })
+      .strict()
+      .nullable()
+      .default(null),
   })
   .strict()
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));

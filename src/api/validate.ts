@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { readSettings } from '../crawl/settings';
+import type { CrawlConfig } from '../crawl/types';
 import { isRefusedUrl } from '../domain/address';
 import { decodeCursor } from '../domain/cursor';
 import { ApiError, badRequest } from './errors';
@@ -51,9 +52,20 @@ export function parseCursor<T>(cursor: string | undefined, schema: z.ZodType<T>)
   return parsed.data;
 }
 
-/** Seeds on private addresses are refused up front unless ALLOW_PRIVATE_NETWORKS allows them. */
-export function assertSeedsAllowed(env: Env, seeds: readonly string[]): void {
+/**
+ * Seeds and webhooks on private addresses are refused up front unless ALLOW_PRIVATE_NETWORKS allows them
+ * (a webhook is a request the Worker makes, as much as a seed is).
+ */
+export function assertRequestAllowed(env: Env, config: Pick<CrawlConfig, 'seeds' | 'webhook'>): void {
   const allowance = readSettings(env).allowPrivateNetworks;
-  const blocked = seeds.find((seed) => isRefusedUrl(seed, allowance));
+  const blocked = config.seeds.find((seed) => isRefusedUrl(seed, allowance));
   if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
+  if (config.webhook && isRefusedUrl(config.webhook.url, allowance)) {
+    throw badRequest(`webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`, 'private_address');
+  }
+}
+
+/** A crawl request as the API shows it: the webhook's secret is write-only. */
+export function presentConfig<C extends Pick<CrawlConfig, 'webhook'>>(config: C): Omit<C, 'webhook'> & { webhook?: { url: string } | null } {
+  return config.webhook ? { ...config, webhook: { url: config.webhook.url } } : config;
 }

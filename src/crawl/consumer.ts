@@ -9,6 +9,7 @@ import { processTask, type Processed } from './process';
 import { readSettings, type Settings } from './settings';
 import { writeSegments } from './segments';
 import { writeResults } from './store';
+import { emitWebhookEvents, pageFailedEvents } from '../webhooks/events';
 import { previousLinks, previousVersions, type PreviousVersion } from '../db/pages';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from './types';
 import { log } from '../log';
@@ -180,13 +181,14 @@ async function settle(crawlId: string, chunk: Finished[], stub: ReturnType<Env['
     ...done.map(({ processed: { outcome } }) => (outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome)),
     ...broken.map((b) => ({ url: b.url, kind: 'retry' as const, fetched: false, reason: 'internal error' })),
   ];
-  let accepted;
+  let accepted, failed;
   try {
-    ({ accepted } = await stub.complete(outcomes));
+    ({ accepted, failed } = await stub.complete(outcomes));
   } catch (error) {
     return retryAll('complete failed', error);
   }
   offered.add(crawlId, offering);
+  if (failed.length > 0 && config.webhook) await emitWebhookEvents(env.WEBHOOKS, config, pageFailedEvents(crawlId, done.map((d) => d.processed), new Set(failed)));
 
   try {
     await enqueueTasks(env, crawlId, config, accepted);

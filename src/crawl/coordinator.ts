@@ -3,6 +3,7 @@ import { enqueueTasks } from './enqueue';
 import { readSettings, type Settings } from './settings';
 import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome, TaskKind } from './types';
 import { log } from '../log';
+import { emitWebhookEvents, webhookEvent } from '../webhooks/events';
 
 /** URL states in the seen-set. QUEUED and INFLIGHT are pending; the rest are final. */
 const enum State {
@@ -107,8 +108,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
    * Outcomes for URLs that are not in flight (a duplicate delivery finishing late) are ignored.
    * Returns the links newly accepted, to be enqueued by the caller.
    */
-  complete(outcomes: Outcome[]): { accepted: FrontierEntry[]; status: CrawlStatus } {
+  complete(outcomes: Outcome[]): { accepted: FrontierEntry[]; failed: string[]; status: CrawlStatus } {
     const accepted: FrontierEntry[] = [];
+    const failed: string[] = [];
     const now = Date.now();
     this.touch();
     for (const outcome of outcomes) {
@@ -131,10 +133,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
       this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, reason = ? WHERE url = ?', FINAL_STATE[outcome.kind], outcome.reason ?? null, outcome.url);
       this.bump(outcome.kind, 1);
       this.bump('pending', -1);
+      if (outcome.kind === 'failed') failed.push(outcome.url);
       if (outcome.links && this.status() === 'running') accepted.push(...this.offer(outcome.links));
     }
     this.finishIfDone();
-    return { accepted, status: this.status() };
+    return { accepted, failed, status: this.status() };
   }
 
   /**
@@ -310,7 +313,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
     }
   }
 
-  /** Mirrors the status into D1's crawls table; the alarm retries if this fails. */
+  /**
+   * Mirrors the status into D1's crawls table and, when the crawl has ended and has a webhook, queues its
+   * crawl.completed or crawl.cancelled event (once per ending: a crawl run again by retry-errors ends again).
+   * The alarm retries whatever of this failed.
+   */
   private async syncStatus(): Promise<void> {
     const id = this.meta('id');
     const status = this.status();
@@ -320,9 +327,14 @@ export class CrawlCoordinator extends DurableObject<Env> {
       await this.env.DB.prepare('UPDATE crawls SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?')
         .bind(status, now, status === 'running' ? null : now, id)
         .run();
+      if (status !== 'running' && this.meta('notified') !== status) {
+        const event = webhookEvent(status === 'completed' ? 'crawl.completed' : 'crawl.cancelled', id, { status, counts: this.snapshot()?.counts, finishedAt: new Date(now).toISOString() }, now);
+        if (!(await emitWebhookEvents(this.env.WEBHOOKS, this.config() ?? {}, [event]))) throw new Error('webhook event not queued');
+      }
+      this.setMeta('notified', status);
       this.setMeta('synced', status);
     } catch (error) {
-      log('error', 'crawl status sync to D1 failed', { crawlId: id, error: String(error) });
+      log('error', 'crawl status sync failed (D1, or the webhook event); the alarm retries', { crawlId: id, error: String(error) });
       await this.ctx.storage.setAlarm(Date.now() + 5_000);
     }
   }

@@ -1,3 +1,5 @@
+import { getCrawl } from '../db/crawls';
+import { emitWebhookEvents, pageFailedEvents } from '../webhooks/events';
 import type { CrawlTask } from './types';
 import { log } from '../log';
 
@@ -33,6 +35,10 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
               ).bind(crawlId, url, reason, attempts, now),
             ),
           );
+        }
+        if (changed.length > 0) {
+          const crawl = await getCrawl(env.DB, crawlId);
+          if (crawl) await emitWebhookEvents(env.WEBHOOKS, crawl.config, pageFailedEvents(crawlId, changed.map(({ url, attempts }) => ({ outcome: { url, reason }, attempts })), new Set(changed.map((c) => c.url))));
         }
         for (const { message } of items) message.ack();
       } catch (error) {

@@ -23,6 +23,14 @@ export interface CrawlConfig {
   priority?: 'high' | 'normal';
   /** URL patterns of hub pages (category or index pages) to fetch ahead of the rest of the crawl. */
   boost?: string[];
+  /** Where crawl.completed, crawl.cancelled and page.failed events are POSTed, signed with the secret. */
+  webhook?: Webhook | null;
+}
+
+export interface Webhook {
+  url: string;
+  /** HMAC-SHA256 key of the Edgecrawl-Signature header. Never shown by the API. */
+  secret: string;
 }
 
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';

@@ -103,7 +103,7 @@ describe('POST /v1/crawls validation', () => {
     const id = await createCrawl({ seeds: [root, root.replace('http://', 'HTTP://') + '#frag', `${root}./`] });
     const res = await api(`/v1/crawls/${id}`);
     const body = (await res.json()) as { config: Record<string, unknown> };
-    expect(body.config).toEqual({ seeds: [root], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, priority: 'normal', boost: [] });
+    expect(body.config).toEqual({ seeds: [root], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, priority: 'normal', boost: [], webhook: null });
     await waitForCrawl(id);
   });
 });

@@ -99,6 +99,8 @@ function cond(ns: string, n: number, rest: string, req: http.IncomingMessage, re
 
 /** Namespaces whose misc/fixable.html has been "fixed" (PUT /__fix/<ns>): 404 before, 200 after. */
 const fixed = new Set<string>();
+/** Webhook deliveries received per namespace (POST /__hook/<ns>[?fail=n]: the first n get a 500). */
+const hooks = new Map<string, { headers: Record<string, string>; body: string; status: number }[]>();
 const resetServed = new Set<string>();
 /** Body bytes written per request path before the client went away (faults variant). */
 const sent = new Map<string, number>();
@@ -439,6 +441,23 @@ function handler(ports: { a: number; b: number }) {
     const condMatch = /^\/t\/([A-Za-z0-9_-]+)\/cond-(\d+)\/(.*)$/.exec(url.pathname);
     if (condMatch) {
       cond(condMatch[1] as string, Number(condMatch[2]), condMatch[3] as string, req, res);
+      return;
+    }
+    const hookMatch = /^\/__hook\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+    if (hookMatch) {
+      const received = hooks.get(hookMatch[1] as string) ?? [];
+      hooks.set(hookMatch[1] as string, received);
+      if (req.method === 'POST') {
+        const failFirst = Number(url.searchParams.get('fail') ?? 0);
+        const status = received.length < failFirst ? 500 : 204;
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+        received.push({ headers, body: await readBody(req), status });
+        res.writeHead(status);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(received));
       return;
     }
     const fixMatch = /^\/__fix\/([A-Za-z0-9_-]+)$/.exec(url.pathname);

@@ -11,7 +11,7 @@ import { changeCounts, getPageBodyKey, listPages, listRecentPages } from '../../
 import { ApiError, badRequest, notFound } from '../errors';
 import { deleteErrors, listErrors } from '../../db/errors';
 import { MAX_BODY_BYTES, contentQuerySchema, createCrawlSchema, errorListQuerySchema, pageListQuerySchema, retryErrorsSchema } from '../schemas';
-import { assertSeedsAllowed, jsonBody, limitBody, parseCursor, parseWith } from '../validate';
+import { assertRequestAllowed, jsonBody, limitBody, parseCursor, parseWith, presentConfig } from '../validate';
 
 type AppEnv = { Bindings: Env };
 
@@ -27,7 +27,7 @@ const recentCursorSchema = z.object({ t: z.number().int(), u: z.string().min(1) 
 export const crawls = new Hono<AppEnv>()
   .post('/', limitBody(MAX_BODY_BYTES), async (c) => {
     const config: CrawlConfig = await jsonBody(c, createCrawlSchema);
-    assertSeedsAllowed(c.env, config.seeds);
+    assertRequestAllowed(c.env, config);
     try {
       const id = await startCrawl(c.env, config);
       return c.json({ id, status: 'running' as const }, 201);
@@ -57,7 +57,7 @@ export const crawls = new Hono<AppEnv>()
       counts: snapshot.counts,
       ...changes,
       pending: snapshot.pending,
-      config: crawl.config,
+      config: presentConfig(crawl.config),
       createdAt: new Date(crawl.createdAt).toISOString(),
     });
   })

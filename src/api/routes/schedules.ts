@@ -6,7 +6,7 @@ import { CronError, parseCron } from '../../domain/cron';
 import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../db/schedules';
 import { notFound } from '../errors';
 import { createCrawlSchema, MAX_BODY_BYTES } from '../schemas';
-import { assertSeedsAllowed, jsonBody, limitBody, parseCursor, parseWith } from '../validate';
+import { assertRequestAllowed, jsonBody, limitBody, parseCursor, parseWith, presentConfig } from '../validate';
 
 const createScheduleSchema = z
   .object({
@@ -35,7 +35,7 @@ function view(s: ScheduleRow) {
     id: s.id,
     cron: s.cron,
     everySeconds: s.everySeconds,
-    crawl: s.request,
+    crawl: presentConfig(s.request),
     createdAt: new Date(s.createdAt).toISOString(),
     nextRunAt: new Date(s.nextRunAt).toISOString(),
     lastRunAt: s.lastRunAt === null ? null : new Date(s.lastRunAt).toISOString(),
@@ -46,7 +46,7 @@ function view(s: ScheduleRow) {
 export const schedules = new Hono<{ Bindings: Env }>()
   .post('/', limitBody(MAX_BODY_BYTES), async (c) => {
     const body = await jsonBody(c, createScheduleSchema);
-    assertSeedsAllowed(c.env, body.crawl.seeds);
+    assertRequestAllowed(c.env, body.crawl);
     const now = Date.now();
     const row = {
       id: crypto.randomUUID(),

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { readSettings, type Settings } from '../crawl/settings';
+import type { Webhook } from '../crawl/types';
+import { getCrawl, type CrawlRow } from '../db/crawls';
+import { isRefusedUrl } from '../domain/address';
+import { backoffSeconds } from '../domain/backoff';
+import { log } from '../log';
+import { signWebhook } from './sign';
+import type { WebhookEvent } from './events';
+
+/** Deliveries of one event before it is given up (logged as abandoned). */
+export const WEBHOOK_MAX_ATTEMPTS = 8;
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+const eventSchema = z.object({
+  id: z.uuid(),
+  type: z.enum(['crawl.completed', 'crawl.cancelled', 'page.failed']),
+  crawlId: z.string().min(1).max(64),
+  createdAt: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+/** Backoff between deliveries of an event: 5 s before the second, doubling to an hour, with jitter. */
+export function webhookRetryDelaySeconds(attempt: number, random: () => number = Math.random): number {
+  return backoffSeconds(attempt, 5, 3600, random);
+}
+
+type Delivery = { ok: true; status: number } | { ok: false; reason: string; permanent?: boolean };
+
+/** One POST of an event to a webhook, signed; never throws. Redirects are not followed: the URL is the one given. */
+export async function deliverWebhook(webhook: Webhook, event: WebhookEvent, settings: Settings, now = Date.now()): Promise<Delivery> {
+  if (isRefusedUrl(webhook.url, settings.allowPrivateNetworks)) return { ok: false, reason: 'blocked: private network address', permanent: true };
+  const body = JSON.stringify(event);
+  try {
+    const response = await fetch(webhook.url, {
+      method: 'POST',
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': settings.userAgent,
+        'edgecrawl-event': event.type,
+        'edgecrawl-delivery': event.id,
+        'edgecrawl-signature': await signWebhook(webhook.secret, body, Math.floor(now / 1000)),
+      },
+    });
+    await response.body?.cancel();
+    return response.status >= 200 && response.status < 300 ? { ok: true, status: response.status } : { ok: false, reason: `http ${response.status}` };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+/**
+ * Consumer of the webhooks queue: each event POSTed to its crawl's webhook, acked when delivered (2xx),
+ * retried with exponential backoff (5 s doubling to an hour) otherwise, and given up after
+ * WEBHOOK_MAX_ATTEMPTS. Runs apart from the crawl, which never waits for a receiver.
+ */
+export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<void> {
+  const settings = readSettings(env);
+  const crawls = new Map<string, Promise<CrawlRow | null>>();
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const parsed = eventSchema.safeParse(message.body);
+      if (!parsed.success) {
+        log('warn', 'dropping malformed webhook event', { messageId: message.id });
+        return message.ack();
+      }
+      const event = parsed.data as WebhookEvent;
+      const fields = { crawlId: event.crawlId, event: event.type, eventId: event.id, attempt: message.attempts, ...(typeof event.data.url === 'string' ? { url: event.data.url } : {}) };
+      let crawl: CrawlRow | null;
+      try {
+        if (!crawls.has(event.crawlId)) crawls.set(event.crawlId, getCrawl(env.DB, event.crawlId));
+        crawl = await (crawls.get(event.crawlId) as Promise<CrawlRow | null>);
+      } catch (error) {
+        log('error', 'webhook: reading the crawl failed', { ...fields, error: String(error) });
+        return message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+      }
+      const webhook = crawl?.config.webhook;
+      if (!webhook) return message.ack(); // the crawl is gone, or has no webhook
+      const delivery = await deliverWebhook(webhook, event, settings);
+      if (delivery.ok) {
+        log('info', 'webhook delivered', { ...fields, status: delivery.status });
+        return message.ack();
+      }
+      if (delivery.permanent || message.attempts >= WEBHOOK_MAX_ATTEMPTS) {
+        log('error', 'webhook delivery abandoned', { ...fields, reason: delivery.reason });
+        return message.ack();
+      }
+      const delaySeconds = webhookRetryDelaySeconds(message.attempts);
+      log('warn', 'webhook delivery failed; will retry', { ...fields, reason: delivery.reason, delaySeconds });
+      message.retry({ delaySeconds });
+    }),
+  );
+}

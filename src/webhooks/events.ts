@@ -1,0 +1,41 @@
+import { log } from '../log';
+import type { CrawlConfig } from '../crawl/types';
+
+export type WebhookEventType = 'crawl.completed' | 'crawl.cancelled' | 'page.failed';
+
+/** What a webhook receives as its JSON body (and what the webhooks queue carries). */
+export interface WebhookEvent {
+  /** Unique per event; the same on every delivery attempt of it, so receivers can drop repeats. */
+  id: string;
+  type: WebhookEventType;
+  crawlId: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+export function webhookEvent(type: WebhookEventType, crawlId: string, data: Record<string, unknown>, now = Date.now()): WebhookEvent {
+  return { id: crypto.randomUUID(), type, crawlId, createdAt: new Date(now).toISOString(), data };
+}
+
+/** page.failed events for the results whose URLs the crawl recorded as failed just now. */
+export function pageFailedEvents(crawlId: string, results: readonly { outcome: { url: string; reason?: string }; attempts: number; page?: { status: number } }[], failed: ReadonlySet<string>): WebhookEvent[] {
+  return results
+    .filter((r) => failed.has(r.outcome.url))
+    .map((r) => webhookEvent('page.failed', crawlId, { url: r.outcome.url, reason: r.outcome.reason ?? 'failed', attempts: r.attempts, httpStatus: r.page?.status ?? null }));
+}
+
+/**
+ * Hands events of a crawl with a webhook to the webhooks queue, from which they are delivered apart from
+ * the crawl. Without a webhook, nothing. Sending must not hold up or fail the crawl: failures are logged and
+ * reported false, for callers that keep a durable record of what still has to be sent (the crawl's Durable Object).
+ */
+export async function emitWebhookEvents(queue: Queue, config: Pick<CrawlConfig, 'webhook'>, events: readonly WebhookEvent[]): Promise<boolean> {
+  if (!config.webhook || events.length === 0) return true;
+  try {
+    for (let i = 0; i < events.length; i += 100) await queue.sendBatch(events.slice(i, i + 100).map((body) => ({ body, contentType: 'json' as const })));
+    return true;
+  } catch (error) {
+    log('warn', 'webhook events not queued', { crawlId: events[0]?.crawlId, types: [...new Set(events.map((e) => e.type))], count: events.length, error: String(error) });
+    return false;
+  }
+}

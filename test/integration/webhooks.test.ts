@@ -1,0 +1,179 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import worker from '../../src/index';
+import { webhookEvent, type WebhookEvent } from '../../src/webhooks/events';
+import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelaySeconds } from '../../src/webhooks/deliver';
+import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
+
+const SECRET = 'test-webhook-secret-0123456789';
+
+const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+
+async function received(ns: string): Promise<Received[]> {
+  return (await (await fetch(`${site()}/__hook/${ns}`)).json()) as Received[];
+}
+
+async function waitForDeliveries(ns: string, count: number, timeoutMs = 30_000): Promise<Received[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await received(ns);
+    if (got.filter((r) => r.status === 204).length >= count) return got;
+    if (Date.now() > deadline) throw new Error(`${got.length} deliveries, waiting for ${count}: ${JSON.stringify(got.map((r) => r.body))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Checks a delivery's signature the way a receiver would, computing the HMAC here. */
+async function assertSigned(delivery: Received): Promise<void> {
+  const header = delivery.headers['edgecrawl-signature'] ?? '';
+  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
+  expect(match, header).not.toBeNull();
+  const [, t, v1] = match as unknown as [string, string, string];
+  expect(Math.abs(Date.now() / 1000 - Number(t))).toBeLessThan(300);
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${t}.${delivery.body}`)));
+  expect(v1).toBe(mac);
+}
+
+describe('webhooks', () => {
+  it('posts signed page.failed and crawl.completed events, and never shows the secret', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/misc/`;
+    const id = await createCrawl({ seeds: [root], webhook: { url: `${site()}/__hook/${ns}`, secret: SECRET } });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts.failed).toBe(3);
+
+    const deliveries = await waitForDeliveries(ns, 4);
+    // No more than one delivery per event.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await received(ns)).toHaveLength(4);
+    const events = deliveries.map((d) => JSON.parse(d.body) as WebhookEvent);
+    for (const delivery of deliveries) {
+      await assertSigned(delivery);
+      const event = JSON.parse(delivery.body) as WebhookEvent;
+      expect(delivery.headers['content-type']).toBe('application/json');
+      expect(delivery.headers['edgecrawl-event']).toBe(event.type);
+      expect(delivery.headers['edgecrawl-delivery']).toBe(event.id);
+      expect(event.crawlId).toBe(id);
+    }
+    expect(new Set(events.map((e) => e.id)).size).toBe(4);
+
+    const failed = events.filter((e) => e.type === 'page.failed');
+    const errors = (await (await api(`/v1/crawls/${id}/errors?outcome=failed`)).json()) as { errors: { url: string; reason: string; attempts: number; httpStatus: number | null }[] };
+    expect(failed.map((e) => e.data).sort((a, b) => String(a.url).localeCompare(String(b.url)))).toEqual(
+      errors.errors.map((e) => ({ url: e.url, reason: e.reason, attempts: e.attempts, httpStatus: e.httpStatus })),
+    );
+    const completed = events.filter((e) => e.type === 'crawl.completed');
+    expect(completed).toHaveLength(1);
+    expect(completed[0]!.data).toMatchObject({ status: 'completed', counts: crawl.counts });
+
+    const shown = (await (await api(`/v1/crawls/${id}`)).json()) as { config: { webhook: unknown } };
+    expect(shown.config.webhook).toEqual({ url: `${site()}/__hook/${ns}` });
+    expect(JSON.stringify(shown)).not.toContain(SECRET);
+  });
+
+  it('posts crawl.cancelled when a crawl is cancelled', async () => {
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-50-d200/`], webhook: { url: `${site()}/__hook/${ns}`, secret: SECRET } });
+    expect((await api(`/v1/crawls/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const [delivery] = await waitForDeliveries(ns, 1);
+    await assertSigned(delivery!);
+    const event = JSON.parse(delivery!.body) as WebhookEvent;
+    expect(event).toMatchObject({ type: 'crawl.cancelled', crawlId: id, data: { status: 'cancelled' } });
+  });
+
+  it('a receiver that is down does not hold up the crawl', async () => {
+    const ns = namespace();
+    // Nothing listens on port 1: every delivery fails, and is retried apart from the crawl.
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/misc/`], webhook: { url: 'http://127.0.0.1:1/hook', secret: SECRET } });
+    const crawl = await waitForCrawl(id, 30_000);
+    expect(crawl.status).toBe('completed');
+    expect(crawl.counts).toEqual({ discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10 });
+  });
+
+  it('validates the webhook: an absolute http(s) URL, not private unless allowed, a secret of 16+ characters', async () => {
+    const seeds = [`${site()}/t/${namespace()}/pure-1/`];
+    const bad = [
+      { url: 'ftp://example.com/hook', secret: SECRET },
+      { url: 'not a url', secret: SECRET },
+      { url: `${site()}/__hook/x`, secret: 'short' },
+      { url: `${site()}/__hook/x` },
+      { url: `${site()}/__hook/x`, secret: SECRET, extra: 1 },
+      { url: 'http://127.0.0.77/hook', secret: SECRET },
+      'http://example.com/hook',
+    ];
+    for (const webhook of bad) {
+      const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds, webhook }) });
+      expect(res.status, JSON.stringify(webhook)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/webhook/);
+    }
+  });
+});
+
+describe('the webhooks consumer', () => {
+  async function crawlWithWebhook(url: string | null): Promise<string> {
+    const id = crypto.randomUUID();
+    const config = { seeds: ['http://a.test/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, webhook: url ? { url, secret: SECRET } : null };
+    await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'completed', ?, 0, 0)").bind(id, JSON.stringify(config)).run();
+    return id;
+  }
+
+  async function consume(messages: { body: unknown; attempts: number }[]) {
+    const batch = createMessageBatch(
+      'edgecrawl-webhooks',
+      messages.map((m, i) => ({ id: `m${i}`, timestamp: new Date(), body: m.body, attempts: m.attempts })),
+    );
+    const ctx = createExecutionContext();
+    await worker.queue(batch as MessageBatch, env);
+    return getQueueResult(batch, ctx);
+  }
+
+  it('retries a failed delivery with backoff, acks it once delivered, gives up after the last attempt', async () => {
+    const ns = namespace();
+    const id = await crawlWithWebhook(`${site()}/__hook/${ns}?fail=1`);
+    const event = webhookEvent('page.failed', id, { url: 'http://a.test/x', reason: 'http 404', attempts: 1, httpStatus: 404 });
+
+    const first = await consume([{ body: event, attempts: 1 }]);
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages.map((m) => m.msgId)).toEqual(['m0']);
+
+    const second = await consume([{ body: event, attempts: 2 }]);
+    expect(second.explicitAcks).toEqual(['m0']);
+    const got = await received(ns);
+    expect(got.map((r) => r.status)).toEqual([500, 204]);
+    // Both attempts carry the same event, each signed when sent.
+    expect(got[0]!.body).toBe(got[1]!.body);
+    await assertSigned(got[1]!);
+
+    const down = await crawlWithWebhook('http://127.0.0.1:1/hook');
+    const last = await consume([
+      { body: webhookEvent('crawl.completed', down, {}), attempts: WEBHOOK_MAX_ATTEMPTS - 1 },
+      { body: webhookEvent('crawl.completed', down, {}), attempts: WEBHOOK_MAX_ATTEMPTS },
+    ]);
+    expect(last.retryMessages.map((m) => m.msgId)).toEqual(['m0']);
+    expect(last.explicitAcks).toEqual(['m1']);
+  });
+
+  it('acks malformed events and events of crawls without a webhook or gone', async () => {
+    const without = await crawlWithWebhook(null);
+    const result = await consume([
+      { body: { nope: true }, attempts: 1 },
+      { body: webhookEvent('crawl.completed', without, {}), attempts: 1 },
+      { body: webhookEvent('crawl.completed', crypto.randomUUID(), {}), attempts: 1 },
+    ]);
+    expect(result.explicitAcks.sort()).toEqual(['m0', 'm1', 'm2']);
+    expect(result.retryMessages).toEqual([]);
+  });
+
+  it('waits 5 s before the second attempt, doubling up to an hour, with jitter', () => {
+    expect([1, 2, 3, 8, 20].map((attempt) => webhookRetryDelaySeconds(attempt, () => 0))).toEqual([3, 5, 10, 320, 1800]);
+    expect([1, 2, 3, 8, 20].map((attempt) => webhookRetryDelaySeconds(attempt, () => 1))).toEqual([5, 10, 20, 640, 3600]);
+  });
+});
