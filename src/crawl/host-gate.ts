@@ -117,6 +117,15 @@ export class HostGate extends DurableObject<Env> {
 
   /** admit() for several URLs of the host at once: one round trip and one storage commit for a batch. */
   async admitMany(requests: AdmitRequest[]): Promise<Admission[]> {
+    // robots.txt of every origin first. Its fetch waits for a slot like any request to the host, and slots
+    // granted by this call are used only once the call has returned: asked for after them, a robots.txt of a
+    // second origin of the host (http and https, another port) would wait for slots that cannot free up.
+    const origins = new Map<string, number>();
+    for (const request of requests) {
+      const origin = new URL(request.url).origin;
+      origins.set(origin, Math.max(origins.get(origin) ?? 0, request.minIntervalMs));
+    }
+    await Promise.all([...origins].map(([origin, minIntervalMs]) => this.robotsFor(origin, minIntervalMs)));
     const admissions: Admission[] = [];
     for (const request of requests) admissions.push(await this.admit(request));
     return admissions;

@@ -191,3 +191,23 @@ describe('the HostGate Durable Object', () => {
     expect((await gate.state()).blockedForMs).toBeGreaterThan(2500);
   });
 });
+
+describe('a batch of admissions', () => {
+  it('does not wait on its own slots: a second origin of the host gets its robots.txt while the first holds every slot', async () => {
+    const base = host(12);
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    const ns = namespace();
+    // As many URLs as the host has slots (HOST_MAX_CONCURRENCY is 64 in tests), then one on another port of the
+    // same host name, whose robots.txt is not known yet: fetching it needs a slot of its own.
+    const first = Array.from({ length: 64 }, (_, i) => ({ url: `${base}/t/${ns}/pure-100/p${i + 1}.html`, minIntervalMs: 0, maxWaitMs: 10_000 }));
+    const other = { url: `http://${new URL(base).hostname}:1/t/${ns}/other-port.html`, minIntervalMs: 0, maxWaitMs: 10_000 };
+    const started = Date.now();
+    const admissions = await gate.admitMany([...first, other]);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(admissions.slice(0, 64).every((a) => a.kind === 'go')).toBe(true);
+    // Nothing listens on port 1: its robots.txt is unreachable, which is an answer, not a wait.
+    expect(admissions[64]).toMatchObject({ kind: 'unreachable' });
+    await gate.releaseMany(admissions.flatMap((a) => (a.kind === 'go' ? [{ slot: a.slot }] : [])));
+    expect((await gate.state()).inflight).toBe(0);
+  });
+});
