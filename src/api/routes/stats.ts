@@ -40,6 +40,8 @@ export const stats = new Hono<{ Bindings: Env }>()
     const interval = Math.max(query.interval ?? chooseInterval(to - from), chooseInterval(to - from, MAX_POINTS));
     const series = fillSeries(await activitySeries(c.env.DB, crawl.id, interval), from, to, interval);
     const active = activity.firstAt !== null && activity.lastAt !== null ? (activity.lastAt - activity.firstAt) / 1000 : 0;
+    // A crawl younger than the window is measured over its own life, not diluted by time before it began.
+    const window = Math.min(query.window, Math.max(1, (now - (activity.firstAt ?? now)) / 1000));
     return c.json({
       id: crawl.id,
       status: snapshot.status,
@@ -49,7 +51,7 @@ export const stats = new Hono<{ Bindings: Env }>()
       finishedAt: crawl.finishedAt === null ? null : new Date(crawl.finishedAt).toISOString(),
       rate: {
         windowSeconds: query.window,
-        pagesPerSecond: snapshot.status === 'running' ? activity.recent / query.window : 0,
+        pagesPerSecond: snapshot.status === 'running' ? activity.recent / window : 0,
         averagePagesPerSecond: active > 0 ? snapshot.counts.fetched / active : 0,
       },
       interval,

@@ -1,0 +1,474 @@
+// @ts-check
+// The edgecrawl dashboard: plain DOM, no framework. Every figure comes from the /v1 API with the token the
+// operator typed, kept in sessionStorage (this tab only). Text from crawled pages is only ever set as text.
+
+const TOKEN_KEY = 'edgecrawl-token';
+const LIVE_MS = 1000;
+const IDLE_MS = 5000;
+
+/**
+ * @typedef {{ discovered: number, fetched: number, stored: number, failed: number, skipped: number }} Counts
+ * @typedef {{ id: string, status: string, seeds: string[], createdAt: string }} CrawlItem
+ * @typedef {{ id: string, cron: string | null, everySeconds: number | null, crawl: { seeds: string[] }, nextRunAt: string, lastRunAt: string | null, lastCrawlId: string | null }} ScheduleItem
+ * @typedef {{ at: string, fetched: number, failed: number }} Point
+ * @typedef {{ id: string, status: string, counts: Counts, pending: number, createdAt: string, finishedAt: string | null,
+ *   rate: { windowSeconds: number, pagesPerSecond: number, averagePagesPerSecond: number }, interval: number, series: Point[],
+ *   statuses: { status: number, count: number }[], errors: { outcome: string, reason: string, count: number }[] }} Stats
+ * @typedef {{ host: string, pages: number, inflight: number, nextSlotInMs: number, blockedForMs: number, requests: number,
+ *   robots: { origin: string, kind: string, crawlDelayMs: number | null }[] }} HostState
+ * @typedef {{ url: string, status: number, title: string | null, contentType: string | null, bytes: number, fetchedAt: string }} Page
+ * @typedef {{ url: string, outcome: string, reason: string, attempts: number, httpStatus: number | null, at: string }} ErrorItem
+ * @typedef {string | Node | null | undefined | false} Child
+ */
+
+class ApiError extends Error {
+  /** @param {number} status @param {string} message */
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** @param {string} id @returns {HTMLElement} */
+function byId(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} missing`);
+  return el;
+}
+
+/**
+ * Creates an element; attributes starting with "on" are listeners, children are text or nodes.
+ * @param {string} tag
+ * @param {Record<string, string | number | boolean | EventListener | undefined>} [attrs]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElement}
+ */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === 'function') el.addEventListener(name.slice(2), value);
+    else if (value === true) el.setAttribute(name, '');
+    else el.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) el.append(child);
+  return el;
+}
+
+const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+/**
+ * Calls the API with the session's token; a 401 logs out.
+ * @param {string} path
+ * @param {RequestInit} [init]
+ * @returns {Promise<Response>}
+ */
+async function call(path, init = {}) {
+  const headers = new Headers(init.headers);
+  headers.set('authorization', `Bearer ${token() ?? ''}`);
+  if (typeof init.body === 'string') headers.set('content-type', 'application/json');
+  const res = await fetch(path, { ...init, headers });
+  if (res.status === 401) {
+    logout('Your token was not accepted. Log in again.');
+    throw new ApiError(401, 'unauthorized');
+  }
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new ApiError(res.status, body?.error?.message ?? `${res.status} ${res.statusText}`);
+  }
+  return res;
+}
+
+/** @template T @param {string} path @param {RequestInit} [init] @returns {Promise<T>} */
+async function json(path, init) {
+  return /** @type {Promise<T>} */ ((await call(path, init)).json());
+}
+
+/** @param {string} message */
+function announce(message) {
+  byId('announce').textContent = message;
+}
+
+const number = new Intl.NumberFormat();
+/** @param {number} n */
+const fmt = (n) => number.format(n);
+/** @param {string | null} iso */
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
+/** @param {string} iso */
+const clock = (iso) => new Date(iso).toLocaleTimeString();
+/** @param {number} ms */
+const seconds = (ms) => (ms > 0 ? `${(ms / 1000).toFixed(1)} s` : 'now');
+
+/** @param {string} status */
+const badge = (status) => h('span', { class: `badge ${status}` }, status);
+
+/**
+ * A table in a scrolling wrapper, with a caption for screen readers.
+ * @param {string} caption
+ * @param {(string | [string, string])[]} head  column titles, or [title, class]
+ * @param {Child[][]} rows
+ * @param {Child} [empty]
+ */
+function table(caption, head, rows, empty = 'Nothing yet.') {
+  if (rows.length === 0) return h('p', { class: 'muted' }, empty);
+  const cls = head.map((c) => (Array.isArray(c) ? c[1] : undefined));
+  return h(
+    'div',
+    { class: 'table' },
+    h(
+      'table',
+      {},
+      h('caption', { class: 'visually-hidden' }, caption),
+      h('thead', {}, h('tr', {}, head.map((c, i) => h('th', { scope: 'col', class: cls[i] }, Array.isArray(c) ? c[0] : c)))),
+      h('tbody', {}, rows.map((row) => h('tr', {}, row.map((cell, i) => h('td', { class: cls[i] }, cell))))),
+    ),
+  );
+}
+
+// ---- login ----
+
+/** @param {string} [message] */
+function logout(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  stopTimer();
+  byId('view').replaceChildren();
+  byId('login').hidden = false;
+  byId('logout').hidden = true;
+  byId('login-error').textContent = message ?? '';
+  byId('token').focus();
+}
+
+async function login(/** @type {SubmitEvent} */ event) {
+  event.preventDefault();
+  const input = /** @type {HTMLInputElement} */ (byId('token'));
+  sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+  try {
+    await call('/v1/crawls?limit=1');
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) byId('login-error').textContent = `Could not reach the API: ${String(error)}`;
+    return;
+  }
+  input.value = '';
+  byId('login').hidden = true;
+  byId('logout').hidden = false;
+  route();
+}
+
+// ---- views ----
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
+function stopTimer() {
+  if (timer !== undefined) clearTimeout(timer);
+  timer = undefined;
+}
+
+/** Renders the view the URL's hash names, and keeps it fresh. */
+function route() {
+  stopTimer();
+  if (!token()) return logout();
+  const match = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
+  if (match) void crawlView(match[1] ?? '');
+  else void homeView();
+}
+
+async function homeView() {
+  const form = h(
+    'form',
+    { id: 'new-crawl', onsubmit: startCrawl },
+    h('label', { for: 'seeds' }, 'Seed URLs (one per line)'),
+    h('textarea', { id: 'seeds', name: 'seeds', required: true, placeholder: 'https://example.com/' }),
+    h(
+      'div',
+      { class: 'field-row' },
+      h('div', {}, h('label', { for: 'max-pages' }, 'Max pages'), h('input', { id: 'max-pages', name: 'maxPages', type: 'number', min: 1, inputmode: 'numeric' })),
+      h('div', {}, h('label', { for: 'max-depth' }, 'Max depth'), h('input', { id: 'max-depth', name: 'maxDepth', type: 'number', min: 0, inputmode: 'numeric' })),
+    ),
+    h('label', { for: 'scope' }, 'Scope'),
+    h('select', { id: 'scope', name: 'scope' }, ['same-host', 'same-domain', 'same-origin', 'any'].map((s) => h('option', { value: s }, s))),
+    h('div', { class: 'row' }, h('button', { type: 'submit' }, 'Start crawl')),
+    h('p', { id: 'start-error', class: 'error', role: 'alert' }),
+  );
+  const crawls = h('div', { id: 'crawls' }, h('p', { class: 'muted' }, 'Loading…'));
+  const schedules = h('div', { id: 'schedules' }, h('p', { class: 'muted' }, 'Loading…'));
+  byId('view').replaceChildren(
+    h('h1', {}, 'Crawls'),
+    h('section', { class: 'card', 'aria-labelledby': 'new-title' }, h('h2', { id: 'new-title' }, 'New crawl'), form),
+    h('section', { class: 'card', 'aria-labelledby': 'list-title' }, h('h2', { id: 'list-title' }, 'Recent crawls'), crawls),
+    h('section', { class: 'card', 'aria-labelledby': 'schedules-title' }, h('h2', { id: 'schedules-title' }, 'Schedules'), schedules),
+  );
+  const refresh = async () => {
+    const [c, s] = await Promise.all([
+      json('/v1/crawls?limit=50'),
+      json('/v1/schedules?limit=50'),
+    ]);
+    const list = /** @type {{ crawls: CrawlItem[] }} */ (c).crawls;
+    crawls.replaceChildren(
+      table(
+        'Recent crawls',
+        ['Seed', 'Status', ['Started', 'wide']],
+        list.map((crawl) => [h('a', { href: `#/crawls/${crawl.id}` }, crawl.seeds[0] ?? crawl.id, crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : ''), badge(crawl.status), when(crawl.createdAt)]),
+        'No crawls yet: start one above.',
+      ),
+    );
+    const rows = /** @type {{ schedules: ScheduleItem[] }} */ (s).schedules;
+    schedules.replaceChildren(
+      table(
+        'Schedules',
+        ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide']],
+        rows.map((sc) => [
+          sc.crawl.seeds[0] ?? '',
+          sc.cron ? `cron ${sc.cron}` : `every ${fmt(sc.everySeconds ?? 0)} s`,
+          when(sc.nextRunAt),
+          sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
+        ]),
+        'No schedules. Create them with POST /v1/schedules.',
+      ),
+    );
+  };
+  await keepFresh(refresh, () => IDLE_MS);
+}
+
+/** Runs refresh now and again after each wait, while its view is shown; errors show and do not stop it. */
+async function keepFresh(/** @type {() => Promise<void>} */ refresh, /** @type {() => number} */ next) {
+  const hash = location.hash;
+  const tick = async () => {
+    try {
+      await refresh();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return;
+      announce(`Refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (location.hash === hash && token()) timer = setTimeout(tick, next());
+  };
+  await tick();
+}
+
+async function startCrawl(/** @type {Event} */ event) {
+  event.preventDefault();
+  const form = /** @type {HTMLFormElement} */ (event.currentTarget);
+  const data = new FormData(form);
+  const seeds = String(data.get('seeds') ?? '').split(/\s+/).filter(Boolean);
+  /** @type {Record<string, unknown>} */
+  const request = { seeds, scope: data.get('scope') };
+  if (data.get('maxPages')) request.maxPages = Number(data.get('maxPages'));
+  if (data.get('maxDepth')) request.maxDepth = Number(data.get('maxDepth'));
+  const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+  button.disabled = true;
+  try {
+    const { id } = /** @type {{ id: string }} */ (await json('/v1/crawls', { method: 'POST', body: JSON.stringify(request) }));
+    location.hash = `#/crawls/${id}`;
+  } catch (error) {
+    byId('start-error').textContent = error instanceof Error ? error.message : String(error);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** A bar chart of pages fetched (and failed) per interval. */
+function chart(/** @type {Point[]} */ series, /** @type {number} */ interval) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const points = series.slice(-120);
+  const max = Math.max(1, ...points.map((p) => p.fetched + p.failed));
+  const width = Math.max(1, points.length);
+  svg.setAttribute('class', 'chart');
+  svg.setAttribute('viewBox', `0 0 ${width} 100`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('role', 'img');
+  const total = points.reduce((n, p) => n + p.fetched, 0);
+  svg.setAttribute('aria-label', `Pages fetched per ${interval} s: ${fmt(total)} in the last ${points.length} intervals, at most ${fmt(max)} in one.`);
+  points.forEach((p, i) => {
+    const fetchedHeight = (p.fetched / max) * 100;
+    const failedHeight = (p.failed / max) * 100;
+    for (const [cls, y, height] of /** @type {[string, number, number][]} */ ([['fetched', 100 - fetchedHeight, fetchedHeight], ['failed', 100 - fetchedHeight - failedHeight, failedHeight]])) {
+      if (height <= 0) continue;
+      const rect = document.createElementNS(ns, 'rect');
+      rect.setAttribute('class', cls);
+      rect.setAttribute('x', String(i + 0.1));
+      rect.setAttribute('width', '0.8');
+      rect.setAttribute('y', String(y));
+      rect.setAttribute('height', String(height));
+      svg.append(rect);
+    }
+  });
+  return svg;
+}
+
+/** Downloads an export (the API wants the token, so a plain link cannot). */
+async function download(/** @type {string} */ path, /** @type {string} */ filename) {
+  const blob = await (await call(path)).blob();
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+async function crawlView(/** @type {string} */ id) {
+  const base = `/v1/crawls/${id}`;
+  const status = h('span', { id: 'crawl-status' });
+  const bar = h('div', {});
+  const progress = h('div', { class: 'progress', id: 'progress', role: 'progressbar', 'aria-label': 'Crawl progress', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 }, bar);
+  const progressText = h('p', { id: 'progress-text', class: 'muted' });
+  const figures = h('dl', { class: 'stats' });
+  const chartBox = h('div', { id: 'chart' });
+  const statuses = h('div', {});
+  const reasons = h('div', {});
+  const hosts = h('div', {});
+  const recent = h('div', {});
+  const errors = h('div', { id: 'errors' });
+  const actionError = h('p', { class: 'error', role: 'alert' });
+  const cancel = h('button', { type: 'button', class: 'danger', id: 'cancel', onclick: () => void act(() => json(base, { method: 'DELETE' }), 'Crawl cancelled.') }, 'Cancel crawl');
+  const retryAll = h('button', { type: 'button', class: 'secondary', id: 'retry-all', onclick: () => void act(() => json(`${base}/retry-errors`, { method: 'POST' }), 'Failed URLs queued again.') }, 'Retry all failed');
+  const exportButtons = ['jsonl', 'csv'].map((format) =>
+    h('button', { type: 'button', class: 'secondary', onclick: () => void act(() => download(`${base}/export?format=${format}`, `${id}.${format}`), `${format} export downloaded.`) }, `Export ${format.toUpperCase()}`),
+  );
+  const warc = h('button', {
+    type: 'button',
+    class: 'secondary',
+    onclick: () =>
+      void act(async () => {
+        const made = /** @type {{ download: string, file: string, records: number }} */ (await json(`${base}/export?format=warc`, { method: 'POST' }));
+        await download(made.download, made.file);
+      }, 'WARC written to R2 and downloaded.'),
+  }, 'Export WARC');
+
+  /** Runs an action from a button, shows its error, refreshes. */
+  async function act(/** @type {() => Promise<unknown>} */ action, /** @type {string} */ done) {
+    actionError.textContent = '';
+    try {
+      await action();
+      announce(done);
+      await refresh();
+    } catch (error) {
+      actionError.textContent = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** Error rows the operator opened stay open across refreshes. */
+  const open = new Set();
+  let lastErrors = '';
+  let lastStatus = '';
+
+  /** @param {string} key @param {string} title @param {...Child} body */
+  const card = (key, title, ...body) => h('section', { class: 'card', 'aria-labelledby': `${key}-title` }, h('h2', { id: `${key}-title` }, title), ...body);
+
+  const crawl = /** @type {{ config: { seeds: string[] } }} */ (await json(base));
+  const seedHost = new URL(crawl.config.seeds[0] ?? location.href).host;
+  /** A URL on the first seed's host as its path; others in full. The full URL is the cell's title. */
+  const short = (/** @type {string} */ url) => {
+    const u = new URL(url);
+    return h('span', { title: url }, u.host === seedHost ? `${u.pathname}${u.search}` : url);
+  };
+
+  byId('view').replaceChildren(
+    h('p', {}, h('a', { href: '#/' }, '← All crawls')),
+    h('h1', { id: 'crawl-title' }, crawl.config.seeds[0] ?? id, crawl.config.seeds.length > 1 ? ` (+${crawl.config.seeds.length - 1} seeds)` : ''),
+    h('p', { class: 'muted' }, `Crawl ${id}`),
+    card('progress', 'Progress', h('div', { class: 'row' }, status), progress, progressText, figures, chartBox, h('div', { class: 'row' }, cancel, retryAll, ...exportButtons, warc), actionError),
+    h('div', { class: 'grid' }, card('statuses', 'HTTP statuses', statuses), card('reasons', 'Errors by reason', reasons)),
+    card('hosts', 'Hosts and politeness', hosts),
+    card('recent', 'Recent pages', recent),
+    card('errors', 'Errors', errors),
+  );
+
+  async function refresh() {
+    const [stats, hostList, pages, errorList] = await Promise.all([
+      json(`${base}/stats`),
+      json(`${base}/hosts`),
+      json(`${base}/pages?order=recent&limit=10`),
+      json(`${base}/errors?limit=100`),
+    ]);
+    const s = /** @type {Stats} */ (stats);
+    const c = s.counts;
+    const done = c.stored + c.failed + c.skipped;
+    const percent = s.status === 'completed' ? 100 : c.discovered > 0 ? Math.floor((100 * done) / c.discovered) : 0;
+    if (s.status !== lastStatus) {
+      if (lastStatus) announce(`Crawl ${s.status}.`);
+      lastStatus = s.status;
+      status.replaceChildren(badge(s.status), ' ', h('span', { class: 'muted' }, `started ${when(s.createdAt)}${s.finishedAt ? `, ended ${when(s.finishedAt)}` : ''}`));
+    }
+    bar.style.width = `${percent}%`;
+    progress.setAttribute('aria-valuenow', String(percent));
+    progress.setAttribute('aria-valuetext', `${percent}%`);
+    progressText.textContent = `${percent}% · ${fmt(done)} of ${fmt(c.discovered)} URLs done, ${fmt(s.pending)} pending`;
+    const figure = (/** @type {string} */ label, /** @type {string} */ value) => h('div', {}, h('dt', {}, label), h('dd', {}, value));
+    figures.replaceChildren(
+      figure('pages/s now', s.status === 'running' ? s.rate.pagesPerSecond.toFixed(1) : '–'),
+      figure('pages/s average', s.rate.averagePagesPerSecond.toFixed(1)),
+      figure('fetched', fmt(c.fetched)),
+      figure('stored', fmt(c.stored)),
+      figure('failed', fmt(c.failed)),
+      figure('skipped', fmt(c.skipped)),
+    );
+    chartBox.replaceChildren(chart(s.series, s.interval));
+    cancel.hidden = s.status !== 'running';
+    retryAll.hidden = c.failed === 0 || s.status === 'cancelled';
+    statuses.replaceChildren(table('Pages by HTTP status', ['Status', ['Pages', 'num']], s.statuses.map((r) => [String(r.status), fmt(r.count)])));
+    reasons.replaceChildren(table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], s.errors.map((r) => [r.outcome, r.reason, fmt(r.count)]), 'No errors.'));
+
+    const hs = /** @type {{ hosts: HostState[] }} */ (hostList).hosts;
+    hosts.replaceChildren(
+      table(
+        'Hosts and politeness',
+        ['Host', ['Pages', 'num'], ['In flight', 'num'], ['Next slot', 'wide'], 'Backing off', ['robots.txt', 'wide']],
+        hs.map((x) => [x.host, fmt(x.pages), fmt(x.inflight), seconds(x.nextSlotInMs), x.blockedForMs > 0 ? seconds(x.blockedForMs) : 'no', x.robots.map((r) => `${r.kind}${r.crawlDelayMs ? ` (delay ${r.crawlDelayMs} ms)` : ''}`).join(', ') || '–']),
+      ),
+    );
+    const ps = /** @type {{ pages: Page[] }} */ (pages).pages;
+    recent.replaceChildren(table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], ps.map((p) => [short(p.url), String(p.status), p.title ?? '', clock(p.fetchedAt)]), 'No pages yet.'));
+
+    const es = /** @type {{ errors: ErrorItem[] }} */ (errorList).errors;
+    const key = JSON.stringify(es);
+    if (key !== lastErrors) {
+      lastErrors = key;
+      errors.replaceChildren(
+        es.length === 0
+          ? h('p', { class: 'muted' }, 'No errors.')
+          : h(
+              'div',
+              {},
+              es.map((e) => {
+                const details = h(
+                  'details',
+                  { open: open.has(e.url), ontoggle: () => (details instanceof HTMLDetailsElement && details.open ? open.add(e.url) : open.delete(e.url)) },
+                  h('summary', {}, `${e.outcome === 'failed' ? '✖ failed' : '– skipped'}: `, short(e.url), ` — ${e.reason}`),
+                  h(
+                    'dl',
+                    {},
+                    h('dt', {}, 'URL'), h('dd', {}, e.url),
+                    h('dt', {}, 'Outcome'), h('dd', {}, e.outcome),
+                    h('dt', {}, 'Reason'), h('dd', {}, e.reason),
+                    h('dt', {}, 'HTTP status'), h('dd', {}, e.httpStatus === null ? '–' : String(e.httpStatus)),
+                    h('dt', {}, 'Attempts'), h('dd', {}, String(e.attempts)),
+                    h('dt', {}, 'When'), h('dd', {}, when(e.at)),
+                  ),
+                  e.outcome === 'failed' && lastStatus !== 'cancelled'
+                    ? h('button', { type: 'button', class: 'secondary', onclick: () => void act(() => json(`${base}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [e.url] }) }), `${e.url} queued again.`) }, 'Retry this URL')
+                    : null,
+                );
+                return details;
+              }),
+            ),
+      );
+    }
+  }
+
+  await keepFresh(refresh, () => (lastStatus === 'running' ? LIVE_MS : IDLE_MS));
+}
+
+// ---- start ----
+
+byId('login-form').addEventListener('submit', (event) => void login(/** @type {SubmitEvent} */ (event)));
+byId('logout').addEventListener('click', () => logout());
+window.addEventListener('hashchange', () => {
+  route();
+  byId('main').focus();
+});
+if (token()) {
+  byId('login').hidden = true;
+  byId('logout').hidden = false;
+  route();
+} else logout();

@@ -1,0 +1,154 @@
+/**
+ * The dashboard in a real browser: Debian's Chromium (/usr/bin/chromium), driven by playwright-core, against
+ * `wrangler dev` and the loopback test site. Logs in, starts a crawl, watches it reach 100%, opens an error,
+ * retries it, cancels another crawl, and looks at it all on a phone-sized screen. Screenshots go to
+ * SCREENSHOT_DIR (a temporary folder unless set; `SCREENSHOT_DIR=docs/dashboard` refreshes the README's).
+ */
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSites, startWorker, type Sites, type Worker } from '../../scripts/lib/local.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'edgecrawl-screenshots-'));
+
+let sites: Sites;
+let worker: Worker;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  mkdirSync(shots, { recursive: true });
+  sites = await startSites(0);
+  worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '4' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // This machine's network is closed: no background connections, no sandbox (root in CI).
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop();
+  await sites?.stop();
+});
+
+async function logIn(page: Page): Promise<void> {
+  await page.goto(`${worker.url}/`);
+  await page.getByLabel('API token').fill(worker.token);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect.poll(() => page.getByRole('heading', { name: 'Crawls', level: 1 }).isVisible()).toBe(true);
+}
+
+describe('the dashboard', () => {
+  it('logs in, starts a crawl, shows it reach 100%, opens an error and retries it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => message.type() === 'error' && !/status of 40[0-9]/.test(message.text()) && problems.push(`console: ${message.text()}`));
+
+    // A wrong token is refused, and nothing is kept of it.
+    await page.goto(`${worker.url}/`);
+    await page.getByLabel('API token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/not accepted/);
+    await logIn(page);
+    // The token lives in this tab's session storage only.
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.getItem('edgecrawl-token')])).toEqual([0, worker.token]);
+
+    // Start a crawl of the loopback site: a 40-page tree served with 100 ms latency, and the misc pages
+    // (redirects, a 404, a redirect to file:) for errors.
+    const ns = `dash${Date.now().toString(36)}`;
+    const seeds = [`${sites.siteA}/t/${ns}/tree-40-d100/`, `${sites.siteA}/t/${ns}/misc/`];
+    await page.getByLabel('Seed URLs (one per line)').fill(seeds.join('\n'));
+    await page.getByRole('button', { name: 'Start crawl' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/crawls\/[0-9a-f-]{36}$/);
+    const id = /#\/crawls\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+    const progress = page.getByRole('progressbar', { name: 'Crawl progress' });
+    await expect.poll(() => progress.isVisible()).toBe(true);
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('running');
+    await page.screenshot({ path: join(shots, 'dashboard-running.png') });
+
+    // Progress reaches 100% when the crawl completes.
+    const seen: number[] = [];
+    await expect
+      .poll(
+        async () => {
+          seen.push(Number(await progress.getAttribute('aria-valuenow')));
+          return page.locator('#crawl-status .badge').textContent();
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe('completed');
+    await expect.poll(() => progress.getAttribute('aria-valuenow')).toBe('100');
+    // It was watched on its way (done over discovered: it can step back as new links are found).
+    expect(seen.some((v) => v < 100)).toBe(true);
+    expect(await page.locator('#progress-text').textContent()).toMatch(/^100% · (\d+) of \1 URLs done, 0 pending$/);
+
+    // The figures are the API's.
+    const api = async <T>(path: string): Promise<T> => (await fetch(`${worker.url}${path}`, { headers: { authorization: `Bearer ${worker.token}` } })).json() as Promise<T>;
+    const stats = await api<{ counts: { stored: number; failed: number; fetched: number }; statuses: { status: number; count: number }[] }>(`/v1/crawls/${id}/stats`);
+    const figure = (label: string) => page.locator('.stats div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+    expect(await figure('stored').textContent()).toBe(String(stats.counts.stored));
+    expect(await figure('failed').textContent()).toBe(String(stats.counts.failed));
+    const statusTable = page.getByRole('table', { name: 'Pages by HTTP status' });
+    for (const { status, count } of stats.statuses) expect(await statusTable.getByRole('row', { name: new RegExp(`^${status} ${count}$`) }).count(), String(status)).toBe(1);
+    expect(await page.getByRole('table', { name: 'Hosts and politeness' }).getByRole('cell', { name: '127.0.0.1', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('table', { name: 'Recent pages' }).getByRole('row').count()).toBe(11);
+
+    // Open an error: its details show, and stay open across refreshes.
+    const missing = page.locator('#errors details').filter({ hasText: `${sites.siteA}/t/${ns}/misc/missing.html` });
+    await missing.locator('summary').click();
+    await expect.poll(() => missing.getAttribute('open')).toBe('');
+    const detail = (term: string) => missing.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
+    expect(await detail('HTTP status').textContent()).toBe('404');
+    expect(await detail('Reason').textContent()).toBe('http 404');
+    expect(await detail('Attempts').textContent()).toBe('1');
+    await page.waitForTimeout(5500); // past a refresh
+    expect(await missing.getAttribute('open')).toBe('');
+    await missing.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, 'dashboard-error.png'), fullPage: true });
+
+    // Retry it: the crawl runs again, the URL fails again (it is a 404), the crawl completes again.
+    await missing.getByRole('button', { name: 'Retry this URL' }).click();
+    await expect.poll(() => page.locator('#announce').textContent()).toMatch(/queued again/);
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent(), { timeout: 30_000 }).toBe('completed');
+    await expect.poll(async () => (await api<{ counts: { failed: number; fetched: number } }>(`/v1/crawls/${id}`)).counts.fetched).toBe(stats.counts.fetched + 1);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('cancels a running crawl, and fits a phone screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await logIn(page);
+    const ns = `dashc${Date.now().toString(36)}`;
+    await page.getByLabel('Seed URLs (one per line)').fill(`${sites.siteA}/t/${ns}/pure-300-d200/`);
+    await page.getByRole('button', { name: 'Start crawl' }).click();
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('running');
+    await expect.poll(async () => Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')) > 0 || (await page.locator('.stats dd').nth(2).textContent()) !== '0', { timeout: 20_000 }).toBe(true);
+    // Nothing wider than the screen.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(shots, 'dashboard-phone.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Cancel crawl' }).click();
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('cancelled');
+    await expect.poll(() => page.getByRole('button', { name: 'Cancel crawl' }).isVisible()).toBe(false);
+
+    // The list shows both crawls, the cancelled one with its status.
+    await page.getByRole('link', { name: '← All crawls' }).click();
+    const row = page.getByRole('table', { name: 'Recent crawls' }).getByRole('row').filter({ hasText: ns });
+    await expect.poll(() => row.locator('.badge').textContent()).toBe('cancelled');
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(shots, 'dashboard-list-phone.png'), fullPage: true });
+
+    // Logging out forgets the token.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    expect(await page.evaluate(() => sessionStorage.getItem('edgecrawl-token'))).toBeNull();
+    await expect.poll(() => page.getByLabel('API token').isVisible()).toBe(true);
+    await page.close();
+  });
+});
