@@ -1,3 +1,4 @@
+import type { StoredResponse } from '../domain/warc';
 export interface PageView {
   url: string;
   status: number;
@@ -124,15 +125,8 @@ export async function changeCounts(db: D1Database, crawlId: string, previousCraw
   return counts;
 }
 
-/** A page as exports write it: every column a user may want, none of the storage internals. */
-export interface PageRecord {
-  url: string;
-  status: number;
-  contentType: string | null;
-  title: string | null;
-  depth: number;
-  bytes: number;
-  fetchedAt: string;
+/** A page as exports write it: the listing's fields and the rest a user may want, none of the storage internals. */
+export interface ExportRecord extends PageView {
   redirectTo: string | null;
   etag: string | null;
   lastModified: string | null;
@@ -141,10 +135,10 @@ export interface PageRecord {
 }
 
 /** The export's columns, in order (CSV header and JSON key order). */
-export const PAGE_RECORD_FIELDS = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'redirectTo', 'etag', 'lastModified', 'change', 'stored'] as const satisfies readonly (keyof PageRecord)[];
+export const PAGE_RECORD_FIELDS = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'redirectTo', 'etag', 'lastModified', 'change', 'stored'] as const satisfies readonly (keyof ExportRecord)[];
 
 /** Page records in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
-export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<PageRecord[]> {
+export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<ExportRecord[]> {
   const { results } = await db
     .prepare(
       `SELECT url, status, content_type, title, depth, bytes, fetched_at, redirect_to, etag, last_modified, change, r2_key IS NOT NULL AS stored
@@ -162,14 +156,8 @@ export async function pageRecords(db: D1Database, crawlId: string, afterUrl: str
   }));
 }
 
-/** A page with a stored body, where the body is, and what its WARC record says of it. */
-export interface StoredPage {
-  url: string;
-  status: number;
-  contentType: string | null;
-  etag: string | null;
-  lastModified: string | null;
-  fetchedAt: number;
+/** A page with a stored body: what its WARC record says of it, and where the body is. */
+export interface StoredPage extends Omit<StoredResponse, 'body'> {
   r2Key: string;
   bodyOffset: number | null;
   bodyLength: number | null;

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { exportKey, exportWarc } from '../../crawl/warc-export';
 import { csvRow } from '../../domain/csv';
-import { PAGE_RECORD_FIELDS, pageRecords, type PageRecord } from '../../db/pages';
+import { PAGE_RECORD_FIELDS, pageRecords, type ExportRecord } from '../../db/pages';
 import { requireCrawl } from '../crawl-param';
 import { badRequest, notFound } from '../errors';
 import { parseWith } from '../validate';
@@ -11,8 +11,8 @@ const exportQuerySchema = z.object({ format: z.enum(['jsonl', 'csv', 'warc']) })
 const ROWS_PER_QUERY = 500;
 
 const FORMATS = {
-  jsonl: { contentType: 'application/x-ndjson; charset=utf-8', head: '', line: (p: PageRecord) => `${JSON.stringify(p)}\n` },
-  csv: { contentType: 'text/csv; charset=utf-8; header=present', head: csvRow(PAGE_RECORD_FIELDS), line: (p: PageRecord) => csvRow(PAGE_RECORD_FIELDS.map((f) => (typeof p[f] === 'boolean' ? String(p[f]) : p[f]))) },
+  jsonl: { contentType: 'application/x-ndjson; charset=utf-8', head: '', line: (p: ExportRecord) => `${JSON.stringify(p)}\n` },
+  csv: { contentType: 'text/csv; charset=utf-8; header=present', head: csvRow(PAGE_RECORD_FIELDS), line: (p: ExportRecord) => csvRow(PAGE_RECORD_FIELDS.map((f) => (typeof p[f] === 'boolean' ? String(p[f]) : p[f]))) },
 } as const;
 
 /** Every page record of a crawl, in URL order, read from D1 a few hundred rows at a time as the client reads. */
