@@ -327,11 +327,16 @@ export class CrawlCoordinator extends DurableObject<Env> {
       await this.env.DB.prepare('UPDATE crawls SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?')
         .bind(status, now, status === 'running' ? null : now, id)
         .run();
-      if (status !== 'running' && this.meta('notified') !== status) {
+      const notified = this.meta('notified') ?? 'running';
+      if (status !== 'running' && notified !== status) {
+        // Marked first, so a sync running beside this one (the alarm) does not send the event as well.
+        this.setMeta('notified', status);
         const event = webhookEvent(status === 'completed' ? 'crawl.completed' : 'crawl.cancelled', id, { status, counts: this.snapshot()?.counts, finishedAt: new Date(now).toISOString() }, now);
-        if (!(await emitWebhookEvents(this.env.WEBHOOKS, this.config() ?? {}, [event]))) throw new Error('webhook event not queued');
-      }
-      this.setMeta('notified', status);
+        if (!(await emitWebhookEvents(this.env.WEBHOOKS, this.config() ?? {}, [event]))) {
+          this.setMeta('notified', notified);
+          throw new Error('webhook event not queued');
+        }
+      } else this.setMeta('notified', status);
       this.setMeta('synced', status);
     } catch (error) {
       log('error', 'crawl status sync failed (D1, or the webhook event); the alarm retries', { crawlId: id, error: String(error) });
