@@ -188,7 +188,11 @@ async function settle(crawlId: string, chunk: Finished[], stub: ReturnType<Env['
     return retryAll('complete failed', error);
   }
   offered.add(crawlId, offering);
-  if (failed.length > 0 && config.webhook) await emitWebhookEvents(env.WEBHOOKS, config, pageFailedEvents(crawlId, done.map((d) => d.processed), new Set(failed)));
+  if (failed.length > 0 && config.webhook) {
+    // Only the URLs the crawl recorded as failed just now (not a late duplicate of one already final).
+    const recorded = new Set(failed);
+    await emitWebhookEvents(env.WEBHOOKS, config, pageFailedEvents(crawlId, done.map((d) => d.processed).filter((p) => recorded.has(p.outcome.url))));
+  }
 
   try {
     await enqueueTasks(env, crawlId, config, accepted);

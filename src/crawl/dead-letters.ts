@@ -38,7 +38,7 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
         }
         if (changed.length > 0) {
           const crawl = await getCrawl(env.DB, crawlId);
-          if (crawl) await emitWebhookEvents(env.WEBHOOKS, crawl.config, pageFailedEvents(crawlId, changed.map(({ url, attempts }) => ({ outcome: { url, reason }, attempts })), new Set(changed.map((c) => c.url))));
+          if (crawl) await emitWebhookEvents(env.WEBHOOKS, crawl.config, pageFailedEvents(crawlId, changed.map(({ url, attempts }) => ({ outcome: { url, reason }, attempts }))));
         }
         for (const { message } of items) message.ack();
       } catch (error) {

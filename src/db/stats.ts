@@ -35,14 +35,22 @@ export interface Breakdowns {
   hosts: { host: string; pages: number }[];
 }
 
+// The authority of an absolute URL: what lies between "://" and the next "/".
+const AUTHORITY = "substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1)";
+const hostsQuery = (db: D1Database, crawlId: string, limit: number) =>
+  db.prepare(`SELECT ${AUTHORITY} AS host, COUNT(*) AS pages FROM pages WHERE crawl_id = ? GROUP BY host ORDER BY pages DESC, host LIMIT ?`).bind(crawlId, limit);
+
+/** Pages by host (with port), most first. */
+export async function hostBreakdown(db: D1Database, crawlId: string, limit: number): Promise<Breakdowns['hosts']> {
+  return (await hostsQuery(db, crawlId, limit).all<Breakdowns['hosts'][number]>()).results;
+}
+
 /** Pages by HTTP status, errors by reason, pages by host. */
 export async function breakdowns(db: D1Database, crawlId: string, limit = 50): Promise<Breakdowns> {
-  // The authority of an absolute URL: what lies between "://" and the next "/".
-  const authority = "substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1)";
   const [statuses, errors, hosts] = await db.batch([
     db.prepare('SELECT status, COUNT(*) AS count FROM pages WHERE crawl_id = ? GROUP BY status ORDER BY status').bind(crawlId),
     db.prepare('SELECT outcome, reason, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, reason ORDER BY count DESC, reason LIMIT ?').bind(crawlId, limit),
-    db.prepare(`SELECT ${authority} AS host, COUNT(*) AS pages FROM pages WHERE crawl_id = ? GROUP BY host ORDER BY pages DESC, host LIMIT ?`).bind(crawlId, limit),
+    hostsQuery(db, crawlId, limit),
   ]);
   return {
     statuses: (statuses?.results ?? []) as Breakdowns['statuses'],

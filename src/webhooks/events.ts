@@ -17,11 +17,9 @@ export function webhookEvent(type: WebhookEventType, crawlId: string, data: Reco
   return { id: crypto.randomUUID(), type, crawlId, createdAt: new Date(now).toISOString(), data };
 }
 
-/** page.failed events for the results whose URLs the crawl recorded as failed just now. */
-export function pageFailedEvents(crawlId: string, results: readonly { outcome: { url: string; reason?: string }; attempts: number; page?: { status: number } }[], failed: ReadonlySet<string>): WebhookEvent[] {
-  return results
-    .filter((r) => failed.has(r.outcome.url))
-    .map((r) => webhookEvent('page.failed', crawlId, { url: r.outcome.url, reason: r.outcome.reason ?? 'failed', attempts: r.attempts, httpStatus: r.page?.status ?? null }));
+/** page.failed events for URLs the crawl recorded as failed. */
+export function pageFailedEvents(crawlId: string, results: readonly { outcome: { url: string; reason?: string }; attempts: number; page?: { status: number } }[]): WebhookEvent[] {
+  return results.map((r) => webhookEvent('page.failed', crawlId, { url: r.outcome.url, reason: r.outcome.reason ?? 'failed', attempts: r.attempts, httpStatus: r.page?.status ?? null }));
 }
 
 /**

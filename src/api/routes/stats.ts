@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { hostKey } from '../../crawl/politeness';
-import { activitySeries, breakdowns, crawlActivity } from '../../db/stats';
+import { activitySeries, breakdowns, crawlActivity, hostBreakdown } from '../../db/stats';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/series';
 import { requireCrawl } from '../crawl-param';
 import { notFound } from '../errors';
@@ -64,7 +64,7 @@ export const stats = new Hono<{ Bindings: Env }>()
   /** Politeness state of the crawl's busiest hosts: requests in flight, next free slot, back-off, robots.txt. */
   .get('/:id/hosts', async (c) => {
     const crawl = await requireCrawl(c.env, c.req.param('id'));
-    const { hosts } = await breakdowns(c.env.DB, crawl.id, MAX_HOSTS);
+    const hosts = await hostBreakdown(c.env.DB, crawl.id, MAX_HOSTS);
     // Pages are counted per host and port; the gate is one per host name.
     const pages = new Map<string, number>();
     for (const { host, pages: n } of hosts) {
