@@ -1,11 +1,11 @@
 import { createApp } from './api/app';
-import { consumeDeadLetters } from './crawl/dead-letters';
-import { consumeFrontier } from './crawl/consumer';
-import { runDueSchedules } from './crawl/scheduler';
-import { consumeWebhooks } from './webhooks/deliver';
+import { consumeDeadLetters } from './consumers/dead-letters';
+import { consumeFrontier } from './consumers/frontier';
+import { runDueSchedules } from './jobs/schedules';
+import { consumeWebhooks } from './consumers/webhooks';
 
-export { CrawlCoordinator } from './crawl/coordinator';
-export { HostGate } from './crawl/host-gate';
+export { CrawlCoordinator } from './objects/crawl-coordinator';
+export { HostGate } from './objects/host-gate';
 
 const app = createApp();
 

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { readSettings } from '../crawl/settings';
-import type { CrawlConfig } from '../crawl/types';
+import { readSettings } from '../settings';
+import type { CrawlConfig } from '../types';
 import { isRefusedUrl } from '../domain/address';
 import { decodeCursor } from '../domain/cursor';
 import { ApiError, badRequest } from './errors';

@@ -1,6 +1,6 @@
 import { compileFilters } from './patterns';
 import { compileScope } from './scope';
-import type { CrawlConfig } from '../crawl/types';
+import type { CrawlConfig } from '../types';
 
 /** Decides whether a discovered URL at a given depth belongs to the crawl. */
 export type LinkPolicy = (url: string, depth: number) => boolean;

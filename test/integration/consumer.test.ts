@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import type { CrawlConfig, CrawlTask } from '../../src/crawl/types';
+import type { CrawlConfig, CrawlTask } from '../../src/types';
 import { namespace, site, siteLog } from '../support/api';
 
 async function crawlWithSeeds(seeds: string[], overrides: Partial<CrawlConfig> = {}): Promise<string> {

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { exportWarc } from '../../src/crawl/warc-export';
-import { getCrawl as getCrawlRow } from '../../src/db/crawls';
+import { exportWarc } from '../../src/storage/warc-export';
+import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { sha1Digest } from '../../src/domain/warc';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import { highPriority } from '../../src/crawl/enqueue';
+import { highPriority } from '../../src/queues/frontier';
 import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 describe('priorities', () => {

@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from 'cloudflare:workers';
 import worker from '../../src/index';
 import { describe, expect, it } from 'vitest';
-import { runDueSchedules } from '../../src/crawl/scheduler';
+import { runDueSchedules } from '../../src/jobs/schedules';
 import { api, namespace, site, waitForCrawl } from '../support/api';
 
 async function errorCode(res: Response): Promise<[number, string]> {

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { CrawlConfig, FrontierEntry } from '../../src/crawl/types';
+import type { CrawlConfig, FrontierEntry } from '../../src/types';
 import { namespace, site, siteLog } from '../support/api';
 
 function config(overrides: Partial<CrawlConfig> = {}): CrawlConfig {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { PageRecord, Processed } from '../../src/crawl/process';
-import { writeSegments } from '../../src/crawl/segments';
+import type { PageRecord, Processed } from '../../src/page/process';
+import { writeSegments } from '../../src/storage/segments';
 
 function processed(url: string, body?: Uint8Array): Processed {
   const page: PageRecord = { url, status: 200, contentType: 'text/html', title: null, depth: 0, bytes: body?.byteLength ?? 0, fetchedAt: 0, r2Key: null, redirectTo: null };

@@ -2,8 +2,8 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { webhookEvent, type WebhookEvent } from '../../src/webhooks/events';
-import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelaySeconds } from '../../src/webhooks/deliver';
+import { webhookEvent, type WebhookEvent } from '../../src/queues/webhook-events';
+import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelaySeconds } from '../../src/consumers/webhooks';
 import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 const SECRET = 'test-webhook-secret-0123456789';

@@ -1,7 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { expect, inject } from 'vitest';
-import type { CrawlSnapshot } from '../../src/crawl/types';
-import type { PageView } from '../../src/db/pages';
+import type { CrawlSnapshot } from '../../src/types';
+import type { PageView } from '../../src/storage/d1/pages';
 
 export const TOKEN = 'test-token';
 

@@ -3,8 +3,8 @@ import { backoffSeconds } from '../../src/domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../../src/domain/classify';
 import { decodeCursor, encodeCursor } from '../../src/domain/cursor';
 import { safeEqual } from '../../src/api/auth';
-import { readSettings } from '../../src/crawl/settings';
-import { readCapped, BodyTooLargeError } from '../../src/crawl/fetcher';
+import { readSettings } from '../../src/settings';
+import { readCapped, BodyTooLargeError } from '../../src/page/fetcher';
 
 const h = (init: Record<string, string> = {}) => new Headers(init);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { limiter } from '../../src/crawl/limit';
+import { limiter } from '../../src/lib/limit';
 
 describe('limiter', () => {
   it('runs at most n tasks at once, in order, and passes results and errors through', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OfferedUrls } from '../../src/crawl/offered';
+import { OfferedUrls } from '../../src/consumers/offered';
 
 describe('OfferedUrls', () => {
   it('remembers URLs per crawl', () => {

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { exportKey, exportWarc } from '../../crawl/warc-export';
+import { exportKey, exportWarc } from '../../storage/warc-export';
 import { csvRow } from '../../domain/csv';
-import { PAGE_RECORD_FIELDS, pageRecords, type ExportRecord } from '../../db/pages';
-import { requireCrawl } from '../crawl-param';
+import { PAGE_RECORD_FIELDS, pageRecords, type ExportRecord } from '../../storage/d1/pages';
+import { requireCrawl } from '../load-crawl';
 import { badRequest, notFound } from '../errors';
 import { parseWith } from '../validate';
 

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { nextRun } from '../../crawl/scheduler';
+import { nextRun } from '../../jobs/schedules';
 import { encodeCursor } from '../../domain/cursor';
 import { CronError, parseCron } from '../../domain/cron';
-import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../db/schedules';
+import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../storage/d1/schedules';
 import { notFound } from '../errors';
 import { createCrawlSchema, MAX_BODY_BYTES } from '../schemas';
 import { assertRequestAllowed, jsonBody, limitBody, parseCursor, parseWith, presentConfig } from '../validate';

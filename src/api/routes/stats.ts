@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { hostKey } from '../../crawl/politeness';
-import { activitySeries, breakdowns, crawlActivity, hostBreakdown } from '../../db/stats';
+import { hostKey } from '../../objects/host-gate-client';
+import { activitySeries, breakdowns, crawlActivity, hostBreakdown } from '../../storage/d1/stats';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/series';
-import { requireCrawl } from '../crawl-param';
+import { requireCrawl } from '../load-crawl';
 import { notFound } from '../errors';
 import { parseWith } from '../validate';
 

@@ -1,4 +1,4 @@
-import type { Scope } from '../domain/scope';
+import type { Scope } from './domain/scope';
 
 /** A validated crawl request, as stored with the job. */
 export interface CrawlConfig {

@@ -1,9 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
-import { enqueueTasks } from './enqueue';
-import { readSettings, type Settings } from './settings';
-import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome, TaskKind } from './types';
+import { enqueueTasks } from '../queues/frontier';
+import { readSettings, type Settings } from '../settings';
+import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome, TaskKind } from '../types';
 import { log } from '../log';
-import { emitWebhookEvents, webhookEvent } from '../webhooks/events';
+import { emitWebhookEvents, webhookEvent } from '../queues/webhook-events';
 
 /** URL states in the seen-set. QUEUED and INFLIGHT are pending; the rest are final. */
 const enum State {

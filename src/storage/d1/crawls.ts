@@ -1,4 +1,4 @@
-import type { CrawlConfig, CrawlStatus } from '../crawl/types';
+import type { CrawlConfig, CrawlStatus } from '../../types';
 
 export interface CrawlRow {
   id: string;

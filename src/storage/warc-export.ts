@@ -1,7 +1,7 @@
 import { concatBytes } from '../domain/bytes';
 import { responseRecord, warcDate, warcinfoRecord } from '../domain/warc';
-import { storedPages, type StoredPage, type StoredPageCursor } from '../db/pages';
-import type { CrawlRow } from '../db/crawls';
+import { storedPages, type StoredPage, type StoredPageCursor } from './d1/pages';
+import type { CrawlRow } from './d1/crawls';
 
 /** R2 multipart parts: all but the last the same size, at least 5 MiB. */
 export const PART_BYTES = 8 * 1024 * 1024;

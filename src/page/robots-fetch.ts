@@ -1,6 +1,6 @@
 import { isRefusedUrl } from '../domain/address';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../domain/robots';
-import type { Settings } from './settings';
+import type { Settings } from '../settings';
 
 /** What fetching an origin's robots.txt told us (RFC 9309 section 2.3.1). */
 export type RobotsFetch =

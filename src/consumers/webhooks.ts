@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { readSettings, type Settings } from '../crawl/settings';
-import type { Webhook } from '../crawl/types';
-import { getCrawl, type CrawlRow } from '../db/crawls';
+import { readSettings, type Settings } from '../settings';
+import type { Webhook } from '../types';
+import { getCrawl, type CrawlRow } from '../storage/d1/crawls';
 import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
 import { log } from '../log';
-import { signWebhook } from './sign';
-import type { WebhookEvent } from './events';
+import { signWebhook } from '../domain/signature';
+import type { WebhookEvent } from '../queues/webhook-events';
 
 /** Deliveries of one event before it is given up (logged as abandoned). */
 export const WEBHOOK_MAX_ATTEMPTS = 8;

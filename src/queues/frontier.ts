@@ -1,5 +1,5 @@
 import { compilePattern } from '../domain/patterns';
-import type { CrawlConfig, CrawlTask, FrontierEntry } from './types';
+import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
 /** Queues accept at most 100 messages per sendBatch. */
 const SEND_BATCH = 100;

@@ -1,6 +1,6 @@
-import { getCrawl } from '../db/crawls';
-import { emitWebhookEvents, pageFailedEvents } from '../webhooks/events';
-import type { CrawlTask } from './types';
+import { getCrawl } from '../storage/d1/crawls';
+import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
+import type { CrawlTask } from '../types';
 import { log } from '../log';
 
 /**

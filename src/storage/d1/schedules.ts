@@ -1,4 +1,4 @@
-import type { CrawlConfig } from '../crawl/types';
+import type { CrawlConfig } from '../../types';
 
 export interface ScheduleRow {
   id: string;

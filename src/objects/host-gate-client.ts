@@ -1,5 +1,5 @@
 import { DEFAULT_429_BACKOFF_MS, type Admission, type AdmitRequest } from './host-gate';
-import type { Settings } from './settings';
+import type { Settings } from '../settings';
 
 /** The rate limiter and robots.txt of a URL's host are one Durable Object per host name. */
 export function hostKey(url: string): string {

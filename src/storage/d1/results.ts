@@ -1,4 +1,4 @@
-import type { Processed } from './process';
+import type { Processed } from '../../page/process';
 
 /** D1 binds at most 100 parameters per statement. */
 const MAX_PARAMS = 100;

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
-import { fetchRobots } from './robots-fetch';
-import { readSettings, type Settings } from './settings';
+import { fetchRobots } from '../page/robots-fetch';
+import { readSettings, type Settings } from '../settings';
 
 /** How long robots.txt answers are trusted (RFC 9309: no more than 24 hours). */
 export const ROBOTS_TTL_MS = 24 * 60 * 60_000;

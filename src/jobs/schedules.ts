@@ -1,5 +1,5 @@
 import { parseCron } from '../domain/cron';
-import { claimRun, dueSchedules, recordRun, type ScheduleRow } from '../db/schedules';
+import { claimRun, dueSchedules, recordRun, type ScheduleRow } from '../storage/d1/schedules';
 import { startCrawl } from './start';
 import { log } from '../log';
 

@@ -1,4 +1,4 @@
-import type { StoredResponse } from '../domain/warc';
+import type { StoredResponse } from '../../domain/warc';
 export interface PageView {
   url: string;
   status: number;

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
-import { enqueueTasks } from './enqueue';
-import { limiter, type Limit } from './limit';
+import { enqueueTasks } from '../queues/frontier';
+import { limiter, type Limit } from '../lib/limit';
 import { OfferedUrls } from './offered';
-import { hostGate } from './politeness';
-import { processTask, type Processed } from './process';
-import { readSettings, type Settings } from './settings';
-import { writeSegments } from './segments';
-import { writeResults } from './store';
-import { emitWebhookEvents, pageFailedEvents } from '../webhooks/events';
-import { previousLinks, previousVersions, type PreviousVersion } from '../db/pages';
-import type { CrawlConfig, CrawlTask, FrontierEntry } from './types';
+import { hostGate } from '../objects/host-gate-client';
+import { processTask, type Processed } from '../page/process';
+import { readSettings, type Settings } from '../settings';
+import { writeSegments } from '../storage/segments';
+import { writeResults } from '../storage/d1/results';
+import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
+import { previousLinks, previousVersions, type PreviousVersion } from '../storage/d1/pages';
+import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 import { log } from '../log';
 
 const taskSchema = z.object({

@@ -1,6 +1,6 @@
-import { deleteCrawl, insertCrawl } from '../db/crawls';
-import { enqueueTasks } from './enqueue';
-import type { CrawlConfig } from './types';
+import { deleteCrawl, insertCrawl } from '../storage/d1/crawls';
+import { enqueueTasks } from '../queues/frontier';
+import type { CrawlConfig } from '../types';
 import { log } from '../log';
 
 export class CrawlStartError extends Error {}

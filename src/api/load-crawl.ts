@@ -1,4 +1,4 @@
-import { getCrawl, type CrawlRow } from '../db/crawls';
+import { getCrawl, type CrawlRow } from '../storage/d1/crawls';
 import { notFound } from './errors';
 import { crawlIdSchema } from './schemas';
 

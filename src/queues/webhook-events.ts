@@ -1,5 +1,5 @@
 import { log } from '../log';
-import type { CrawlConfig } from '../crawl/types';
+import type { CrawlConfig } from '../types';
 
 export type WebhookEventType = 'crawl.completed' | 'crawl.cancelled' | 'page.failed';
 

@@ -7,11 +7,11 @@ import { normalizeUrl } from '../domain/normalize';
 import { isGzip, parseSitemap } from '../domain/sitemap';
 import type { LinkPolicy } from '../domain/policy';
 import { BodyTooLargeError, fetchOnce, gunzipCapped, NetworkError } from './fetcher';
-import type { Limit } from './limit';
-import type { CrawlPoliteness, Gate } from './politeness';
-import type { Settings } from './settings';
-import type { PreviousVersion } from '../db/pages';
-import type { Claim, CrawlTask, FrontierEntry, Outcome } from './types';
+import type { Limit } from '../lib/limit';
+import type { CrawlPoliteness, Gate } from '../objects/host-gate-client';
+import type { Settings } from '../settings';
+import type { PreviousVersion } from '../storage/d1/pages';
+import type { Claim, CrawlTask, FrontierEntry, Outcome } from '../types';
 
 export const MAX_REDIRECT_HOPS = 5;
 /** Outgoing links recorded in D1 per page (all of them are still considered for crawling). */

@@ -1,5 +1,5 @@
 import { concatBytes } from '../domain/bytes';
-import type { Settings } from './settings';
+import type { Settings } from '../settings';
 
 export interface FetchedResponse {
   status: number;
