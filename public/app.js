@@ -13,7 +13,8 @@ const IDLE_MS = 5000;
  * @typedef {{ at: string, fetched: number, failed: number }} Point
  * @typedef {{ id: string, status: string, counts: Counts, pending: number, createdAt: string, finishedAt: string | null,
  *   rate: { windowSeconds: number, pagesPerSecond: number, averagePagesPerSecond: number }, interval: number, series: Point[],
- *   statuses: { status: number, count: number }[], errors: { outcome: string, reason: string, count: number }[] }} Stats
+ *   statuses: { status: number, count: number }[], errors: { outcome: string, reason: string, count: number }[],
+ *   errorKinds: { outcome: string, kind: string, count: number }[] }} Stats
  * @typedef {{ host: string, pages: number, inflight: number, nextSlotInMs: number, blockedForMs: number, requests: number,
  *   robots: { origin: string, kind: string, crawlDelayMs: number | null }[] }} HostState
  * @typedef {{ url: string, status: number, title: string | null, contentType: string | null, bytes: number, fetchedAt: string }} Page
@@ -306,68 +307,140 @@ async function download(/** @type {string} */ path, /** @type {string} */ filena
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-async function crawlView(/** @type {string} */ id) {
-  const base = `/v1/crawls/${id}`;
-  const status = h('span', { id: 'crawl-status' });
-  const bar = h('div', {});
-  const progress = h('div', { class: 'progress', id: 'progress', role: 'progressbar', 'aria-label': 'Crawl progress', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 }, bar);
-  const progressText = h('p', { id: 'progress-text', class: 'muted' });
-  const figures = h('dl', { class: 'stats' });
-  const chartBox = h('div', { id: 'chart' });
-  const statuses = h('div', {});
-  const reasons = h('div', {});
-  const hosts = h('div', {});
-  const recent = h('div', {});
-  const errors = h('div', { id: 'errors' });
-  const actionError = h('p', { class: 'error', role: 'alert' });
+/** @param {string} key @param {string} title @param {...Child} body */
+const card = (key, title, ...body) => h('section', { class: 'card', 'aria-labelledby': `${key}-title` }, h('h2', { id: `${key}-title` }, title), ...body);
+
+/** A URL on the first seed's host shown as its path, others in full; the full URL is the element's title. */
+const shortener = (/** @type {string} */ seedHost) => (/** @type {string} */ url) => {
+  const u = new URL(url);
+  return h('span', { title: url }, u.host === seedHost ? `${u.pathname}${u.search}` : url);
+};
+
+/**
+ * The crawl's buttons: cancel, retry all, exports. `act` runs one, shows its error and refreshes.
+ * @param {string} base @param {string} id @param {(action: () => Promise<unknown>, done: string) => Promise<void>} act
+ */
+function crawlActions(base, id, act) {
   const cancel = h('button', { type: 'button', class: 'danger', id: 'cancel', onclick: () => void act(() => json(base, { method: 'DELETE' }), 'Crawl cancelled.') }, 'Cancel crawl');
   const retryAll = h('button', { type: 'button', class: 'secondary', id: 'retry-all', onclick: () => void act(() => json(`${base}/retry-errors`, { method: 'POST' }), 'Failed URLs queued again.') }, 'Retry all failed');
-  const exportButtons = ['jsonl', 'csv'].map((format) =>
+  const exports = ['jsonl', 'csv'].map((format) =>
     h('button', { type: 'button', class: 'secondary', onclick: () => void act(() => download(`${base}/export?format=${format}`, `${id}.${format}`), `${format} export downloaded.`) }, `Export ${format.toUpperCase()}`),
   );
-  const warc = h('button', {
-    type: 'button',
-    class: 'secondary',
-    onclick: () =>
-      void act(async () => {
-        const made = /** @type {{ download: string, file: string, records: number }} */ (await json(`${base}/export?format=warc`, { method: 'POST' }));
-        await download(made.download, made.file);
-      }, 'WARC written to R2 and downloaded.'),
-  }, 'Export WARC');
+  const writeWarc = async () => {
+    const made = /** @type {{ download: string, file: string, records: number }} */ (await json(`${base}/export?format=warc`, { method: 'POST' }));
+    await download(made.download, made.file);
+  };
+  const warc = h('button', { type: 'button', class: 'secondary', onclick: () => void act(writeWarc, 'WARC written to R2 and downloaded.') }, 'Export WARC');
+  return { cancel, retryAll, all: [cancel, retryAll, ...exports, warc] };
+}
 
-  /** Runs an action from a button, shows its error, refreshes. */
-  async function act(/** @type {() => Promise<unknown>} */ action, /** @type {string} */ done) {
-    actionError.textContent = '';
+/** The progress card's parts, filled by renderProgress. */
+function progressParts() {
+  const bar = h('div', {});
+  return {
+    status: h('span', { id: 'crawl-status' }),
+    bar,
+    progress: h('div', { class: 'progress', id: 'progress', role: 'progressbar', 'aria-label': 'Crawl progress', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 }, bar),
+    text: h('p', { id: 'progress-text', class: 'muted' }),
+    figures: h('dl', { class: 'stats' }),
+    chart: h('div', { id: 'chart' }),
+  };
+}
+
+/** @param {ReturnType<typeof progressParts>} parts @param {Stats} s */
+function renderProgress(parts, s) {
+  const c = s.counts;
+  const done = c.stored + c.failed + c.skipped;
+  const percent = s.status === 'completed' ? 100 : c.discovered > 0 ? Math.floor((100 * done) / c.discovered) : 0;
+  parts.bar.style.width = `${percent}%`;
+  parts.progress.setAttribute('aria-valuenow', String(percent));
+  parts.progress.setAttribute('aria-valuetext', `${percent}%`);
+  parts.text.textContent = `${percent}% · ${fmt(done)} of ${fmt(c.discovered)} URLs done, ${fmt(s.pending)} pending`;
+  const figure = (/** @type {string} */ label, /** @type {string} */ value) => h('div', {}, h('dt', {}, label), h('dd', {}, value));
+  parts.figures.replaceChildren(
+    figure('pages/s now', s.status === 'running' ? s.rate.pagesPerSecond.toFixed(1) : '–'),
+    figure('pages/s average', s.rate.averagePagesPerSecond.toFixed(1)),
+    figure('fetched', fmt(c.fetched)),
+    figure('stored', fmt(c.stored)),
+    figure('failed', fmt(c.failed)),
+    figure('skipped', fmt(c.skipped)),
+  );
+  parts.chart.replaceChildren(chart(s.series, s.interval));
+}
+
+/** @param {HostState[]} hs */
+function hostsTable(hs) {
+  const robots = (/** @type {HostState} */ x) => x.robots.map((r) => `${r.kind}${r.crawlDelayMs ? ` (delay ${r.crawlDelayMs} ms)` : ''}`).join(', ') || '–';
+  return table(
+    'Hosts and politeness',
+    ['Host', ['Pages', 'num'], ['In flight', 'num'], ['Next slot', 'wide'], 'Backing off', ['robots.txt', 'wide']],
+    hs.map((x) => [x.host, fmt(x.pages), fmt(x.inflight), seconds(x.nextSlotInMs), x.blockedForMs > 0 ? seconds(x.blockedForMs) : 'no', robots(x)]),
+  );
+}
+
+/**
+ * One error, with its details and, for a failed URL, a button to try it again.
+ * @param {ErrorItem} e @param {{ open: Set<string>, short: (url: string) => Node, retry: ((url: string) => void) | null }} ctx
+ */
+function errorDetails(e, ctx) {
+  const details = h(
+    'details',
+    { open: ctx.open.has(e.url), ontoggle: () => (details instanceof HTMLDetailsElement && details.open ? ctx.open.add(e.url) : ctx.open.delete(e.url)) },
+    h('summary', {}, `${e.outcome === 'failed' ? '✖ failed' : '– skipped'}: `, ctx.short(e.url), ` — ${e.reason}`),
+    h(
+      'dl',
+      {},
+      ...[
+        ['URL', e.url],
+        ['Outcome', e.outcome],
+        ['Reason', e.reason],
+        ['HTTP status', e.httpStatus === null ? '–' : String(e.httpStatus)],
+        ['Attempts', String(e.attempts)],
+        ['When', when(e.at)],
+      ].flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+    ),
+    e.outcome === 'failed' && ctx.retry ? h('button', { type: 'button', class: 'secondary', onclick: () => ctx.retry?.(e.url) }, 'Retry this URL') : null,
+  );
+  return details;
+}
+
+/**
+ * Runs an action from a button: shows its error in `errorBox`, or announces `done` and refreshes.
+ * @param {HTMLElement} errorBox @param {() => Promise<void>} refresh
+ */
+function actionRunner(errorBox, refresh) {
+  return async (/** @type {() => Promise<unknown>} */ action, /** @type {string} */ done) => {
+    errorBox.textContent = '';
     try {
       await action();
       announce(done);
       await refresh();
     } catch (error) {
-      actionError.textContent = error instanceof Error ? error.message : String(error);
+      errorBox.textContent = error instanceof Error ? error.message : String(error);
     }
-  }
+  };
+}
 
+async function crawlView(/** @type {string} */ id) {
+  const base = `/v1/crawls/${id}`;
+  const parts = progressParts();
+  const [statuses, reasons, hosts, recent, errors] = [h('div', {}), h('div', {}), h('div', {}), h('div', {}), h('div', { id: 'errors' })];
+  const actionError = h('p', { class: 'error', role: 'alert' });
+  const act = actionRunner(actionError, () => refresh());
+  const actions = crawlActions(base, id, act);
+  const retryUrl = (/** @type {string} */ url) => void act(() => json(`${base}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [url] }) }), `${url} queued again.`);
   /** Error rows the operator opened stay open across refreshes. */
   const open = new Set();
   let lastErrors = '';
   let lastStatus = '';
 
-  /** @param {string} key @param {string} title @param {...Child} body */
-  const card = (key, title, ...body) => h('section', { class: 'card', 'aria-labelledby': `${key}-title` }, h('h2', { id: `${key}-title` }, title), ...body);
-
   const crawl = /** @type {{ config: { seeds: string[] } }} */ (await json(base));
-  const seedHost = new URL(crawl.config.seeds[0] ?? location.href).host;
-  /** A URL on the first seed's host as its path; others in full. The full URL is the cell's title. */
-  const short = (/** @type {string} */ url) => {
-    const u = new URL(url);
-    return h('span', { title: url }, u.host === seedHost ? `${u.pathname}${u.search}` : url);
-  };
-
+  const short = shortener(new URL(crawl.config.seeds[0] ?? location.href).host);
   byId('view').replaceChildren(
     h('p', {}, h('a', { href: '#/' }, '← All crawls')),
     h('h1', { id: 'crawl-title' }, crawl.config.seeds[0] ?? id, crawl.config.seeds.length > 1 ? ` (+${crawl.config.seeds.length - 1} seeds)` : ''),
     h('p', { class: 'muted' }, `Crawl ${id}`),
-    card('progress', 'Progress', h('div', { class: 'row' }, status), progress, progressText, figures, chartBox, h('div', { class: 'row' }, cancel, retryAll, ...exportButtons, warc), actionError),
+    card('progress', 'Progress', h('div', { class: 'row' }, parts.status), parts.progress, parts.text, parts.figures, parts.chart, h('div', { class: 'row' }, ...actions.all), actionError),
     h('div', { class: 'grid' }, card('statuses', 'HTTP statuses', statuses), card('reasons', 'Errors by reason', reasons)),
     card('hosts', 'Hosts and politeness', hosts),
     card('recent', 'Recent pages', recent),
@@ -375,85 +448,27 @@ async function crawlView(/** @type {string} */ id) {
   );
 
   async function refresh() {
-    const [stats, hostList, pages, errorList] = await Promise.all([
-      json(`${base}/stats`),
-      json(`${base}/hosts`),
-      json(`${base}/pages?order=recent&limit=10`),
-      json(`${base}/errors?limit=100`),
-    ]);
+    const [stats, hostList, pages, errorList] = await Promise.all([json(`${base}/stats`), json(`${base}/hosts`), json(`${base}/pages?order=recent&limit=10`), json(`${base}/errors?limit=100`)]);
     const s = /** @type {Stats} */ (stats);
-    const c = s.counts;
-    const done = c.stored + c.failed + c.skipped;
-    const percent = s.status === 'completed' ? 100 : c.discovered > 0 ? Math.floor((100 * done) / c.discovered) : 0;
     if (s.status !== lastStatus) {
       if (lastStatus) announce(`Crawl ${s.status}.`);
       lastStatus = s.status;
-      status.replaceChildren(badge(s.status), ' ', h('span', { class: 'muted' }, `started ${when(s.createdAt)}${s.finishedAt ? `, ended ${when(s.finishedAt)}` : ''}`));
+      parts.status.replaceChildren(badge(s.status), ' ', h('span', { class: 'muted' }, `started ${when(s.createdAt)}${s.finishedAt ? `, ended ${when(s.finishedAt)}` : ''}`));
     }
-    bar.style.width = `${percent}%`;
-    progress.setAttribute('aria-valuenow', String(percent));
-    progress.setAttribute('aria-valuetext', `${percent}%`);
-    progressText.textContent = `${percent}% · ${fmt(done)} of ${fmt(c.discovered)} URLs done, ${fmt(s.pending)} pending`;
-    const figure = (/** @type {string} */ label, /** @type {string} */ value) => h('div', {}, h('dt', {}, label), h('dd', {}, value));
-    figures.replaceChildren(
-      figure('pages/s now', s.status === 'running' ? s.rate.pagesPerSecond.toFixed(1) : '–'),
-      figure('pages/s average', s.rate.averagePagesPerSecond.toFixed(1)),
-      figure('fetched', fmt(c.fetched)),
-      figure('stored', fmt(c.stored)),
-      figure('failed', fmt(c.failed)),
-      figure('skipped', fmt(c.skipped)),
-    );
-    chartBox.replaceChildren(chart(s.series, s.interval));
-    cancel.hidden = s.status !== 'running';
-    retryAll.hidden = c.failed === 0 || s.status === 'cancelled';
+    renderProgress(parts, s);
+    actions.cancel.hidden = s.status !== 'running';
+    actions.retryAll.hidden = s.counts.failed === 0 || s.status === 'cancelled';
     statuses.replaceChildren(table('Pages by HTTP status', ['Status', ['Pages', 'num']], s.statuses.map((r) => [String(r.status), fmt(r.count)])));
-    reasons.replaceChildren(table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], s.errors.map((r) => [r.outcome, r.reason, fmt(r.count)]), 'No errors.'));
-
-    const hs = /** @type {{ hosts: HostState[] }} */ (hostList).hosts;
-    hosts.replaceChildren(
-      table(
-        'Hosts and politeness',
-        ['Host', ['Pages', 'num'], ['In flight', 'num'], ['Next slot', 'wide'], 'Backing off', ['robots.txt', 'wide']],
-        hs.map((x) => [x.host, fmt(x.pages), fmt(x.inflight), seconds(x.nextSlotInMs), x.blockedForMs > 0 ? seconds(x.blockedForMs) : 'no', x.robots.map((r) => `${r.kind}${r.crawlDelayMs ? ` (delay ${r.crawlDelayMs} ms)` : ''}`).join(', ') || '–']),
-      ),
-    );
+    reasons.replaceChildren(table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], s.errorKinds.map((r) => [r.outcome, r.kind, fmt(r.count)]), 'No errors.'));
+    hosts.replaceChildren(hostsTable(/** @type {{ hosts: HostState[] }} */ (hostList).hosts));
     const ps = /** @type {{ pages: Page[] }} */ (pages).pages;
     recent.replaceChildren(table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], ps.map((p) => [short(p.url), String(p.status), p.title ?? '', clock(p.fetchedAt)]), 'No pages yet.'));
-
     const es = /** @type {{ errors: ErrorItem[] }} */ (errorList).errors;
     const key = JSON.stringify(es);
-    if (key !== lastErrors) {
-      lastErrors = key;
-      errors.replaceChildren(
-        es.length === 0
-          ? h('p', { class: 'muted' }, 'No errors.')
-          : h(
-              'div',
-              {},
-              es.map((e) => {
-                const details = h(
-                  'details',
-                  { open: open.has(e.url), ontoggle: () => (details instanceof HTMLDetailsElement && details.open ? open.add(e.url) : open.delete(e.url)) },
-                  h('summary', {}, `${e.outcome === 'failed' ? '✖ failed' : '– skipped'}: `, short(e.url), ` — ${e.reason}`),
-                  h(
-                    'dl',
-                    {},
-                    h('dt', {}, 'URL'), h('dd', {}, e.url),
-                    h('dt', {}, 'Outcome'), h('dd', {}, e.outcome),
-                    h('dt', {}, 'Reason'), h('dd', {}, e.reason),
-                    h('dt', {}, 'HTTP status'), h('dd', {}, e.httpStatus === null ? '–' : String(e.httpStatus)),
-                    h('dt', {}, 'Attempts'), h('dd', {}, String(e.attempts)),
-                    h('dt', {}, 'When'), h('dd', {}, when(e.at)),
-                  ),
-                  e.outcome === 'failed' && lastStatus !== 'cancelled'
-                    ? h('button', { type: 'button', class: 'secondary', onclick: () => void act(() => json(`${base}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [e.url] }) }), `${e.url} queued again.`) }, 'Retry this URL')
-                    : null,
-                );
-                return details;
-              }),
-            ),
-      );
-    }
+    if (key === lastErrors) return;
+    lastErrors = key;
+    const ctx = { open, short, retry: lastStatus !== 'cancelled' ? retryUrl : null };
+    errors.replaceChildren(es.length === 0 ? h('p', { class: 'muted' }, 'No errors.') : h('div', {}, es.map((e) => errorDetails(e, ctx))));
   }
 
   await keepFresh(refresh, () => (lastStatus === 'running' ? LIVE_MS : IDLE_MS));

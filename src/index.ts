@@ -1,8 +1,8 @@
 import { createApp } from './api/app';
 import { consumeDeadLetters } from './consumers/dead-letters';
 import { consumeFrontier } from './consumers/frontier';
-import { runDueSchedules } from './jobs/schedules';
 import { consumeWebhooks } from './consumers/webhooks';
+import { runDueSchedules } from './jobs/schedules';
 
 export { CrawlCoordinator } from './objects/crawl-coordinator';
 export { HostGate } from './objects/host-gate';
@@ -11,8 +11,8 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runDueSchedules(env));
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(runDueSchedules(env, controller.scheduledTime));
   },
   async queue(batch, env) {
     if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, env);

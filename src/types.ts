@@ -72,19 +72,54 @@ export interface CrawlTask extends FrontierEntry {
 }
 
 /** `retry` uses up an attempt; `throttled` (politeness kept it waiting too long) does not. */
-export type OutcomeKind = 'stored' | 'failed' | 'skipped' | 'retry' | 'throttled';
+export type OutcomeKind = Outcome['kind'];
 
-/** What became of one claimed URL, reported to the crawl's Durable Object. */
-export interface Outcome {
+/**
+ * What became of one claimed URL, reported to the crawl's Durable Object. `fetched`: an HTTP response was
+ * received. `links`: candidate URLs found (links, a redirect target or sitemaps), already scope-checked.
+ */
+export type Outcome =
+  | { kind: 'stored'; url: string; fetched: boolean; links?: FrontierEntry[] }
+  | { kind: 'skipped'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
+  | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
+  /** Handed back to the queue; `retryDelaySeconds` is when the URL's message is due back. */
+  | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
+  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
+
+/** The reason an outcome gives, if any. */
+export function reasonOf(outcome: Outcome): string | null {
+  return outcome.kind === 'stored' ? null : (outcome.reason ?? null);
+}
+
+/** A fetched page as D1 records it. */
+export interface PageRecord {
   url: string;
-  kind: OutcomeKind;
-  /** An HTTP response was received. */
-  fetched: boolean;
-  reason?: string;
-  /** For `retry` and `throttled`: when the URL's message is due back. */
-  retryDelaySeconds?: number;
-  /** Candidate URLs found (links or a redirect target), already scope-checked. */
-  links?: FrontierEntry[];
+  status: number;
+  contentType: string | null;
+  title: string | null;
+  depth: number;
+  bytes: number;
+  fetchedAt: number;
+  /** The R2 object holding the body, and the body's byte range in it (null offset: the whole object). */
+  r2Key: string | null;
+  bodyOffset?: number | null;
+  bodyLength?: number | null;
+  redirectTo: string | null;
+  etag?: string | null;
+  lastModified?: string | null;
+  /** In a scheduled crawl: new, changed or unchanged since the previous crawl. */
+  change?: 'new' | 'changed' | 'unchanged' | null;
+}
+
+/** A claimed URL, fetched and decided: what the consumer records and reports. */
+export interface Processed {
+  outcome: Outcome;
+  attempts: number;
+  page?: PageRecord;
+  /** Outgoing links recorded for the page (at most MAX_LINKS_RECORDED). */
+  links?: string[];
+  /** The body of a 2xx page, to be written to R2 with the rest of its chunk (see writeSegments). */
+  body?: Uint8Array;
 }
 
 /** A claimed URL, as the Durable Object knows it. */

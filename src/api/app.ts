@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
+import { type CrawlEnv, loadCrawl } from './load-crawl';
 import { crawls } from './routes/crawls';
 import { exportRoutes } from './routes/exports';
+import { pages } from './routes/pages';
 import { schedules } from './routes/schedules';
 import { stats } from './routes/stats';
 
@@ -13,9 +15,9 @@ export function createApp() {
 
   app.get('/v1/health', (c) => c.json({ ok: true }));
   app.use('/v1/*', bearerAuth((env) => env.API_TOKEN));
-  app.route('/v1/crawls', crawls);
-  app.route('/v1/crawls', stats);
-  app.route('/v1/crawls', exportRoutes);
+  // Every route of one crawl finds it loaded (an unknown id is a 404 before anything else is read).
+  const crawlApi = new Hono<CrawlEnv>().use('/:id/*', loadCrawl).route('/', crawls).route('/', pages).route('/', stats).route('/', exportRoutes);
+  app.route('/v1/crawls', crawlApi);
   app.route('/v1/schedules', schedules);
   return app;
 }

@@ -90,3 +90,12 @@ export const retryErrorsSchema = z
   .strict();
 
 export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();
+
+export const crawlListQuerySchema = z
+  .object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() })
+  .strict();
+
+/** Cursors: where the last listing stopped (crawls by creation time, pages by fetch time, rows by URL or id). */
+export const crawlCursorSchema = z.object({ c: z.number().int(), i: z.string() }).strict();
+export const recentCursorSchema = z.object({ t: z.number().int(), u: z.string().min(1) }).strict();
+export const keyCursorSchema = z.string().min(1);

@@ -1,10 +1,11 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { validator } from 'hono/validator';
 import type { z } from 'zod';
-import { readSettings } from '../settings';
-import type { CrawlConfig } from '../types';
 import { isRefusedUrl } from '../domain/address';
 import { decodeCursor } from '../domain/cursor';
+import { readSettings } from '../settings';
+import type { CrawlConfig } from '../types';
 import { ApiError, badRequest } from './errors';
 
 /** Turns zod issues into one readable sentence: "seeds.0: Invalid URL; maxPages: Too big". */
@@ -21,17 +22,31 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
   return result.data;
 }
 
-/** Reads a JSON body and validates it; malformed JSON and schema violations are 400s. */
-export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await c.req.text());
-  } catch {
-    throw badRequest('request body is not valid JSON', 'invalid_json');
-  }
-  return parseWith(schema, raw, 'request body');
+/** Validates the query string; the typed result is `c.req.valid('query')`. A bad query is a 400. */
+export const queryInput = <S extends z.ZodType>(schema: S) => validator('query', (value): z.output<S> => parseWith(schema, value, 'query'));
+
+type JsonInput<S extends z.ZodType<object>> = { in: { json: z.input<S> }; out: { json: z.output<S> } };
+
+/**
+ * Validates a JSON body; the typed result is `c.req.valid('json')`. Another content type is a 415, malformed JSON
+ * and schema violations are 400s. With `emptyBody`, an empty body counts as that value (whatever its type).
+ */
+export function jsonInput<S extends z.ZodType<object>>(schema: S, options: { emptyBody?: unknown } = {}): MiddlewareHandler<{ Bindings: Env }, string, JsonInput<S>> {
+  return async (c, next) => {
+    const text = await c.req.text();
+    let raw: unknown = options.emptyBody;
+    if (options.emptyBody === undefined || text.trim() !== '') {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        throw badRequest('request body is not valid JSON', 'invalid_json');
+      }
+    }
+    c.req.addValidatedData('json', parseWith(schema, raw, 'request body'));
+    await next();
+  };
 }
 
 /** Rejects request bodies over `maxSize` bytes with a 413 JSON error. */

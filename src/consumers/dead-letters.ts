@@ -1,7 +1,11 @@
-import { getCrawl } from '../storage/d1/crawls';
-import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
-import type { CrawlTask } from '../types';
 import { log } from '../log';
+import { taskSchema } from '../queues/frontier';
+import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
+import { getCrawl } from '../storage/d1/crawls';
+import { recordErrors } from '../storage/d1/errors';
+import type { CrawlTask } from '../types';
+
+const REASON = 'dead-lettered: retries exhausted';
 
 /**
  * Consumer of the dead-letter queue: a frontier message lands there after the queue gave up on it
@@ -11,35 +15,19 @@ import { log } from '../log';
 export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
   const byCrawl = new Map<string, { message: Message; task: CrawlTask }[]>();
   for (const message of batch.messages) {
-    const task = message.body as Partial<CrawlTask> | null;
-    if (!task || typeof task.crawlId !== 'string' || typeof task.url !== 'string') {
+    const parsed = taskSchema.safeParse(message.body);
+    if (!parsed.success) {
+      log('warn', 'dropping malformed dead letter', { id: message.id });
       message.ack();
       continue;
     }
-    const list = byCrawl.get(task.crawlId) ?? [];
-    list.push({ message, task: task as CrawlTask });
-    byCrawl.set(task.crawlId, list);
+    const task = parsed.data;
+    byCrawl.set(task.crawlId, [...(byCrawl.get(task.crawlId) ?? []), { message, task }]);
   }
   await Promise.all(
     [...byCrawl].map(async ([crawlId, items]) => {
-      const reason = 'dead-lettered: retries exhausted';
       try {
-        const changed = await env.CRAWL.getByName(crawlId).abandon(items.map(({ task }) => ({ url: task.url, reason })));
-        if (changed.length > 0) {
-          const now = Date.now();
-          await env.DB.batch(
-            changed.map(({ url, attempts }) =>
-              env.DB.prepare(
-                `INSERT INTO errors (crawl_id, url, outcome, reason, attempts, http_status, at) VALUES (?, ?, 'failed', ?, ?, NULL, ?)
-                 ON CONFLICT (crawl_id, url) DO UPDATE SET outcome = 'failed', reason = excluded.reason, attempts = excluded.attempts, at = excluded.at`,
-              ).bind(crawlId, url, reason, attempts, now),
-            ),
-          );
-        }
-        if (changed.length > 0) {
-          const crawl = await getCrawl(env.DB, crawlId);
-          if (crawl) await emitWebhookEvents(env.WEBHOOKS, crawl.config, pageFailedEvents(crawlId, changed.map(({ url, attempts }) => ({ outcome: { url, reason }, attempts }))));
-        }
+        await abandon(env, crawlId, items.map(({ task }) => task.url));
         for (const { message } of items) message.ack();
       } catch (error) {
         log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
@@ -47,4 +35,13 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
       }
     }),
   );
+}
+
+/** Marks the URLs failed in the crawl's Durable Object, records why in D1, and tells the crawl's webhook. */
+async function abandon(env: Env, crawlId: string, urls: string[]): Promise<void> {
+  const changed = await env.CRAWL.getByName(crawlId).abandon(urls.map((url) => ({ url, reason: REASON })));
+  if (changed.length === 0) return;
+  await recordErrors(env.DB, crawlId, changed.map(({ url, attempts }) => ({ url, outcome: 'failed' as const, reason: REASON, attempts, httpStatus: null })), Date.now());
+  const crawl = await getCrawl(env.DB, crawlId);
+  if (crawl) await emitWebhookEvents(env.WEBHOOKS, crawl.config, pageFailedEvents(crawlId, changed.map(({ url, attempts }) => ({ outcome: { url, reason: REASON }, attempts }))));
 }

@@ -18,7 +18,7 @@ const eventSchema = z.object({
   crawlId: z.string().min(1).max(64),
   createdAt: z.string(),
   data: z.record(z.string(), z.unknown()),
-});
+}) satisfies z.ZodType<WebhookEvent>;
 
 /** Backoff between deliveries of an event: 5 s before the second, doubling to an hour, with jitter. */
 export function webhookRetryDelaySeconds(attempt: number, random: () => number = Math.random): number {
@@ -60,37 +60,41 @@ export async function deliverWebhook(webhook: Webhook, event: WebhookEvent, sett
 export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<void> {
   const settings = readSettings(env);
   const crawls = new Map<string, Promise<CrawlRow | null>>();
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const parsed = eventSchema.safeParse(message.body);
-      if (!parsed.success) {
-        log('warn', 'dropping malformed webhook event', { messageId: message.id });
-        return message.ack();
-      }
-      const event = parsed.data as WebhookEvent;
-      const fields = { crawlId: event.crawlId, event: event.type, eventId: event.id, attempt: message.attempts, ...(typeof event.data.url === 'string' ? { url: event.data.url } : {}) };
-      let crawl: CrawlRow | null;
-      try {
-        if (!crawls.has(event.crawlId)) crawls.set(event.crawlId, getCrawl(env.DB, event.crawlId));
-        crawl = await (crawls.get(event.crawlId) as Promise<CrawlRow | null>);
-      } catch (error) {
-        log('error', 'webhook: reading the crawl failed', { ...fields, error: String(error) });
-        return message.retry({ delaySeconds: backoffSeconds(message.attempts) });
-      }
-      const webhook = crawl?.config.webhook;
-      if (!webhook) return message.ack(); // the crawl is gone, or has no webhook
-      const delivery = await deliverWebhook(webhook, event, settings);
-      if (delivery.ok) {
-        log('info', 'webhook delivered', { ...fields, status: delivery.status });
-        return message.ack();
-      }
-      if (delivery.permanent || message.attempts >= WEBHOOK_MAX_ATTEMPTS) {
-        log('error', 'webhook delivery abandoned', { ...fields, reason: delivery.reason });
-        return message.ack();
-      }
-      const delaySeconds = webhookRetryDelaySeconds(message.attempts);
-      log('warn', 'webhook delivery failed; will retry', { ...fields, reason: delivery.reason, delaySeconds });
-      message.retry({ delaySeconds });
-    }),
-  );
+  const crawlOf = (id: string) => {
+    let crawl = crawls.get(id);
+    if (!crawl) crawls.set(id, (crawl = getCrawl(env.DB, id)));
+    return crawl;
+  };
+  await Promise.all(batch.messages.map((message) => deliverMessage(message, crawlOf, settings)));
+}
+
+async function deliverMessage(message: Message, crawlOf: (id: string) => Promise<CrawlRow | null>, settings: Settings): Promise<void> {
+  const parsed = eventSchema.safeParse(message.body);
+  if (!parsed.success) {
+    log('warn', 'dropping malformed webhook event', { messageId: message.id });
+    return message.ack();
+  }
+  const event = parsed.data;
+  const fields = { crawlId: event.crawlId, event: event.type, eventId: event.id, attempt: message.attempts, ...(typeof event.data.url === 'string' ? { url: event.data.url } : {}) };
+  let crawl: CrawlRow | null;
+  try {
+    crawl = await crawlOf(event.crawlId);
+  } catch (error) {
+    log('error', 'webhook: reading the crawl failed', { ...fields, error: String(error) });
+    return message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+  }
+  const webhook = crawl?.config.webhook;
+  if (!webhook) return message.ack(); // the crawl is gone, or has no webhook
+  const delivery = await deliverWebhook(webhook, event, settings);
+  if (delivery.ok) {
+    log('info', 'webhook delivered', { ...fields, status: delivery.status });
+    return message.ack();
+  }
+  if (delivery.permanent || message.attempts >= WEBHOOK_MAX_ATTEMPTS) {
+    log('error', 'webhook delivery abandoned', { ...fields, reason: delivery.reason });
+    return message.ack();
+  }
+  const delaySeconds = webhookRetryDelaySeconds(message.attempts);
+  log('warn', 'webhook delivery failed; will retry', { ...fields, reason: delivery.reason, delaySeconds });
+  message.retry({ delaySeconds });
 }

@@ -49,3 +49,8 @@ export function normalizeUrl(input: string, base?: string | URL): string | null 
   const out = url.href;
   return out.endsWith('?') ? out.slice(0, -1) : out;
 }
+
+/** The host name a URL's politeness is kept under (one host gate per host name, whatever the scheme or port). */
+export function hostKey(url: string): string {
+  return new URL(url).hostname.toLowerCase();
+}

@@ -129,13 +129,21 @@ function truncateUtf8(body: string, limit: number): string {
   return bytes.byteLength <= limit ? body : new TextDecoder().decode(bytes.subarray(0, limit));
 }
 
-export function parseRobots(body: string): Robots {
-  const text = truncateUtf8(body, ROBOTS_PARSE_LIMIT_BYTES).replace(/^\uFEFF/, '');
+/** Adds a rule line (allow or disallow) to a group. */
+function addRule(group: Group, allow: boolean, value: string): void {
+  const pattern = normalizePattern(value);
+  group.rules.push({ allow, pattern });
+  const slash = pattern.lastIndexOf('/');
+  // Google's matcher: allowing /index.htm(l) also allows the directory itself.
+  if (allow && slash >= 0 && pattern.slice(slash).startsWith('/index.htm')) group.rules.push({ allow: true, pattern: `${pattern.slice(0, slash + 1)}$` });
+}
+
+/** The groups and Sitemap lines of a robots.txt body. Consecutive user-agent lines open one group. */
+function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   let current: Group | null = null;
   let inAgentRun = false;
-
   for (const rawLine of text.split(/\r\n|\r|\n/)) {
     const kv = splitLine(rawLine.length > MAX_LINE_LENGTH ? rawLine.slice(0, MAX_LINE_LENGTH) : rawLine);
     if (!kv) continue;
@@ -147,35 +155,30 @@ export function parseRobots(body: string): Robots {
         groups.push(current);
         inAgentRun = true;
       }
-      if (value.startsWith('*') && (value.length === 1 || /\s/.test(value[1] as string))) current.agents.push('*');
-      else {
-        const token = productToken(value).toLowerCase();
-        if (token) current.agents.push(token);
-      }
+      const agent = value.startsWith('*') && (value.length === 1 || /\s/.test(value[1] as string)) ? '*' : productToken(value).toLowerCase();
+      if (agent) current.agents.push(agent);
       continue;
     }
     inAgentRun = false;
     if (key === 'sitemap') {
       if (value) sitemaps.push(value);
     } else if ((key === 'allow' || key === 'disallow') && current) {
-      const pattern = normalizePattern(value);
-      current.rules.push({ allow: key === 'allow', pattern });
-      const slash = pattern.lastIndexOf('/');
-      if (key === 'allow' && slash >= 0 && pattern.slice(slash).startsWith('/index.htm')) {
-        current.rules.push({ allow: true, pattern: `${pattern.slice(0, slash + 1)}$` });
-      }
+      addRule(current, key === 'allow', value);
     } else if (key === 'crawl-delay' && current && current.crawlDelay === undefined) {
       const seconds = Number(value);
       if (value !== '' && Number.isFinite(seconds) && seconds >= 0) current.crawlDelay = seconds;
     }
   }
+  return { groups, sitemaps };
+}
 
+export function parseRobots(body: string): Robots {
+  const { groups, sitemaps } = parseGroups(truncateUtf8(body, ROBOTS_PARSE_LIMIT_BYTES).replace(/^\uFEFF/, ''));
   const groupsFor = (userAgent: string): Group[] => {
     const token = productToken(userAgent.trim()).toLowerCase();
     const specific = token ? groups.filter((g) => g.agents.includes(token)) : [];
     return specific.length > 0 ? specific : groups.filter((g) => g.agents.includes('*'));
   };
-
   return {
     sitemaps,
     isAllowed(url, userAgent) {

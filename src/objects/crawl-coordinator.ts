@@ -1,7 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
+import { parseStoredConfig } from '../crawl-config';
+import { setCrawlStatus } from '../storage/d1/crawls';
+import { hasColumn, migrateSchema, type SchemaStep } from './sqlite-schema';
 import { enqueueTasks } from '../queues/frontier';
 import { readSettings, type Settings } from '../settings';
-import type { Claim, Counts, CrawlConfig, CrawlSnapshot, CrawlStatus, FrontierEntry, Outcome, TaskKind } from '../types';
+import { reasonOf, type Claim, type Counts, type CrawlConfig, type CrawlSnapshot, type CrawlStatus, type FrontierEntry, type Outcome, type TaskKind } from '../types';
 import { log } from '../log';
 import { emitWebhookEvents, webhookEvent } from '../queues/webhook-events';
 
@@ -24,6 +27,30 @@ const SWEEP_LIMIT = 1000;
 
 type CounterName = keyof Counts | 'pending';
 
+/** The crawl's SQLite schema, step by step (see migrateSchema). */
+const SCHEMA: SchemaStep[] = [
+  // 1: the seen-set, its counters and the crawl's settings. Objects made before the schema was versioned have
+  // these tables already, with or without the kind column.
+  (sql) => {
+    sql.exec(`
+      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS urls (
+        url TEXT PRIMARY KEY,
+        depth INTEGER NOT NULL,
+        hops INTEGER NOT NULL,
+        state INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        lease_until INTEGER,
+        enqueued_at INTEGER NOT NULL,
+        reason TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS urls_pending ON urls (state, enqueued_at) WHERE state < 2;
+    `);
+    if (!hasColumn(sql, 'urls', 'kind')) sql.exec("ALTER TABLE urls ADD COLUMN kind TEXT NOT NULL DEFAULT 'page'");
+  },
+];
+
 /**
  * One per crawl (addressed by crawl id): the atomic seen-set and the crawl's frontier state.
  * A Durable Object runs one call at a time, and each method below does its SQLite work
@@ -39,23 +66,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.settings = readSettings(env);
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS urls (
-        url TEXT PRIMARY KEY,
-        depth INTEGER NOT NULL,
-        hops INTEGER NOT NULL,
-        state INTEGER NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        lease_until INTEGER,
-        enqueued_at INTEGER NOT NULL,
-        reason TEXT
-      ) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS urls_pending ON urls (state, enqueued_at) WHERE state < 2;
-    `);
-    const columns = this.sql.exec<{ name: string }>('PRAGMA table_info(urls)').toArray().map((c) => c.name);
-    if (!columns.includes('kind')) this.sql.exec("ALTER TABLE urls ADD COLUMN kind TEXT NOT NULL DEFAULT 'page'");
+    migrateSchema(this.sql, SCHEMA);
   }
 
   // ---- RPC ----
@@ -130,7 +141,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
         );
         continue;
       }
-      this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, reason = ? WHERE url = ?', FINAL_STATE[outcome.kind], outcome.reason ?? null, outcome.url);
+      this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, reason = ? WHERE url = ?', FINAL_STATE[outcome.kind], reasonOf(outcome), outcome.url);
       this.bump(outcome.kind, 1);
       this.bump('pending', -1);
       if (outcome.kind === 'failed') failed.push(outcome.url);
@@ -324,9 +335,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (id === null) return;
     const now = Date.now();
     try {
-      await this.env.DB.prepare('UPDATE crawls SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?')
-        .bind(status, now, status === 'running' ? null : now, id)
-        .run();
+      await setCrawlStatus(this.env.DB, id, status, now);
       const notified = this.meta('notified') ?? 'running';
       if (status !== 'running' && notified !== status) {
         // Marked first, so a sync running beside this one (the alarm) does not send the event as well.
@@ -355,13 +364,14 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   private status(): CrawlStatus {
-    return (this.meta('status') as CrawlStatus | null) ?? 'running';
+    const status = this.meta('status');
+    return status === 'completed' || status === 'cancelled' ? status : 'running';
   }
 
   private config(): CrawlConfig | null {
     if (this.cachedConfig === null) {
       const raw = this.meta('config');
-      if (raw !== null) this.cachedConfig = JSON.parse(raw) as CrawlConfig;
+      if (raw !== null) this.cachedConfig = parseStoredConfig(raw, `crawl ${this.meta('id') ?? '?'}`);
     }
     return this.cachedConfig;
   }

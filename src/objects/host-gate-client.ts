@@ -1,31 +1,8 @@
-import { DEFAULT_429_BACKOFF_MS, type Admission, type AdmitRequest } from './host-gate';
+import { hostKey } from '../domain/normalize';
+import { sleep } from '../lib/sleep';
+import type { Gate, GateReport } from '../page/gate';
 import type { Settings } from '../settings';
-
-/** The rate limiter and robots.txt of a URL's host are one Durable Object per host name. */
-export function hostKey(url: string): string {
-  return new URL(url).hostname.toLowerCase();
-}
-
-export type GateResult =
-  /** A slot was granted and its start reached: fetch now, then call done(). */
-  | { kind: 'go'; sitemaps?: string[]; done: (response?: { status: number; respondedAt: number; retryAfterSeconds?: number }) => Promise<void> }
-  | { kind: 'disallowed'; sitemaps?: string[] }
-  /** robots.txt unreachable: a transient failure of this URL. */
-  | { kind: 'unreachable'; reason: string; retryInMs: number }
-  /** No slot within the wait budget: hand the URL back without using up an attempt. */
-  | { kind: 'throttled'; retryInMs: number };
-
-/** A crawl's own politeness, on top of the host's. */
-export interface CrawlPoliteness {
-  minIntervalMs: number;
-  maxConcurrency?: number;
-  /** Also return the robots.txt Sitemap URLs of the URL's origin. */
-  withSitemaps?: boolean;
-}
-
-export type Gate = (url: string, politeness: CrawlPoliteness) => Promise<GateResult>;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { type Admission, type AdmitRequest, DEFAULT_429_BACKOFF_MS } from './host-gate';
 
 /** Unpaced slots finished within this long of each other are released in one call. */
 export const RELEASE_BATCH_MS = 20;
@@ -60,12 +37,15 @@ class HostChannel {
     this.stub.admitMany(pending.map((p) => p.request)).then(
       (admissions) => {
         pending.forEach((p, i) => {
-          const admission = admissions[i] as Admission;
+          const admission = admissions[i];
+          if (!admission) return p.reject(new Error('host gate answered fewer admissions than asked'));
           if (admission.kind === 'go' && admission.spacing === 0) this.running++;
           p.resolve(admission);
         });
       },
-      (error: unknown) => pending.forEach((p) => p.reject(error)),
+      (error: unknown) => {
+        for (const p of pending) p.reject(error);
+      },
     );
   }
 
@@ -90,13 +70,28 @@ class HostChannel {
   }
 }
 
+/** How long a host asked us to wait (429, or 503 with Retry-After), ms; 0 for none. */
+function slowDownMs(report: GateReport | undefined): number {
+  if (report?.status === 429) return (report.retryAfterSeconds ?? DEFAULT_429_BACKOFF_MS / 1000) * 1000;
+  if (report?.status === 503 && report.retryAfterSeconds !== undefined) return report.retryAfterSeconds * 1000;
+  return 0;
+}
+
+/** The slot's request is over: report a slow-down to the host before releasing, so no request slips in between. */
+async function finishSlot(channel: HostChannel, slot: string, paced: boolean, report: GateReport | undefined): Promise<void> {
+  const slowDown = slowDownMs(report);
+  if (slowDown > 0) await channel.stub.backoff(slowDown);
+  await channel.release(report?.respondedAt === undefined ? { slot } : { slot, respondedAt: report.respondedAt }, paced);
+}
+
 /**
- * Passes a URL through its host's gate: robots.txt, then a slot. Waits for the slot's start (and,
- * when all slots are taken, asks again) for at most settings.hostMaxWaitMs; past that, the URL is
- * throttled. After the fetch, done() releases the slot and reports 429s and Retry-After to the host.
- * One gate serves one consumer invocation: its round trips to each host are batched (HostChannel).
+ * The consumer's side of the host gates (HostGate, one Durable Object per host name): a Gate that passes
+ * a URL through robots.txt, then a slot. Waits for the slot's start (and, when all slots are taken, asks
+ * again) for at most settings.hostMaxWaitMs; past that, the URL is throttled. After the fetch, done()
+ * releases the slot and reports 429s and Retry-After to the host. One client serves one consumer
+ * invocation: its round trips to each host are batched (HostChannel).
  */
-export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
+export function hostGateClient(hosts: Env['HOSTS'], settings: Settings): Gate {
   const channels = new Map<string, HostChannel>();
   const channelFor = (url: string) => {
     const key = hostKey(url);
@@ -109,37 +104,22 @@ export function hostGate(hosts: Env['HOSTS'], settings: Settings): Gate {
     const deadline = Date.now() + settings.hostMaxWaitMs;
     for (;;) {
       const admission = await channel.admit({ url, ...politeness, maxWaitMs: Math.max(0, deadline - Date.now()) });
-      switch (admission.kind) {
-        case 'disallowed':
-          return admission;
-        case 'unreachable':
-          return admission;
-        case 'wait':
-          if (Date.now() + admission.retryInMs > deadline) return { kind: 'throttled', retryInMs: admission.retryInMs };
-          await sleep(admission.retryInMs);
-          continue;
-        case 'go':
-          // Sleep to the slot's start by the clock, so the reply's own latency does not shift it.
-          const wait = admission.startAt - Date.now();
-          if (wait > 0) await sleep(wait);
-          const paced = admission.spacing > 0;
-          if (paced) await channel.stub.begin(admission.slot, admission.spacing);
-          return {
-            kind: 'go',
-            ...(admission.sitemaps ? { sitemaps: admission.sitemaps } : {}),
-            done: async (response) => {
-              const slowDown =
-                response?.status === 429
-                  ? (response.retryAfterSeconds ?? DEFAULT_429_BACKOFF_MS / 1000) * 1000
-                  : response?.status === 503 && response.retryAfterSeconds !== undefined
-                    ? response.retryAfterSeconds * 1000
-                    : 0;
-              // Back off before releasing, so no request slips in between.
-              if (slowDown > 0) await channel.stub.backoff(slowDown);
-              await channel.release(response?.respondedAt === undefined ? { slot: admission.slot } : { slot: admission.slot, respondedAt: response.respondedAt }, paced);
-            },
-          };
+      if (admission.kind === 'disallowed' || admission.kind === 'unreachable') return admission;
+      if (admission.kind === 'wait') {
+        if (Date.now() + admission.retryInMs > deadline) return { kind: 'throttled', retryInMs: admission.retryInMs };
+        await sleep(admission.retryInMs);
+        continue;
       }
+      // Sleep to the slot's start by the clock, so the reply's own latency does not shift it.
+      const wait = admission.startAt - Date.now();
+      if (wait > 0) await sleep(wait);
+      const paced = admission.spacing > 0;
+      if (paced) await channel.stub.begin(admission.slot, admission.spacing);
+      return {
+        kind: 'go',
+        ...(admission.robotsSitemaps ? { robotsSitemaps: admission.robotsSitemaps } : {}),
+        done: (report) => finishSlot(channel, admission.slot, paced, report),
+      };
     }
   };
 }

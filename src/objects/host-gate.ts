@@ -1,7 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
+import { sleep } from '../lib/sleep';
 import { fetchRobots } from '../page/robots-fetch';
 import { readSettings, type Settings } from '../settings';
+import { migrateSchema, type SchemaStep } from './sqlite-schema';
 
 /** How long robots.txt answers are trusted (RFC 9309: no more than 24 hours). */
 export const ROBOTS_TTL_MS = 24 * 60 * 60_000;
@@ -17,10 +19,10 @@ export type Admission =
    * Fetch at startAt (epoch ms; waitMs from when it was granted), then release the slot. When paced
    * (an interval applies), call begin() first.
    */
-  | { kind: 'go'; slot: string; startAt: number; waitMs: number; spacing: number; sitemaps?: string[] }
+  | { kind: 'go'; slot: string; startAt: number; waitMs: number; spacing: number; robotsSitemaps?: string[] }
   /** No slot within the caller's wait budget (or too many in flight): ask again later. */
   | { kind: 'wait'; retryInMs: number }
-  | { kind: 'disallowed'; sitemaps?: string[] }
+  | { kind: 'disallowed'; robotsSitemaps?: string[] }
   /** robots.txt could not be fetched: assume complete disallow for now. */
   | { kind: 'unreachable'; reason: string; retryInMs: number };
 
@@ -33,7 +35,7 @@ export interface AdmitRequest {
   /** Grant only a slot that starts within this long. */
   maxWaitMs: number;
   /** Also answer the Sitemap URLs of the origin's robots.txt. */
-  withSitemaps?: boolean;
+  wantRobotsSitemaps?: boolean;
 }
 
 export interface RobotsState {
@@ -71,7 +73,15 @@ export function spacingFor(intervalMs: number): number {
   return intervalMs <= 0 ? 0 : intervalMs + Math.min(20, Math.max(1, Math.ceil(intervalMs * 0.01)));
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The host's SQLite schema, step by step (see migrateSchema). */
+const SCHEMA: SchemaStep[] = [
+  // 1: pacing state and the robots.txt of each origin. IF NOT EXISTS: objects made before versioning have them.
+  `CREATE TABLE IF NOT EXISTS pacing (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+   CREATE TABLE IF NOT EXISTS robots (
+     origin TEXT PRIMARY KEY, kind TEXT NOT NULL, body TEXT, reason TEXT,
+     fetched_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
+   );`,
+];
 
 /**
  * One per host name, shared by every consumer and every crawl: robots.txt (fetched once, cached per
@@ -100,13 +110,7 @@ export class HostGate extends DurableObject<Env> {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.settings = readSettings(env);
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS pacing (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS robots (
-        origin TEXT PRIMARY KEY, kind TEXT NOT NULL, body TEXT, reason TEXT,
-        fetched_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
-      );
-    `);
+    migrateSchema(this.sql, SCHEMA);
     this.nextFree = this.pacing('next_free');
     this.blockedUntil = this.pacing('blocked_until');
     this.lastBegin = this.pacing('last_begin');
@@ -136,7 +140,7 @@ export class HostGate extends DurableObject<Env> {
     const entry = await this.robotsFor(origin, request.minIntervalMs);
     const now = Date.now();
     if (entry.kind === 'unreachable') return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs: Math.max(1000, entry.expiresAt - now) };
-    const sitemaps = request.withSitemaps ? { sitemaps: entry.robots.sitemaps } : {};
+    const sitemaps = request.wantRobotsSitemaps ? { robotsSitemaps: entry.robots.sitemaps } : {};
     if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed', ...sitemaps };
     const admission = this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs, request.maxConcurrency);
     return admission.kind === 'go' ? { ...admission, ...sitemaps } : admission;

@@ -1,57 +1,25 @@
+import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/classify';
-import { isRefusedUrl } from '../domain/address';
-import { discoverLinks } from '../domain/discover';
-import { decodeBody, isHtml } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
-import { isGzip, parseSitemap } from '../domain/sitemap';
 import type { LinkPolicy } from '../domain/policy';
-import { BodyTooLargeError, fetchOnce, gunzipCapped, NetworkError } from './fetcher';
 import type { Limit } from '../lib/limit';
-import type { CrawlPoliteness, Gate } from '../objects/host-gate-client';
 import type { Settings } from '../settings';
 import type { PreviousVersion } from '../storage/d1/pages';
-import type { Claim, CrawlTask, FrontierEntry, Outcome } from '../types';
+import type { Claim, CrawlTask, FrontierEntry, Outcome, PageRecord, Processed } from '../types';
+import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
+import type { CrawlPoliteness, Gate, GateReport, GateResult } from './gate';
+import { readLinks } from './links';
 
 export const MAX_REDIRECT_HOPS = 5;
-/** Outgoing links recorded in D1 per page (all of them are still considered for crawling). */
-export const MAX_LINKS_RECORDED = 1000;
-
-export interface PageRecord {
-  url: string;
-  status: number;
-  contentType: string | null;
-  title: string | null;
-  depth: number;
-  bytes: number;
-  fetchedAt: number;
-  /** The R2 object holding the body, and the body's byte range in it (null offset: the whole object). */
-  r2Key: string | null;
-  bodyOffset?: number | null;
-  bodyLength?: number | null;
-  redirectTo: string | null;
-  etag?: string | null;
-  lastModified?: string | null;
-  /** In a scheduled crawl: new, changed or unchanged since the previous crawl. */
-  change?: 'new' | 'changed' | 'unchanged' | null;
-}
-
-export interface Processed {
-  outcome: Outcome;
-  attempts: number;
-  page?: PageRecord;
-  links?: string[];
-  /** The body of a 2xx page, to be written to R2 with the rest of its batch (see writeSegments). */
-  body?: Uint8Array;
-}
 
 export interface ProcessDeps {
   settings: Settings;
   policy: LinkPolicy;
   /** Whether a sitemap URL belongs to the crawl (scope only). */
-  sitemapPolicy: (url: string) => boolean;
-  /** The crawl reads sitemaps: seeds look up robots.txt Sitemap lines and /sitemap.xml. */
-  sitemaps: boolean;
+  sitemapInScope: (url: string) => boolean;
+  /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
+  readSitemaps: boolean;
   /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
   recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string) => Promise<string[]> } | null;
   crawlId: string;
@@ -64,6 +32,27 @@ export interface ProcessDeps {
   now?: () => number;
 }
 
+/** A claimed task being worked on: the one place outcomes are built. */
+export interface Job {
+  task: CrawlTask;
+  claim: Claim;
+  deps: ProcessDeps;
+}
+
+/** An outcome before it names its URL. */
+type Decided = Outcome extends infer O ? (O extends Outcome ? Omit<O, 'url'> : never) : never;
+
+/** The one outcome builder: what became of the job's URL, with what is recorded of it. */
+export function finish(job: Job, outcome: Decided, extra: Omit<Processed, 'outcome' | 'attempts'> = {}): Processed {
+  return { outcome: { ...outcome, url: job.task.url }, attempts: job.claim.attempts, ...extra };
+}
+
+/** A transient failure: a retry with `delaySeconds`, or a failure for good once attempts are used up. */
+function retryOrFail(job: Job, reason: string, fetched: boolean, delaySeconds: number, page?: PageRecord): Processed {
+  if (job.claim.attempts >= job.deps.settings.maxAttempts) return finish(job, { kind: 'failed', fetched, reason }, page ? { page } : {});
+  return finish(job, { kind: 'retry', fetched, reason, retryDelaySeconds: delaySeconds });
+}
+
 /**
  * Fetches one claimed URL, once robots.txt and its host's rate limiter let it, and decides its outcome:
  * stored (body in R2, links offered), a redirect (target offered as a new task, this URL skipped),
@@ -71,157 +60,132 @@ export interface ProcessDeps {
  * Never throws for anything the site does; storage errors propagate to the caller.
  */
 export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Processed> {
-  const seedSitemaps = deps.sitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
-  const found: string[] = [];
-  const processed = await fetchAndDecide(task, claim, deps, seedSitemaps ? found : null);
-  if (!seedSitemaps || processed.outcome.kind === 'retry' || processed.outcome.kind === 'throttled') return processed;
-  // A seed of a crawl that reads sitemaps offers its origin's: robots.txt Sitemap lines and /sitemap.xml.
-  const candidates = [...found, '/sitemap.xml']
-    .map((href) => normalizeUrl(href, task.url))
-    .filter((url): url is string => url !== null && deps.sitemapPolicy(url))
-    .map((url): FrontierEntry => ({ url, depth: 0, hops: 0, kind: 'sitemap' }));
-  return { ...processed, outcome: { ...processed.outcome, links: [...(processed.outcome.links ?? []), ...candidates] } };
+  const job: Job = { task, claim, deps };
+  const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
+  if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks)) return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
+  const admission = await deps.gate(task.url, seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness);
+  const processed = admission.kind === 'go' ? await fetchAndDecide(job, admission.done) : refused(job, admission);
+  if (!seed) return processed;
+  const robotsSitemaps = admission.kind === 'go' || admission.kind === 'disallowed' ? (admission.robotsSitemaps ?? []) : [];
+  return withSitemaps(processed, task.url, robotsSitemaps, deps.sitemapInScope);
 }
 
-/** The request itself. `sitemaps`, when given, receives the robots.txt Sitemap URLs of the origin. */
-async function fetchAndDecide(task: CrawlTask, claim: Claim, deps: ProcessDeps, sitemaps: string[] | null): Promise<Processed> {
-  const { settings, policy } = deps;
-  const attempts = claim.attempts;
-  const final = attempts >= settings.maxAttempts;
-  const skip = (reason: string): Processed => ({ outcome: { url: task.url, kind: 'skipped', fetched: false, reason }, attempts });
+/** A seed of a crawl that reads sitemaps offers its origin's: robots.txt Sitemap lines and /sitemap.xml. */
+function withSitemaps(processed: Processed, seedUrl: string, robotsSitemaps: string[], inScope: (url: string) => boolean): Processed {
+  const candidates = [...robotsSitemaps, '/sitemap.xml']
+    .map((href) => normalizeUrl(href, seedUrl))
+    .filter((url): url is string => url !== null && inScope(url))
+    .map((url): FrontierEntry => ({ url, depth: 0, hops: 0, kind: 'sitemap' }));
+  const { outcome } = processed;
+  if (outcome.kind === 'retry' || outcome.kind === 'throttled') return processed;
+  return { ...processed, outcome: { ...outcome, links: [...(outcome.links ?? []), ...candidates] } };
+}
 
-  if (isRefusedUrl(task.url, settings.allowPrivateNetworks)) return skip('blocked: private network address');
-
-  const admission = await deps.gate(task.url, sitemaps ? { ...deps.politeness, withSitemaps: true } : deps.politeness);
+/** The gate did not let the request go. */
+function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Processed {
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-  if ((admission.kind === 'go' || admission.kind === 'disallowed') && admission.sitemaps) sitemaps?.push(...admission.sitemaps);
   switch (admission.kind) {
     case 'disallowed':
-      return skip('blocked by robots.txt');
+      return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked by robots.txt' });
     case 'unreachable':
-      return final
-        ? { outcome: { url: task.url, kind: 'failed', fetched: false, reason: admission.reason }, attempts }
-        : { outcome: { url: task.url, kind: 'retry', fetched: false, reason: admission.reason, retryDelaySeconds: Math.max(seconds(admission.retryInMs), backoffSeconds(attempts)) }, attempts };
+      return retryOrFail(job, admission.reason, false, Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)));
     case 'throttled':
-      return { outcome: { url: task.url, kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: seconds(admission.retryInMs) }, attempts };
-    case 'go':
-      break;
+      return finish(job, { kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: seconds(admission.retryInMs) });
   }
+}
 
+/** The request itself (conditional in a recrawl), then what its response means. */
+async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<void>): Promise<Processed> {
+  const { task, deps } = job;
   const previous = deps.recrawl?.previous.get(task.url);
   const conditional: Record<string, string> = {};
   if (previous?.etag) conditional['if-none-match'] = previous.etag;
   if (previous?.lastModified) conditional['if-modified-since'] = previous.lastModified;
-
-  let response;
+  let response: FetchedResponse;
   try {
-    response = await (deps.limit ?? ((fetch) => fetch()))(() => fetchOnce(task.url, settings, conditional));
+    response = await (deps.limit ?? ((fetch) => fetch()))(() => fetchOnce(task.url, deps.settings, conditional));
   } catch (error) {
-    await admission.done();
-    const reason = (error as Error).message;
-    if (error instanceof BodyTooLargeError) return { outcome: { url: task.url, kind: 'failed', fetched: true, reason }, attempts };
-    if (error instanceof NetworkError && !final) return { outcome: { url: task.url, kind: 'retry', fetched: false, reason, retryDelaySeconds: backoffSeconds(attempts) }, attempts };
-    return { outcome: { url: task.url, kind: 'failed', fetched: false, reason }, attempts };
+    await done();
+    return fetchFailed(job, error);
   }
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
   const { status, respondedAt } = response;
-  await admission.done(retryAfterSeconds === undefined ? { status, respondedAt } : { status, respondedAt, retryAfterSeconds });
+  await done(retryAfterSeconds === undefined ? { status, respondedAt } : { status, respondedAt, retryAfterSeconds });
+  return decide(job, response, previous);
+}
 
-  const fetchedAt = (deps.now ?? Date.now)();
-  const contentType = response.headers.get('content-type');
-  const page: PageRecord = {
-    url: task.url,
-    status: response.status,
-    contentType,
-    title: null,
-    depth: claim.depth,
-    bytes: response.body.byteLength,
-    fetchedAt,
-    r2Key: null,
-    redirectTo: null,
-  };
-  page.etag = response.headers.get('etag');
-  page.lastModified = response.headers.get('last-modified');
+function fetchFailed(job: Job, error: unknown): Processed {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof BodyTooLargeError) return finish(job, { kind: 'failed', fetched: true, reason });
+  if (error instanceof NetworkError) return retryOrFail(job, reason, false, backoffSeconds(job.claim.attempts));
+  return finish(job, { kind: 'failed', fetched: false, reason });
+}
 
-  if (response.status === 304 && previous && deps.recrawl) {
-    // Unchanged since the previous crawl: keep its body (no new R2 write) and follow its links.
-    Object.assign(page, {
-      contentType: previous.contentType,
-      title: previous.title,
-      r2Key: previous.r2Key,
-      bodyOffset: previous.bodyOffset,
-      bodyLength: previous.bodyLength,
-      change: 'unchanged' as const,
-    });
-    page.etag ??= previous.etag;
-    page.lastModified ??= previous.lastModified;
-    const previousLinks = await deps.recrawl.links(task.url);
-    const depth = claim.depth + 1;
-    return {
-      outcome: { url: task.url, kind: 'stored', fetched: true, links: previousLinks.filter((url) => policy(url, depth)).map((url) => ({ url, depth, hops: 0 })) },
-      attempts,
-      page,
-      links: previousLinks,
-    };
-  }
-
+/** What a response means for the URL: unchanged, a retry, a failure, a redirect, or a page to store. */
+async function decide(job: Job, response: FetchedResponse, previous: PreviousVersion | undefined): Promise<Processed> {
+  const page = pageRecord(job, response);
+  if (response.status === 304 && previous && job.deps.recrawl) return unchanged(job, page, previous, job.deps.recrawl.links);
   const decision = classifyResponse(response.status, response.headers);
-
   switch (decision.kind) {
     case 'retry': {
-      if (final) return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: decision.reason }, attempts, page };
       const delay = decision.retryAfterSeconds === undefined ? undefined : Math.min(300, decision.retryAfterSeconds);
-      return { outcome: { url: task.url, kind: 'retry', fetched: true, reason: decision.reason, retryDelaySeconds: delay ?? backoffSeconds(attempts) }, attempts };
+      return retryOrFail(job, decision.reason, true, delay ?? backoffSeconds(job.claim.attempts), page);
     }
     case 'fail':
-      return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: decision.reason }, attempts, page };
-    case 'redirect': {
-      const target = normalizeUrl(decision.location, task.url);
-      page.redirectTo = target;
-      const fail = (reason: string): Processed => ({ outcome: { url: task.url, kind: 'failed', fetched: true, reason }, attempts, page });
-      if (target === null) return fail(`redirect to a non-http(s) URL: ${decision.location.slice(0, 200)}`);
-      if (claim.hops + 1 > MAX_REDIRECT_HOPS) return fail(`too many redirects (more than ${MAX_REDIRECT_HOPS})`);
-      const reason = `redirect ${response.status} to ${target}`;
-      if (claim.kind === 'sitemap' ? !deps.sitemapPolicy(target) : !policy(target, claim.depth)) {
-        return { outcome: { url: task.url, kind: 'skipped', fetched: true, reason: `${reason}, out of scope` }, attempts, page };
-      }
-      const next: FrontierEntry = { url: target, depth: claim.depth, hops: claim.hops + 1, ...(claim.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
-      return { outcome: { url: task.url, kind: 'skipped', fetched: true, reason, links: [next] }, attempts, page };
-    }
+      return finish(job, { kind: 'failed', fetched: true, reason: decision.reason }, { page });
+    case 'redirect':
+      return redirect(job, page, decision.location, response.status);
     case 'ok':
-      break;
+      // A 2xx in a scheduled crawl: new since the previous crawl, or fetched again because it changed.
+      if (job.deps.recrawl !== undefined) page.change = previous ? 'changed' : 'new';
+      return readLinks(job, page, response.body);
   }
+}
 
-  // A 2xx in a scheduled crawl: new since the previous crawl, or fetched again because it changed.
-  if (deps.recrawl !== undefined) page.change = previous ? 'changed' : 'new';
-
-  let links: string[] = [];
-  let candidates: FrontierEntry[] = [];
-  if (claim.kind === 'sitemap') {
-    let xml: Uint8Array;
-    try {
-      xml = isGzip(response.body) ? await gunzipCapped(response.body, settings.maxBodyBytes) : response.body;
-    } catch (error) {
-      return { outcome: { url: task.url, kind: 'failed', fetched: true, reason: `sitemap: ${(error as Error).message}` }, attempts, page, body: response.body };
-    }
-    const sitemap = parseSitemap(decodeBody(xml, contentType));
-    links = sitemap.locs.map((loc) => normalizeUrl(loc)).filter((url): url is string => url !== null);
-    candidates =
-      sitemap.kind === 'index'
-        ? links.filter((url) => deps.sitemapPolicy(url)).map((url) => ({ url, depth: claim.depth, hops: 0, kind: 'sitemap' as const }))
-        : links.filter((url) => policy(url, claim.depth + 1)).map((url) => ({ url, depth: claim.depth + 1, hops: 0 }));
-  } else if (isHtml(contentType)) {
-    const parsed = await discoverLinks(response.body, contentType, task.url);
-    page.title = parsed.title;
-    links = parsed.links;
-    const depth = claim.depth + 1;
-    candidates = links.filter((url) => policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
-  }
+function pageRecord(job: Job, response: FetchedResponse): PageRecord {
   return {
-    outcome: { url: task.url, kind: 'stored', fetched: true, links: candidates },
-    attempts,
-    page,
-    links: links.slice(0, MAX_LINKS_RECORDED),
-    body: response.body,
+    url: job.task.url,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    title: null,
+    depth: job.claim.depth,
+    bytes: response.body.byteLength,
+    fetchedAt: (job.deps.now ?? Date.now)(),
+    r2Key: null,
+    redirectTo: null,
+    etag: response.headers.get('etag'),
+    lastModified: response.headers.get('last-modified'),
   };
+}
+
+/** Unchanged since the previous crawl (304): keep its body (no new R2 write) and follow its links. */
+async function unchanged(job: Job, page: PageRecord, previous: PreviousVersion, linksOf: (url: string) => Promise<string[]>): Promise<Processed> {
+  Object.assign(page, {
+    contentType: previous.contentType,
+    title: previous.title,
+    r2Key: previous.r2Key,
+    bodyOffset: previous.bodyOffset,
+    bodyLength: previous.bodyLength,
+    change: 'unchanged' as const,
+  });
+  page.etag ??= previous.etag;
+  page.lastModified ??= previous.lastModified;
+  const links = await linksOf(job.task.url);
+  const depth = job.claim.depth + 1;
+  const candidates = links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
+  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page, links });
+}
+
+/** A redirect is a new task for its target (every hop is checked again); this URL is skipped. */
+function redirect(job: Job, page: PageRecord, location: string, status: number): Processed {
+  const { claim, deps } = job;
+  const target = normalizeUrl(location, job.task.url);
+  page.redirectTo = target;
+  if (target === null) return finish(job, { kind: 'failed', fetched: true, reason: `redirect to a non-http(s) URL: ${location.slice(0, 200)}` }, { page });
+  if (claim.hops + 1 > MAX_REDIRECT_HOPS) return finish(job, { kind: 'failed', fetched: true, reason: `too many redirects (more than ${MAX_REDIRECT_HOPS})` }, { page });
+  const reason = `redirect ${status} to ${target}`;
+  const inScope = claim.kind === 'sitemap' ? deps.sitemapInScope(target) : deps.policy(target, claim.depth);
+  if (!inScope) return finish(job, { kind: 'skipped', fetched: true, reason: `${reason}, out of scope` }, { page });
+  const next: FrontierEntry = { url: target, depth: claim.depth, hops: claim.hops + 1, ...(claim.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
+  return finish(job, { kind: 'skipped', fetched: true, reason, links: [next] }, { page });
 }

@@ -1,8 +1,18 @@
+import { z } from 'zod';
 import { compilePattern } from '../domain/patterns';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
 /** Queues accept at most 100 messages per sendBatch. */
-const SEND_BATCH = 100;
+export const QUEUE_SEND_BATCH = 100;
+
+/** A frontier message's body, as the frontier and dead-letter consumers read it. */
+export const taskSchema = z.object({
+  crawlId: z.string().min(1).max(64),
+  url: z.string().min(1).max(8192),
+  depth: z.number().int().min(0),
+  hops: z.number().int().min(0).default(0),
+  kind: z.enum(['page', 'sitemap']).optional(),
+}) satisfies z.ZodType<CrawlTask>;
 
 /** The two frontier queues. Both are consumed; work on the high one does not wait behind the other's backlog. */
 export interface Frontiers {
@@ -19,14 +29,15 @@ export function highPriority(config: Pick<CrawlConfig, 'priority' | 'boost'>): (
   return (entry) => config.priority === 'high' || entry.kind === 'sitemap' || boosts.some((matches) => matches(entry.url));
 }
 
+/** A frontier entry of a crawl as a message body (and the entry of a task). */
 export function taskBody(crawlId: string, e: FrontierEntry): CrawlTask {
   return { crawlId, url: e.url, depth: e.depth, hops: e.hops, ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
 }
 
 async function send(queue: Queue, crawlId: string, entries: readonly FrontierEntry[], delaySeconds?: number): Promise<void> {
-  for (let i = 0; i < entries.length; i += SEND_BATCH) {
+  for (let i = 0; i < entries.length; i += QUEUE_SEND_BATCH) {
     await queue.sendBatch(
-      entries.slice(i, i + SEND_BATCH).map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })),
+      entries.slice(i, i + QUEUE_SEND_BATCH).map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })),
     );
   }
 }

@@ -1,5 +1,6 @@
 import { log } from '../log';
 import type { CrawlConfig } from '../types';
+import { QUEUE_SEND_BATCH } from './frontier';
 
 export type WebhookEventType = 'crawl.completed' | 'crawl.cancelled' | 'page.failed';
 
@@ -30,7 +31,7 @@ export function pageFailedEvents(crawlId: string, results: readonly { outcome: {
 export async function emitWebhookEvents(queue: Queue, config: Pick<CrawlConfig, 'webhook'>, events: readonly WebhookEvent[]): Promise<boolean> {
   if (!config.webhook || events.length === 0) return true;
   try {
-    for (let i = 0; i < events.length; i += 100) await queue.sendBatch(events.slice(i, i + 100).map((body) => ({ body, contentType: 'json' as const })));
+    for (let i = 0; i < events.length; i += QUEUE_SEND_BATCH) await queue.sendBatch(events.slice(i, i + QUEUE_SEND_BATCH).map((body) => ({ body, contentType: 'json' as const })));
     return true;
   } catch (error) {
     log('warn', 'webhook events not queued', { crawlId: events[0]?.crawlId, types: [...new Set(events.map((e) => e.type))], count: events.length, error: String(error) });

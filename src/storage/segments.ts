@@ -1,5 +1,5 @@
 import { concatBytes } from '../domain/bytes';
-import type { Processed } from '../page/process';
+import type { Processed } from '../types';
 
 /** A segment is closed at this size and the next body starts a new one. */
 export const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;

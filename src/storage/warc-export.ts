@@ -21,7 +21,12 @@ export interface WarcExport {
   missing: string[];
 }
 
-export const exportKey = (crawlId: string, file: string) => `crawls/${crawlId}/exports/${file}`;
+const exportKey = (crawlId: string, file: string) => `crawls/${crawlId}/exports/${file}`;
+
+/** A file an export wrote, or null. */
+export function readExport(bucket: R2Bucket, crawlId: string, file: string): Promise<R2ObjectBody | null> {
+  return bucket.get(exportKey(crawlId, file));
+}
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
@@ -54,6 +59,78 @@ class BodyReader {
   }
 }
 
+/** Gzip members added one by one, uploaded as equal parts of `partBytes` (the last one shorter) as they fill. */
+class PartWriter {
+  readonly parts: R2UploadedPart[] = [];
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  bytes = 0;
+  records = 0;
+
+  constructor(
+    private readonly upload: R2MultipartUpload,
+    private readonly partBytes: number,
+  ) {}
+
+  /** Adds one WARC record as its own gzip member. */
+  async add(record: Uint8Array): Promise<void> {
+    const member = await gzip(record);
+    this.records++;
+    this.pending.push(member);
+    this.pendingBytes += member.byteLength;
+    while (this.pendingBytes >= this.partBytes) {
+      const all = concatBytes(this.pending, this.pendingBytes);
+      await this.send(all.slice(0, this.partBytes));
+      this.pending = [all.slice(this.partBytes)];
+      this.pendingBytes -= this.partBytes;
+    }
+  }
+
+  /** Uploads what is left and completes the upload. */
+  async finish(): Promise<void> {
+    if (this.pendingBytes > 0 || this.parts.length === 0) await this.send(concatBytes(this.pending, this.pendingBytes));
+    await this.upload.complete(this.parts);
+  }
+
+  private async send(chunk: Uint8Array): Promise<void> {
+    this.parts.push(await this.upload.uploadPart(this.parts.length + 1, chunk));
+    this.bytes += chunk.byteLength;
+  }
+}
+
+function crawlInfo(crawl: CrawlRow, file: string, now: number): Uint8Array {
+  return warcinfoRecord(
+    file,
+    {
+      software: 'edgecrawl',
+      format: 'WARC File Format 1.1',
+      conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+      'edgecrawl-crawl-id': crawl.id,
+      'edgecrawl-seeds': crawl.config.seeds.join(' '),
+      description: 'Response records hold stored bodies; their HTTP headers are rebuilt from the recorded status, content type, ETag and Last-Modified.',
+    },
+    now,
+  );
+}
+
+/** Adds a response record for every stored page, in storage order; returns the pages whose body is gone. */
+async function addResponses(writer: PartWriter, bucket: R2Bucket, db: D1Database, crawlId: string): Promise<string[]> {
+  const reader = new BodyReader(bucket);
+  const missing: string[] = [];
+  let cursor: StoredPageCursor | null = null;
+  for (;;) {
+    const rows = await storedPages(db, crawlId, cursor, ROWS_PER_QUERY);
+    for (const page of rows) {
+      const body = await reader.read(page);
+      if (body === null) missing.push(page.url);
+      else await writer.add(await responseRecord({ ...page, body }));
+    }
+    const last = rows.at(-1);
+    if (!last || rows.length < ROWS_PER_QUERY) return missing;
+    cursor = { key: last.r2Key, offset: last.bodyOffset ?? 0, url: last.url };
+  }
+}
+
 /**
  * Writes every stored body of a crawl to R2 as one WARC file (`crawls/<id>/exports/<file>.warc.gz`, each
  * record its own gzip member), uploaded in parts as it is built, so memory holds one part and one segment.
@@ -63,59 +140,11 @@ export async function exportWarc(bucket: R2Bucket, db: D1Database, crawl: CrawlR
   const key = exportKey(crawl.id, file);
   const upload = await bucket.createMultipartUpload(key, { httpMetadata: { contentType: 'application/warc', contentDisposition: `attachment; filename="${file}"` } });
   try {
-    const parts: R2UploadedPart[] = [];
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
-    let bytes = 0;
-    let records = 0;
-    const sendPart = async (chunk: Uint8Array) => {
-      parts.push(await upload.uploadPart(parts.length + 1, chunk));
-      bytes += chunk.byteLength;
-    };
-    const add = async (record: Uint8Array) => {
-      const member = await gzip(record);
-      records++;
-      pending.push(member);
-      pendingBytes += member.byteLength;
-      while (pendingBytes >= partBytes) {
-        const all = concatBytes(pending, pendingBytes);
-        await sendPart(all.slice(0, partBytes));
-        pending = [all.slice(partBytes)];
-        pendingBytes -= partBytes;
-      }
-    };
-
-    await add(
-      warcinfoRecord(
-        file,
-        {
-          software: 'edgecrawl',
-          format: 'WARC File Format 1.1',
-          conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
-          'edgecrawl-crawl-id': crawl.id,
-          'edgecrawl-seeds': crawl.config.seeds.join(' '),
-          description: 'Response records hold stored bodies; their HTTP headers are rebuilt from the recorded status, content type, ETag and Last-Modified.',
-        },
-        now,
-      ),
-    );
-    const reader = new BodyReader(bucket);
-    const missing: string[] = [];
-    let cursor: StoredPageCursor | null = null;
-    for (;;) {
-      const rows = await storedPages(db, crawl.id, cursor, ROWS_PER_QUERY);
-      for (const page of rows) {
-        const body = await reader.read(page);
-        if (body === null) missing.push(page.url);
-        else await add(await responseRecord({ ...page, body }));
-      }
-      const last = rows.at(-1);
-      if (!last || rows.length < ROWS_PER_QUERY) break;
-      cursor = { key: last.r2Key, offset: last.bodyOffset ?? 0, url: last.url };
-    }
-    if (pendingBytes > 0 || parts.length === 0) await sendPart(concatBytes(pending, pendingBytes));
-    await upload.complete(parts);
-    return { key, file, records, bytes, missing };
+    const writer = new PartWriter(upload, partBytes);
+    await writer.add(crawlInfo(crawl, file, now));
+    const missing = await addResponses(writer, bucket, db, crawl.id);
+    await writer.finish();
+    return { key, file, records: writer.records, bytes: writer.bytes, missing };
   } catch (error) {
     await upload.abort().catch(() => undefined);
     throw error;

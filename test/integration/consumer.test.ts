@@ -1,29 +1,18 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import worker from '../../src/index';
 import type { CrawlConfig, CrawlTask } from '../../src/types';
 import { namespace, site, siteLog } from '../support/api';
+import { insertCrawlRow, queueMessage as message, runQueue, testConfig } from '../support/fixtures';
 
 async function crawlWithSeeds(seeds: string[], overrides: Partial<CrawlConfig> = {}): Promise<string> {
   const id = crypto.randomUUID();
-  const config: CrawlConfig = { seeds, scope: 'same-host', include: [], exclude: [], maxDepth: 0, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, ...overrides };
-  await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'running', ?, 0, 0)").bind(id, JSON.stringify(config)).run();
+  const config = testConfig({ seeds, maxDepth: 0, ...overrides });
+  await insertCrawlRow(id, config);
   await env.CRAWL.getByName(id).start(id, config);
   return id;
 }
 
-let seq = 0;
-function message(body: unknown, attempts = 1) {
-  return { id: `m${++seq}`, timestamp: new Date(), attempts, body };
-}
-
-async function runBatch(messages: ReturnType<typeof message>[]) {
-  const batch = createMessageBatch('edgecrawl-frontier', messages);
-  const ctx = createExecutionContext();
-  await worker.queue(batch as MessageBatch, env);
-  return getQueueResult(batch, ctx);
-}
+const runBatch = (messages: ReturnType<typeof message>[]) => runQueue('edgecrawl-frontier', messages);
 
 describe('the frontier consumer acks or retries each message on its own', () => {
   it('acks stored pages, retries a 503 with backoff, acks malformed and unknown messages', async () => {
@@ -86,10 +75,7 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const ns = namespace();
     const url = `${site()}/t/${ns}/misc/ok.html`;
     const id = await crawlWithSeeds([url]);
-    const batch = createMessageBatch('edgecrawl-frontier', [message({ crawlId: id, url, depth: 0, hops: 0 })]);
-    const ctx = createExecutionContext();
-    await worker.queue(batch as MessageBatch, { ...env, ALLOW_PRIVATE_NETWORKS: "false" });
-    const result = await getQueueResult(batch, ctx);
+    const result = await runQueue('edgecrawl-frontier', [message({ crawlId: id, url, depth: 0, hops: 0 })], { ...env, ALLOW_PRIVATE_NETWORKS: 'false' });
     expect(result.explicitAcks).toHaveLength(1);
     expect(await siteLog(ns)).toEqual([]);
     expect((await env.CRAWL.getByName(id).snapshot())?.counts).toMatchObject({ skipped: 1, fetched: 0 });
@@ -102,10 +88,7 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     await env.CRAWL.getByName(id).claim([url]);
     await env.CRAWL.getByName(id).complete([{ url, kind: 'retry', fetched: false }]);
     await env.CRAWL.getByName(id).claim([url]);
-    const batch = createMessageBatch('edgecrawl-dlq', [message({ crawlId: id, url, depth: 0, hops: 0 }, 1)]);
-    const ctx = createExecutionContext();
-    await worker.queue(batch as MessageBatch, env);
-    const result = await getQueueResult(batch, ctx);
+    const result = await runQueue('edgecrawl-dlq', [message({ crawlId: id, url, depth: 0, hops: 0 }, 1)]);
     expect(result.explicitAcks).toHaveLength(1);
     const snapshot = await env.CRAWL.getByName(id).snapshot();
     expect(snapshot?.status).toBe('completed');

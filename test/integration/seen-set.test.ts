@@ -3,10 +3,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { CrawlConfig, FrontierEntry } from '../../src/types';
 import { namespace, site, siteLog } from '../support/api';
+import { insertCrawlRow, testConfig } from '../support/fixtures';
 
-function config(overrides: Partial<CrawlConfig> = {}): CrawlConfig {
-  return { seeds: ['https://example.com/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, ...overrides };
-}
+const config = testConfig;
 
 async function startedCoordinator(overrides: Partial<CrawlConfig> = {}) {
   const id = crypto.randomUUID();
@@ -96,7 +95,7 @@ describe('the sweeper (Durable Object alarm)', () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/pure-7/`;
     const id = crypto.randomUUID();
-    await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'running', '{}', 0, 0)").bind(id).run();
+    await insertCrawlRow(id, config({ seeds: [root] }));
     const stub = env.CRAWL.getByName(id);
     // Started, but the seed's message is never sent: as if the Worker died right after start().
     await stub.start(id, config({ seeds: [root] }));

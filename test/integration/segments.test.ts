@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { PageRecord, Processed } from '../../src/page/process';
+import type { PageRecord, Processed } from '../../src/types';
 import { writeSegments } from '../../src/storage/segments';
 
 function processed(url: string, body?: Uint8Array): Processed {

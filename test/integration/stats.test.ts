@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reasonKind } from '../../src/domain/reasons';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 interface Stats {
@@ -10,10 +11,28 @@ interface Stats {
   series: { at: string; fetched: number; failed: number }[];
   statuses: { status: number; count: number }[];
   errors: { outcome: string; reason: string; count: number }[];
+  errorKinds: { outcome: string; kind: string; count: number }[];
   hosts: { host: string; pages: number }[];
 }
 
 describe('crawl stats, hosts and recent pages', () => {
+  it('groups errors by kind of reason: one row for every redirect, whatever its target', async () => {
+    const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/misc/`] });
+    await waitForCrawl(id);
+    const stats = (await (await api(`/v1/crawls/${id}/stats`)).json()) as Stats;
+    const errors = (await (await api(`/v1/crawls/${id}/errors?limit=1000`)).json()) as { errors: { outcome: string; reason: string }[] };
+    // The same grouping, done here from the listed errors.
+    const expected = new Map<string, number>();
+    for (const e of errors.errors) expected.set(`${e.outcome} ${reasonKind(e.reason)}`, (expected.get(`${e.outcome} ${reasonKind(e.reason)}`) ?? 0) + 1);
+    expect(new Map(stats.errorKinds.map((k) => [`${k.outcome} ${k.kind}`, k.count]))).toEqual(expected);
+    const redirects = errors.errors.filter((e) => /^redirect \d{3} to /.test(e.reason));
+    expect(new Set(redirects.map((e) => e.reason)).size).toBeGreaterThan(1);
+    expect(stats.errorKinds.filter((k) => k.kind === 'redirect' && k.outcome === 'skipped')).toEqual([{ outcome: 'skipped', kind: 'redirect', count: redirects.length }]);
+    expect(stats.errorKinds).toContainEqual({ outcome: 'failed', kind: 'http 404', count: 1 });
+    expect(stats.errorKinds.map((k) => k.count)).toEqual([...stats.errorKinds.map((k) => k.count)].sort((a, b) => b - a));
+  });
+
+
   it('reports a time series and breakdowns that add up to the pages and errors listed', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/misc/`;

@@ -1,10 +1,9 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import worker from '../../src/index';
 import { webhookEvent, type WebhookEvent } from '../../src/queues/webhook-events';
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelaySeconds } from '../../src/consumers/webhooks';
 import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { insertCrawlRow, queueMessage, runQueue, testConfig } from '../support/fixtures';
 
 const SECRET = 'test-webhook-secret-0123456789';
 
@@ -120,19 +119,15 @@ describe('webhooks', () => {
 describe('the webhooks consumer', () => {
   async function crawlWithWebhook(url: string | null): Promise<string> {
     const id = crypto.randomUUID();
-    const config = { seeds: ['http://a.test/'], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, webhook: url ? { url, secret: SECRET } : null };
-    await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, 'completed', ?, 0, 0)").bind(id, JSON.stringify(config)).run();
+    await insertCrawlRow(id, testConfig({ seeds: ['http://a.test/'], webhook: url ? { url, secret: SECRET } : null }), 'completed');
     return id;
   }
 
   async function consume(messages: { body: unknown; attempts: number }[]) {
-    const batch = createMessageBatch(
+    return runQueue(
       'edgecrawl-webhooks',
-      messages.map((m, i) => ({ id: `m${i}`, timestamp: new Date(), body: m.body, attempts: m.attempts })),
+      messages.map((m, i) => queueMessage(m.body, m.attempts, `m${i}`)),
     );
-    const ctx = createExecutionContext();
-    await worker.queue(batch as MessageBatch, env);
-    return getQueueResult(batch, ctx);
   }
 
   it('retries a failed delivery with backoff, acks it once delivered, gives up after the last attempt', async () => {

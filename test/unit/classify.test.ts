@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds } from '../../src/domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../../src/domain/classify';
-import { decodeCursor, encodeCursor } from '../../src/domain/cursor';
-import { safeEqual } from '../../src/api/auth';
-import { readSettings } from '../../src/settings';
-import { readCapped, BodyTooLargeError } from '../../src/page/fetcher';
 
 const h = (init: Record<string, string> = {}) => new Headers(init);
 
@@ -30,78 +25,5 @@ describe('classifyResponse (error taxonomy)', () => {
     expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
-  });
-});
-
-describe('backoffSeconds', () => {
-  it('grows exponentially with jitter between half and the whole ceiling, capped', () => {
-    expect(backoffSeconds(1, 2, 300, () => 0)).toBe(1);
-    expect(backoffSeconds(1, 2, 300, () => 1)).toBe(2);
-    expect(backoffSeconds(4, 2, 300, () => 0)).toBe(8);
-    expect(backoffSeconds(4, 2, 300, () => 1)).toBe(16);
-    expect(backoffSeconds(30, 2, 300, () => 1)).toBe(300);
-    expect(backoffSeconds(0, 2, 300, () => 0)).toBe(1);
-  });
-});
-
-describe('cursors', () => {
-  it('round-trip values and reject garbage', () => {
-    for (const value of ['http://e.com/ä?x=1', { c: 5, i: 'id' }, 0]) expect(decodeCursor(encodeCursor(value))).toEqual(value);
-    expect(decodeCursor('!!!')).toBeUndefined();
-    expect(decodeCursor('bm9wZQ')).toBeUndefined(); // "nope" is not JSON
-    expect(decodeCursor('')).toBeUndefined();
-  });
-});
-
-describe('safeEqual', () => {
-  it('compares secrets of any length', async () => {
-    expect(await safeEqual('abc', 'abc')).toBe(true);
-    expect(await safeEqual('abc', 'abd')).toBe(false);
-    expect(await safeEqual('abc', 'abcd')).toBe(false);
-  });
-});
-
-describe('settings', () => {
-  it('reads vars with defaults and bounds', () => {
-    const base = { ALLOW_PRIVATE_NETWORKS: 'TRUE', USER_AGENT: ' bot/1 ', FETCH_TIMEOUT_MS: 'abc', MAX_BODY_BYTES: '1', MAX_ATTEMPTS: '3' } as unknown as Env;
-    expect(readSettings(base)).toEqual({
-      allowPrivateNetworks: true,
-      userAgent: 'bot/1',
-      fetchTimeoutMs: 15_000,
-      maxBodyBytes: 1024,
-      maxAttempts: 3,
-      fetchConcurrency: 50,
-      hostMinIntervalMs: 1000,
-      hostMaxConcurrency: 2,
-      hostMaxWaitMs: 10_000,
-      hostMaxDelayMs: 120_000,
-      sweepIntervalMs: 30_000,
-      stallAfterMs: 120_000,
-    });
-    expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'false' }).allowPrivateNetworks).toBe(false);
-    expect(readSettings({ ...base, FETCH_CONCURRENCY: '0' }).fetchConcurrency).toBe(1);
-    expect(readSettings({ ...base, FETCH_CONCURRENCY: '20' }).fetchConcurrency).toBe(20);
-    expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: ' 127.0.0.1, LocalHost ,' }).allowPrivateNetworks).toEqual(['127.0.0.1', 'localhost']);
-  });
-});
-
-describe('readCapped', () => {
-  const stream = (chunks: number[]) =>
-    new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const size of chunks) controller.enqueue(new Uint8Array(size).fill(7));
-        controller.close();
-      },
-    });
-  it('joins chunks up to the cap', async () => {
-    const out = await readCapped(stream([3, 4, 5]), 12);
-    expect(out.byteLength).toBe(12);
-    expect(out.every((b) => b === 7)).toBe(true);
-  });
-  it('fails as soon as the stream grows past the cap', async () => {
-    await expect(readCapped(stream([8, 8]), 12)).rejects.toBeInstanceOf(BodyTooLargeError);
-  });
-  it('an absent body is empty', async () => {
-    expect((await readCapped(null, 10)).byteLength).toBe(0);
   });
 });

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { exportKey, exportWarc } from '../../storage/warc-export';
+import { exportWarc, readExport } from '../../storage/warc-export';
 import { csvRow } from '../../domain/csv';
 import { PAGE_RECORD_FIELDS, pageRecords, type ExportRecord } from '../../storage/d1/pages';
-import { requireCrawl } from '../load-crawl';
+import type { CrawlEnv } from '../load-crawl';
 import { badRequest, notFound } from '../errors';
-import { parseWith } from '../validate';
+import { queryInput } from '../validate';
 
 const exportQuerySchema = z.object({ format: z.enum(['jsonl', 'csv', 'warc']) }).strict();
 const ROWS_PER_QUERY = 500;
@@ -44,30 +44,31 @@ function streamRecords(db: D1Database, crawlId: string, format: keyof typeof FOR
 
 const FILE = /^[0-9a-f-]{36}-\d{8}T\d{6}Z\.warc\.gz$/;
 
-export const exportRoutes = new Hono<{ Bindings: Env }>()
+/** Exports of a crawl: its page records streamed as JSONL or CSV, its stored bodies written to R2 as WARC. */
+export const exportRoutes = new Hono<CrawlEnv>()
   /** Streams every page record: `format=jsonl` (one JSON object a line) or `format=csv` (with a header row). */
-  .get('/:id/export', async (c) => {
-    const crawl = await requireCrawl(c.env, c.req.param('id'));
-    const { format } = parseWith(exportQuerySchema, c.req.query(), 'query');
+  .get('/:id/export', queryInput(exportQuerySchema), async (c) => {
+    const crawl = c.var.crawl;
+    const { format } = c.req.valid('query');
     if (format === 'warc') throw badRequest('format=warc writes a WARC file of the stored bodies to R2: POST this URL, then download the file it names', 'use_post');
     return new Response(streamRecords(c.env.DB, crawl.id, format), {
       headers: { 'content-type': FORMATS[format].contentType, 'content-disposition': `attachment; filename="${crawl.id}.${format}"`, 'cache-control': 'no-store' },
     });
   })
   /** `format=warc`: writes the crawl's stored bodies to R2 as a WARC file; answers where it is. */
-  .post('/:id/export', async (c) => {
-    const crawl = await requireCrawl(c.env, c.req.param('id'));
-    const { format } = parseWith(exportQuerySchema, c.req.query(), 'query');
+  .post('/:id/export', queryInput(exportQuerySchema), async (c) => {
+    const crawl = c.var.crawl;
+    const { format } = c.req.valid('query');
     if (format !== 'warc') throw badRequest(`format=${format} is streamed: GET this URL`, 'use_get');
     const result = await exportWarc(c.env.BODIES, c.env.DB, crawl);
     return c.json({ format, ...result, download: `/v1/crawls/${crawl.id}/exports/${result.file}` }, 201);
   })
   /** Downloads a file written by an export. */
   .get('/:id/exports/:file', async (c) => {
-    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const crawl = c.var.crawl;
     const file = c.req.param('file');
     if (!FILE.test(file) || !file.startsWith(crawl.id)) throw notFound(`no export ${JSON.stringify(file.slice(0, 100))} of this crawl`);
-    const object = await c.env.BODIES.get(exportKey(crawl.id, file));
+    const object = await readExport(c.env.BODIES, crawl.id, file);
     if (!object) throw notFound(`no export ${JSON.stringify(file)} of this crawl`);
     return new Response(object.body, {
       headers: { 'content-type': 'application/warc', 'content-length': String(object.size), 'content-disposition': `attachment; filename="${file}"`, etag: object.httpEtag },

@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { nextRun } from '../../jobs/schedules';
-import { encodeCursor } from '../../domain/cursor';
 import { CronError, parseCron } from '../../domain/cron';
 import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../storage/d1/schedules';
 import { notFound } from '../errors';
-import { createCrawlSchema, MAX_BODY_BYTES } from '../schemas';
-import { assertRequestAllowed, jsonBody, limitBody, parseCursor, parseWith, presentConfig } from '../validate';
+import { nextCursor } from '../keyset';
+import { createCrawlSchema, keyCursorSchema, MAX_BODY_BYTES } from '../schemas';
+import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
 
 const createScheduleSchema = z
   .object({
@@ -35,7 +35,7 @@ function view(s: ScheduleRow) {
     id: s.id,
     cron: s.cron,
     everySeconds: s.everySeconds,
-    crawl: presentConfig(s.request),
+    crawl: presentConfig(s.config),
     createdAt: new Date(s.createdAt).toISOString(),
     nextRunAt: new Date(s.nextRunAt).toISOString(),
     lastRunAt: s.lastRunAt === null ? null : new Date(s.lastRunAt).toISOString(),
@@ -43,16 +43,17 @@ function view(s: ScheduleRow) {
   };
 }
 
+/** Scheduled recrawls, started by the cron trigger (jobs/schedules). */
 export const schedules = new Hono<{ Bindings: Env }>()
-  .post('/', limitBody(MAX_BODY_BYTES), async (c) => {
-    const body = await jsonBody(c, createScheduleSchema);
+  .post('/', limitBody(MAX_BODY_BYTES), jsonInput(createScheduleSchema), async (c) => {
+    const body = c.req.valid('json');
     assertRequestAllowed(c.env, body.crawl);
     const now = Date.now();
     const row = {
       id: crypto.randomUUID(),
       cron: body.cron ?? null,
       everySeconds: body.everySeconds ?? null,
-      request: body.crawl,
+      config: body.crawl,
       createdAt: now,
       // A fixed period runs at the next trigger; a cron expression at its next matching minute.
       nextRunAt: body.cron === undefined ? now : nextRun({ cron: body.cron, everySeconds: null }, now),
@@ -60,11 +61,10 @@ export const schedules = new Hono<{ Bindings: Env }>()
     await insertSchedule(c.env.DB, row);
     return c.json(view({ ...row, lastRunAt: null, lastCrawlId: null }), 201);
   })
-  .get('/', async (c) => {
-    const query = parseWith(listQuerySchema, c.req.query(), 'query');
-    const rows = await listSchedules(c.env.DB, query.limit, parseCursor(query.cursor, z.string().min(1)));
-    const last = rows.at(-1);
-    return c.json({ schedules: rows.map(view), cursor: rows.length === query.limit && last ? encodeCursor(last.id) : null });
+  .get('/', queryInput(listQuerySchema), async (c) => {
+    const query = c.req.valid('query');
+    const rows = await listSchedules(c.env.DB, query.limit, parseCursor(query.cursor, keyCursorSchema));
+    return c.json({ schedules: rows.map(view), cursor: nextCursor(rows, query.limit, (last) => last.id) });
   })
   .get('/:id', async (c) => {
     const schedule = await getSchedule(c.env.DB, c.req.param('id'));

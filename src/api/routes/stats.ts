@@ -1,11 +1,14 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { hostKey } from '../../objects/host-gate-client';
-import { activitySeries, breakdowns, crawlActivity, hostBreakdown } from '../../storage/d1/stats';
+import { hostKey } from '../../domain/normalize';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/series';
-import { requireCrawl } from '../load-crawl';
+import { failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
+import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../../storage/d1/pages';
+import type { CrawlRow } from '../../storage/d1/crawls';
+import type { CrawlSnapshot } from '../../types';
 import { notFound } from '../errors';
-import { parseWith } from '../validate';
+import type { CrawlEnv } from '../load-crawl';
+import { queryInput } from '../validate';
 
 const statsQuerySchema = z
   .object({
@@ -16,32 +19,52 @@ const statsQuerySchema = z
   })
   .strict();
 
+/** Rows of each breakdown. */
+const BREAKDOWN_ROWS = 50;
 /** Hosts whose politeness state GET /hosts reports, most pages first. */
 const MAX_HOSTS = 20;
 
-export const stats = new Hono<{ Bindings: Env }>()
+/** Fetched and failed per interval, from the crawl's start to its end (or now), at most MAX_POINTS points. */
+async function series(db: D1Database, crawl: CrawlRow, to: number, askedInterval: number | undefined) {
+  const from = crawl.createdAt;
+  const interval = Math.max(askedInterval ?? chooseInterval(to - from), chooseInterval(to - from, MAX_POINTS));
+  const [fetched, failed] = await Promise.all([pageSeries(db, crawl.id, interval), failedSeries(db, crawl.id, interval)]);
+  const points = fillSeries([...fetched, ...failed], from, to, interval);
+  return { interval, series: points.map((b) => ({ at: new Date(b.at).toISOString(), fetched: b.fetched, failed: b.failed })) };
+}
+
+/** The current rate (over the window) and the average over the crawl's active time. */
+function rates(snapshot: CrawlSnapshot, activity: { firstAt: number | null; lastAt: number | null; recent: number }, windowSeconds: number, now: number) {
+  const active = activity.firstAt !== null && activity.lastAt !== null ? (activity.lastAt - activity.firstAt) / 1000 : 0;
+  // A crawl younger than the window is measured over its own life, not diluted by time before it began.
+  const window = Math.min(windowSeconds, Math.max(1, (now - (activity.firstAt ?? now)) / 1000));
+  return {
+    windowSeconds,
+    pagesPerSecond: snapshot.status === 'running' ? activity.recent / window : 0,
+    averagePagesPerSecond: active > 0 ? snapshot.counts.fetched / active : 0,
+  };
+}
+
+export const stats = new Hono<CrawlEnv>()
   /**
    * The crawl's progress over time: pages fetched and URLs failed per interval, the current and average
-   * rate, and breakdowns by HTTP status, error reason and host.
+   * rate, and breakdowns by HTTP status, error reason (exact, and by kind) and host.
    */
-  .get('/:id/stats', async (c) => {
-    const crawl = await requireCrawl(c.env, c.req.param('id'));
-    const query = parseWith(statsQuerySchema, c.req.query(), 'query');
+  .get('/:id/stats', queryInput(statsQuerySchema), async (c) => {
+    const crawl = c.var.crawl;
+    const query = c.req.valid('query');
     const now = Date.now();
-    const [snapshot, activity, parts] = await Promise.all([
+    const db = c.env.DB;
+    const [snapshot, activity, statuses, errors, errorKinds, hosts] = await Promise.all([
       c.env.CRAWL.getByName(crawl.id).snapshot(),
-      crawlActivity(c.env.DB, crawl.id, now - query.window * 1000),
-      breakdowns(c.env.DB, crawl.id),
+      crawlActivity(db, crawl.id, now - query.window * 1000),
+      statusBreakdown(db, crawl.id),
+      reasonBreakdown(db, crawl.id, BREAKDOWN_ROWS),
+      reasonKindBreakdown(db, crawl.id),
+      hostBreakdown(db, crawl.id, BREAKDOWN_ROWS),
     ]);
     if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
-    const from = crawl.createdAt;
-    const to = snapshot.status === 'running' ? now : Math.max(activity.lastAt ?? from, crawl.finishedAt ?? from);
-    // At most MAX_POINTS points, whatever interval was asked for.
-    const interval = Math.max(query.interval ?? chooseInterval(to - from), chooseInterval(to - from, MAX_POINTS));
-    const series = fillSeries(await activitySeries(c.env.DB, crawl.id, interval), from, to, interval);
-    const active = activity.firstAt !== null && activity.lastAt !== null ? (activity.lastAt - activity.firstAt) / 1000 : 0;
-    // A crawl younger than the window is measured over its own life, not diluted by time before it began.
-    const window = Math.min(query.window, Math.max(1, (now - (activity.firstAt ?? now)) / 1000));
+    const to = snapshot.status === 'running' ? now : Math.max(activity.lastAt ?? crawl.createdAt, crawl.finishedAt ?? crawl.createdAt);
     return c.json({
       id: crawl.id,
       status: snapshot.status,
@@ -49,21 +72,17 @@ export const stats = new Hono<{ Bindings: Env }>()
       pending: snapshot.pending,
       createdAt: new Date(crawl.createdAt).toISOString(),
       finishedAt: crawl.finishedAt === null ? null : new Date(crawl.finishedAt).toISOString(),
-      rate: {
-        windowSeconds: query.window,
-        pagesPerSecond: snapshot.status === 'running' ? activity.recent / window : 0,
-        averagePagesPerSecond: active > 0 ? snapshot.counts.fetched / active : 0,
-      },
-      interval,
-      series: series.map((b) => ({ at: new Date(b.at).toISOString(), fetched: b.fetched, failed: b.failed })),
-      statuses: parts.statuses,
-      errors: parts.errors,
-      hosts: parts.hosts,
+      rate: rates(snapshot, activity, query.window, now),
+      ...(await series(db, crawl, to, query.interval)),
+      statuses,
+      errors,
+      errorKinds,
+      hosts,
     });
   })
   /** Politeness state of the crawl's busiest hosts: requests in flight, next free slot, back-off, robots.txt. */
   .get('/:id/hosts', async (c) => {
-    const crawl = await requireCrawl(c.env, c.req.param('id'));
+    const crawl = c.var.crawl;
     const hosts = await hostBreakdown(c.env.DB, crawl.id, MAX_HOSTS);
     // Pages are counted per host and port; the gate is one per host name.
     const pages = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { parseStoredConfig } from '../../crawl-config';
 import type { CrawlConfig, CrawlStatus } from '../../types';
 
 export interface CrawlRow {
@@ -16,10 +17,12 @@ interface RawCrawlRow {
   finished_at: number | null;
 }
 
+const COLUMNS = 'id, status, config, created_at, finished_at';
+
 const toRow = (r: RawCrawlRow): CrawlRow => ({
   id: r.id,
   status: r.status,
-  config: JSON.parse(r.config) as CrawlConfig,
+  config: parseStoredConfig(r.config, `crawl ${r.id}`),
   createdAt: r.created_at,
   finishedAt: r.finished_at,
 });
@@ -36,19 +39,23 @@ export async function deleteCrawl(db: D1Database, id: string): Promise<void> {
 }
 
 export async function getCrawl(db: D1Database, id: string): Promise<CrawlRow | null> {
-  const row = await db.prepare('SELECT id, status, config, created_at, finished_at FROM crawls WHERE id = ?').bind(id).first<RawCrawlRow>();
+  const row = await db.prepare(`SELECT ${COLUMNS} FROM crawls WHERE id = ?`).bind(id).first<RawCrawlRow>();
   return row ? toRow(row) : null;
+}
+
+/** Mirrors the status the crawl's Durable Object holds (it is the source of truth). */
+export async function setCrawlStatus(db: D1Database, id: string, status: CrawlStatus, now: number): Promise<void> {
+  await db
+    .prepare('UPDATE crawls SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?')
+    .bind(status, now, status === 'running' ? null : now, id)
+    .run();
 }
 
 /** Newest first; the cursor is the (created_at, id) of the last row seen. */
 export async function listCrawls(db: D1Database, limit: number, after: { createdAt: number; id: string } | null): Promise<CrawlRow[]> {
-  const { results } = after
-    ? await db
-        .prepare(
-          'SELECT id, status, config, created_at, finished_at FROM crawls WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
-        )
-        .bind(after.createdAt, after.id, limit)
-        .all<RawCrawlRow>()
-    : await db.prepare('SELECT id, status, config, created_at, finished_at FROM crawls ORDER BY created_at DESC, id DESC LIMIT ?').bind(limit).all<RawCrawlRow>();
+  const { results } = await db
+    .prepare(`SELECT ${COLUMNS} FROM crawls WHERE ? IS NULL OR (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .bind(after?.createdAt ?? null, after?.createdAt ?? 0, after?.id ?? '', limit)
+    .all<RawCrawlRow>();
   return results.map(toRow);
 }

@@ -1,3 +1,6 @@
+import { reasonKind } from '../../domain/reasons';
+import { chunkedIn, intervalStart, multiRowInsert } from './sql';
+
 export type ErrorOutcome = 'failed' | 'skipped';
 
 export interface ErrorView {
@@ -7,6 +10,15 @@ export interface ErrorView {
   attempts: number;
   httpStatus: number | null;
   at: string;
+}
+
+/** A URL that ended failed or skipped, as recorded. */
+export interface ErrorRecord {
+  url: string;
+  outcome: ErrorOutcome;
+  reason: string;
+  attempts: number;
+  httpStatus: number | null;
 }
 
 interface RawErrorRow {
@@ -30,12 +42,74 @@ export async function listErrors(db: D1Database, crawlId: string, limit: number,
   return results.map((r) => ({ url: r.url, outcome: r.outcome, reason: r.reason, attempts: r.attempts, httpStatus: r.http_status, at: new Date(r.at).toISOString() }));
 }
 
+/** Upserts keyed by (crawl, url): a URL that fails again, or a redelivered message, rewrites its row. */
+export function errorUpserts(db: D1Database, crawlId: string, errors: readonly ErrorRecord[], at: number): D1PreparedStatement[] {
+  return multiRowInsert(
+    db,
+    'INSERT INTO errors (crawl_id, url, outcome, reason, attempts, http_status, at)',
+    `ON CONFLICT (crawl_id, url) DO UPDATE SET outcome = excluded.outcome, reason = excluded.reason,
+     attempts = excluded.attempts, http_status = excluded.http_status, at = excluded.at`,
+    7,
+    errors.map((e) => [crawlId, e.url, e.outcome, e.reason, e.attempts, e.httpStatus, at]),
+  );
+}
+
+export async function recordErrors(db: D1Database, crawlId: string, errors: readonly ErrorRecord[], at: number): Promise<void> {
+  const statements = errorUpserts(db, crawlId, errors, at);
+  if (statements.length > 0) await db.batch(statements);
+}
+
 /** Forgets the failures of URLs that are being tried again. */
 export async function deleteErrors(db: D1Database, crawlId: string, urls: readonly string[]): Promise<void> {
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < urls.length; i += 99) {
-    const chunk = urls.slice(i, i + 99);
-    statements.push(db.prepare(`DELETE FROM errors WHERE crawl_id = ? AND url IN (${chunk.map(() => '?').join(', ')})`).bind(crawlId, ...chunk));
-  }
+  const statements = chunkedIn(db, 'DELETE FROM errors WHERE crawl_id = ? AND url IN ({in})', [crawlId], urls);
   if (statements.length > 0) await db.batch(statements);
+}
+
+// ---- aggregates for the stats endpoint and the dashboard ----
+
+/** URLs failed per interval (interval start, epoch ms). */
+export async function failedSeries(db: D1Database, crawlId: string, intervalSeconds: number): Promise<{ at: number; failed: number }[]> {
+  const step = intervalSeconds * 1000;
+  const { results } = await db
+    .prepare(`SELECT ${intervalStart('at')} AS at, COUNT(*) AS failed FROM errors WHERE crawl_id = ? AND outcome = 'failed' GROUP BY 1`)
+    .bind(step, step, crawlId)
+    .all<{ at: number; failed: number }>();
+  return results;
+}
+
+export interface ReasonCount {
+  outcome: ErrorOutcome;
+  reason: string;
+  count: number;
+}
+
+/** Errors by exact reason, most first. */
+export async function reasonBreakdown(db: D1Database, crawlId: string, limit: number): Promise<ReasonCount[]> {
+  const { results } = await db
+    .prepare('SELECT outcome, reason, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, reason ORDER BY count DESC, reason LIMIT ?')
+    .bind(crawlId, limit)
+    .all<ReasonCount>();
+  return results;
+}
+
+/** reasonHead (domain/reasons) in SQLite: the reason cut before its first ' to ' or ': ', so its groups are few. */
+const REASON_HEAD = `CASE
+  WHEN instr(reason, ' to ') > 0 AND (instr(reason, ': ') = 0 OR instr(reason, ' to ') < instr(reason, ': ')) THEN substr(reason, 1, instr(reason, ' to ') - 1)
+  WHEN instr(reason, ': ') > 0 THEN substr(reason, 1, instr(reason, ': ') - 1)
+  ELSE reason END`;
+
+/** Errors by kind of reason ("redirect", "http 404", "blocked by robots.txt", ...), most first. */
+export async function reasonKindBreakdown(db: D1Database, crawlId: string): Promise<{ outcome: ErrorOutcome; kind: string; count: number }[]> {
+  const { results } = await db
+    .prepare(`SELECT outcome, ${REASON_HEAD} AS head, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, head`)
+    .bind(crawlId)
+    .all<{ outcome: ErrorOutcome; head: string; count: number }>();
+  const kinds = new Map<string, { outcome: ErrorOutcome; kind: string; count: number }>();
+  for (const { outcome, head, count } of results) {
+    const kind = reasonKind(head);
+    const entry = kinds.get(`${outcome} ${kind}`) ?? { outcome, kind, count: 0 };
+    entry.count += count;
+    kinds.set(`${outcome} ${kind}`, entry);
+  }
+  return [...kinds.values()].sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }

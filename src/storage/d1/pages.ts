@@ -1,4 +1,7 @@
 import type { StoredResponse } from '../../domain/warc';
+import type { PageRecord } from '../../types';
+import { chunkedIn, intervalStart, multiRowInsert } from './sql';
+
 export interface PageView {
   url: string;
   status: number;
@@ -83,23 +86,20 @@ export interface PreviousVersion extends StoredBody {
 }
 
 export async function previousVersions(db: D1Database, crawlId: string, urls: readonly string[]): Promise<Map<string, PreviousVersion>> {
+  const statements = chunkedIn(
+    db,
+    'SELECT url, etag, last_modified, r2_key, body_offset, body_length, content_type, title FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})',
+    [crawlId],
+    urls,
+  );
   const out = new Map<string, PreviousVersion>();
-  for (let i = 0; i < urls.length; i += 99) {
-    const chunk = urls.slice(i, i + 99);
-    const { results } = await db
-      .prepare(`SELECT url, etag, last_modified, r2_key, body_offset, body_length, content_type, title FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN (${chunk.map(() => '?').join(', ')})`)
-      .bind(crawlId, ...chunk)
-      .all<{ url: string; etag: string | null; last_modified: string | null; r2_key: string | null; body_offset: number | null; body_length: number | null; content_type: string | null; title: string | null }>();
+  for (const statement of statements) {
+    const { results } = await statement.all<{ url: string; etag: string | null; last_modified: string | null; r2_key: string | null; body_offset: number | null; body_length: number | null; content_type: string | null; title: string | null }>();
     for (const r of results) {
       out.set(r.url, { etag: r.etag, lastModified: r.last_modified, r2Key: r.r2_key, bodyOffset: r.body_offset, bodyLength: r.body_length, contentType: r.content_type, title: r.title });
     }
   }
   return out;
-}
-
-export async function previousLinks(db: D1Database, crawlId: string, url: string): Promise<string[]> {
-  const { results } = await db.prepare('SELECT to_url FROM links WHERE crawl_id = ? AND from_url = ?').bind(crawlId, url).all<{ to_url: string }>();
-  return results.map((r) => r.to_url);
 }
 
 export interface ChangeCounts {
@@ -186,4 +186,65 @@ export async function storedPages(db: D1Database, crawlId: string, after: Stored
     bodyOffset: r.body_offset,
     bodyLength: r.body_length,
   }));
+}
+
+/** Upserts of page rows keyed by (crawl, url): a redelivered message rewrites its row instead of adding one. */
+export function pageUpserts(db: D1Database, crawlId: string, pages: readonly PageRecord[]): D1PreparedStatement[] {
+  const rows = pages.map((p) => [crawlId, p.url, p.status, p.contentType, p.title, p.depth, p.bytes, p.fetchedAt, p.r2Key, p.bodyOffset ?? null, p.bodyLength ?? null, p.redirectTo, p.etag ?? null, p.lastModified ?? null, p.change ?? null]);
+  return multiRowInsert(
+    db,
+    'INSERT INTO pages (crawl_id, url, status, content_type, title, depth, bytes, fetched_at, r2_key, body_offset, body_length, redirect_to, etag, last_modified, change)',
+    `ON CONFLICT (crawl_id, url) DO UPDATE SET status = excluded.status, content_type = excluded.content_type,
+     title = excluded.title, depth = excluded.depth, bytes = excluded.bytes, fetched_at = excluded.fetched_at,
+     r2_key = excluded.r2_key, body_offset = excluded.body_offset, body_length = excluded.body_length, redirect_to = excluded.redirect_to, etag = excluded.etag,
+     last_modified = excluded.last_modified, change = excluded.change`,
+    15,
+    rows,
+  );
+}
+
+// ---- aggregates for the stats endpoint and the dashboard ----
+
+export interface CrawlActivity {
+  /** First and last page fetched, epoch ms (null before the first). */
+  firstAt: number | null;
+  lastAt: number | null;
+  /** Pages fetched at or after `since`. */
+  recent: number;
+}
+
+export async function crawlActivity(db: D1Database, crawlId: string, since: number): Promise<CrawlActivity> {
+  const row = await db
+    .prepare('SELECT MIN(fetched_at) AS first_at, MAX(fetched_at) AS last_at, SUM(fetched_at >= ?) AS recent FROM pages WHERE crawl_id = ?')
+    .bind(since, crawlId)
+    .first<{ first_at: number | null; last_at: number | null; recent: number | null }>();
+  return { firstAt: row?.first_at ?? null, lastAt: row?.last_at ?? null, recent: row?.recent ?? 0 };
+}
+
+/** Pages fetched per interval (interval start, epoch ms). */
+export async function pageSeries(db: D1Database, crawlId: string, intervalSeconds: number): Promise<{ at: number; fetched: number }[]> {
+  const step = intervalSeconds * 1000;
+  const { results } = await db
+    .prepare(`SELECT ${intervalStart('fetched_at')} AS at, COUNT(*) AS fetched FROM pages WHERE crawl_id = ? GROUP BY 1`)
+    .bind(step, step, crawlId)
+    .all<{ at: number; fetched: number }>();
+  return results;
+}
+
+/** Pages by HTTP status. */
+export async function statusBreakdown(db: D1Database, crawlId: string): Promise<{ status: number; count: number }[]> {
+  const { results } = await db.prepare('SELECT status, COUNT(*) AS count FROM pages WHERE crawl_id = ? GROUP BY status ORDER BY status').bind(crawlId).all<{ status: number; count: number }>();
+  return results;
+}
+
+// The authority of an absolute URL: what lies between "://" and the next "/".
+const AUTHORITY = "substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1)";
+
+/** Pages by host (with port), most first. */
+export async function hostBreakdown(db: D1Database, crawlId: string, limit: number): Promise<{ host: string; pages: number }[]> {
+  const { results } = await db
+    .prepare(`SELECT ${AUTHORITY} AS host, COUNT(*) AS pages FROM pages WHERE crawl_id = ? GROUP BY host ORDER BY pages DESC, host LIMIT ?`)
+    .bind(crawlId, limit)
+    .all<{ host: string; pages: number }>();
+  return results;
 }

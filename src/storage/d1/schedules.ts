@@ -1,10 +1,12 @@
+import { parseStoredConfig } from '../../crawl-config';
 import type { CrawlConfig } from '../../types';
 
 export interface ScheduleRow {
   id: string;
   cron: string | null;
   everySeconds: number | null;
-  request: CrawlConfig;
+  /** The crawl each run starts. */
+  config: CrawlConfig;
   createdAt: number;
   nextRunAt: number;
   lastRunAt: number | null;
@@ -15,7 +17,7 @@ type RawScheduleRow = {
   id: string;
   cron: string | null;
   every_seconds: number | null;
-  request: string;
+  config: string;
   created_at: number;
   next_run_at: number;
   last_run_at: number | null;
@@ -26,7 +28,7 @@ const toRow = (r: RawScheduleRow): ScheduleRow => ({
   id: r.id,
   cron: r.cron,
   everySeconds: r.every_seconds,
-  request: JSON.parse(r.request) as CrawlConfig,
+  config: parseStoredConfig(r.config, `schedule ${r.id}`),
   createdAt: r.created_at,
   nextRunAt: r.next_run_at,
   lastRunAt: r.last_run_at,
@@ -35,8 +37,8 @@ const toRow = (r: RawScheduleRow): ScheduleRow => ({
 
 export async function insertSchedule(db: D1Database, row: Omit<ScheduleRow, 'lastRunAt' | 'lastCrawlId'>): Promise<void> {
   await db
-    .prepare('INSERT INTO schedules (id, cron, every_seconds, request, created_at, next_run_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind(row.id, row.cron, row.everySeconds, JSON.stringify(row.request), row.createdAt, row.nextRunAt)
+    .prepare('INSERT INTO schedules (id, cron, every_seconds, config, created_at, next_run_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .bind(row.id, row.cron, row.everySeconds, JSON.stringify(row.config), row.createdAt, row.nextRunAt)
     .run();
 }
 

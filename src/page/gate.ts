@@ -1,0 +1,28 @@
+/** What fetching a page needs from its host's gate (objects/host-gate-client implements it). */
+
+/** What the fetch told the gate when it was over: a 429 or Retry-After slows the host down for everyone. */
+export interface GateReport {
+  status: number;
+  respondedAt: number;
+  retryAfterSeconds?: number;
+}
+
+export type GateResult =
+  /** A slot was granted and its start reached: fetch now, then call done(). */
+  | { kind: 'go'; robotsSitemaps?: string[]; done: (response?: GateReport) => Promise<void> }
+  | { kind: 'disallowed'; robotsSitemaps?: string[] }
+  /** robots.txt unreachable: a transient failure of this URL. */
+  | { kind: 'unreachable'; reason: string; retryInMs: number }
+  /** No slot within the wait budget: hand the URL back without using up an attempt. */
+  | { kind: 'throttled'; retryInMs: number };
+
+/** A crawl's own politeness, on top of the host's. */
+export interface CrawlPoliteness {
+  minIntervalMs: number;
+  maxConcurrency?: number;
+  /** Also return the Sitemap URLs of the robots.txt of the URL's origin. */
+  wantRobotsSitemaps?: boolean;
+}
+
+/** Passes a URL through its host's gate: robots.txt, then a slot. */
+export type Gate = (url: string, politeness: CrawlPoliteness) => Promise<GateResult>;
