@@ -42,7 +42,12 @@ export default defineConfig(async () => {
           },
         },
         {
-          // System tests in Node, driving real `wrangler dev` processes (kill and restart).
+          // The repository itself, in Node: the layout's layers, function lengths, the README against wrangler.toml.
+          test: { name: 'repo', include: ['test/repo/**/*.test.ts'], environment: 'node' },
+        },
+        {
+          // System tests in Node, driving real `wrangler dev` processes (kill and restart, the dashboard in Chromium,
+          // schedules under npm start).
           test: {
             name: 'system',
             include: ['test/system/**/*.test.ts'],

@@ -120,8 +120,26 @@ function table(caption, head, rows, empty = 'Nothing yet.') {
       'table',
       {},
       h('caption', { class: 'visually-hidden' }, caption),
-      h('thead', {}, h('tr', {}, head.map((c, i) => h('th', { scope: 'col', class: cls[i] }, Array.isArray(c) ? c[0] : c)))),
-      h('tbody', {}, rows.map((row) => h('tr', {}, row.map((cell, i) => h('td', { class: cls[i] }, cell))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          head.map((c, i) => h('th', { scope: 'col', class: cls[i] }, Array.isArray(c) ? c[0] : c)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((row) =>
+          h(
+            'tr',
+            {},
+            row.map((cell, i) => h('td', { class: cls[i] }, cell)),
+          ),
+        ),
+      ),
     ),
   );
 }
@@ -173,59 +191,67 @@ function route() {
   else void homeView();
 }
 
-async function homeView() {
-  const form = h(
+/** The form that starts a crawl. */
+function newCrawlForm() {
+  const numberField = (/** @type {string} */ id, /** @type {string} */ name, /** @type {string} */ label, /** @type {number} */ min) =>
+    h('div', {}, h('label', { for: id }, label), h('input', { id, name, type: 'number', min, inputmode: 'numeric' }));
+  return h(
     'form',
     { id: 'new-crawl', onsubmit: startCrawl },
     h('label', { for: 'seeds' }, 'Seed URLs (one per line)'),
     h('textarea', { id: 'seeds', name: 'seeds', required: true, placeholder: 'https://example.com/' }),
-    h(
-      'div',
-      { class: 'field-row' },
-      h('div', {}, h('label', { for: 'max-pages' }, 'Max pages'), h('input', { id: 'max-pages', name: 'maxPages', type: 'number', min: 1, inputmode: 'numeric' })),
-      h('div', {}, h('label', { for: 'max-depth' }, 'Max depth'), h('input', { id: 'max-depth', name: 'maxDepth', type: 'number', min: 0, inputmode: 'numeric' })),
-    ),
+    h('div', { class: 'field-row' }, numberField('max-pages', 'maxPages', 'Max pages', 1), numberField('max-depth', 'maxDepth', 'Max depth', 0)),
     h('label', { for: 'scope' }, 'Scope'),
-    h('select', { id: 'scope', name: 'scope' }, ['same-host', 'same-domain', 'same-origin', 'any'].map((s) => h('option', { value: s }, s))),
+    h(
+      'select',
+      { id: 'scope', name: 'scope' },
+      ['same-host', 'same-domain', 'same-origin', 'any'].map((s) => h('option', { value: s }, s)),
+    ),
     h('div', { class: 'row' }, h('button', { type: 'submit' }, 'Start crawl')),
     h('p', { id: 'start-error', class: 'error', role: 'alert' }),
   );
+}
+
+/** @param {CrawlItem[]} list */
+function crawlsTable(list) {
+  const seed = (/** @type {CrawlItem} */ crawl) =>
+    h('a', { href: `#/crawls/${crawl.id}` }, crawl.seeds[0] ?? crawl.id, crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : '');
+  return table(
+    'Recent crawls',
+    ['Seed', 'Status', ['Started', 'wide']],
+    list.map((crawl) => [seed(crawl), badge(crawl.status), when(crawl.createdAt)]),
+    'No crawls yet: start one above.',
+  );
+}
+
+/** @param {ScheduleItem[]} rows */
+function schedulesTable(rows) {
+  return table(
+    'Schedules',
+    ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide']],
+    rows.map((sc) => [
+      sc.crawl.seeds[0] ?? '',
+      sc.cron ? `cron ${sc.cron}` : `every ${fmt(sc.everySeconds ?? 0)} s`,
+      when(sc.nextRunAt),
+      sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
+    ]),
+    'No schedules. Create them with POST /v1/schedules.',
+  );
+}
+
+async function homeView() {
   const crawls = h('div', { id: 'crawls' }, h('p', { class: 'muted' }, 'Loading…'));
   const schedules = h('div', { id: 'schedules' }, h('p', { class: 'muted' }, 'Loading…'));
   byId('view').replaceChildren(
     h('h1', {}, 'Crawls'),
-    h('section', { class: 'card', 'aria-labelledby': 'new-title' }, h('h2', { id: 'new-title' }, 'New crawl'), form),
-    h('section', { class: 'card', 'aria-labelledby': 'list-title' }, h('h2', { id: 'list-title' }, 'Recent crawls'), crawls),
-    h('section', { class: 'card', 'aria-labelledby': 'schedules-title' }, h('h2', { id: 'schedules-title' }, 'Schedules'), schedules),
+    card('new', 'New crawl', newCrawlForm()),
+    card('list', 'Recent crawls', crawls),
+    card('schedules', 'Schedules', schedules),
   );
   const refresh = async () => {
-    const [c, s] = await Promise.all([
-      json('/v1/crawls?limit=50'),
-      json('/v1/schedules?limit=50'),
-    ]);
-    const list = /** @type {{ crawls: CrawlItem[] }} */ (c).crawls;
-    crawls.replaceChildren(
-      table(
-        'Recent crawls',
-        ['Seed', 'Status', ['Started', 'wide']],
-        list.map((crawl) => [h('a', { href: `#/crawls/${crawl.id}` }, crawl.seeds[0] ?? crawl.id, crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : ''), badge(crawl.status), when(crawl.createdAt)]),
-        'No crawls yet: start one above.',
-      ),
-    );
-    const rows = /** @type {{ schedules: ScheduleItem[] }} */ (s).schedules;
-    schedules.replaceChildren(
-      table(
-        'Schedules',
-        ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide']],
-        rows.map((sc) => [
-          sc.crawl.seeds[0] ?? '',
-          sc.cron ? `cron ${sc.cron}` : `every ${fmt(sc.everySeconds ?? 0)} s`,
-          when(sc.nextRunAt),
-          sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
-        ]),
-        'No schedules. Create them with POST /v1/schedules.',
-      ),
-    );
+    const [c, s] = await Promise.all([json('/v1/crawls?limit=50'), json('/v1/schedules?limit=50')]);
+    crawls.replaceChildren(crawlsTable(/** @type {{ crawls: CrawlItem[] }} */ (c).crawls));
+    schedules.replaceChildren(schedulesTable(/** @type {{ schedules: ScheduleItem[] }} */ (s).schedules));
   };
   await keepFresh(refresh, () => IDLE_MS);
 }
@@ -249,7 +275,9 @@ async function startCrawl(/** @type {Event} */ event) {
   event.preventDefault();
   const form = /** @type {HTMLFormElement} */ (event.currentTarget);
   const data = new FormData(form);
-  const seeds = String(data.get('seeds') ?? '').split(/\s+/).filter(Boolean);
+  const seeds = String(data.get('seeds') ?? '')
+    .split(/\s+/)
+    .filter(Boolean);
   /** @type {Record<string, unknown>} */
   const request = { seeds, scope: data.get('scope') };
   if (data.get('maxPages')) request.maxPages = Number(data.get('maxPages'));
@@ -282,7 +310,10 @@ function chart(/** @type {Point[]} */ series, /** @type {number} */ interval) {
   points.forEach((p, i) => {
     const fetchedHeight = (p.fetched / max) * 100;
     const failedHeight = (p.failed / max) * 100;
-    for (const [cls, y, height] of /** @type {[string, number, number][]} */ ([['fetched', 100 - fetchedHeight, fetchedHeight], ['failed', 100 - fetchedHeight - failedHeight, failedHeight]])) {
+    for (const [cls, y, height] of /** @type {[string, number, number][]} */ ([
+      ['fetched', 100 - fetchedHeight, fetchedHeight],
+      ['failed', 100 - fetchedHeight - failedHeight, failedHeight],
+    ])) {
       if (height <= 0) continue;
       const rect = document.createElementNS(ns, 'rect');
       rect.setAttribute('class', cls);
@@ -321,10 +352,31 @@ const shortener = (/** @type {string} */ seedHost) => (/** @type {string} */ url
  * @param {string} base @param {string} id @param {(action: () => Promise<unknown>, done: string) => Promise<void>} act
  */
 function crawlActions(base, id, act) {
-  const cancel = h('button', { type: 'button', class: 'danger', id: 'cancel', onclick: () => void act(() => json(base, { method: 'DELETE' }), 'Crawl cancelled.') }, 'Cancel crawl');
-  const retryAll = h('button', { type: 'button', class: 'secondary', id: 'retry-all', onclick: () => void act(() => json(`${base}/retry-errors`, { method: 'POST' }), 'Failed URLs queued again.') }, 'Retry all failed');
+  const cancel = h(
+    'button',
+    { type: 'button', class: 'danger', id: 'cancel', onclick: () => void act(() => json(base, { method: 'DELETE' }), 'Crawl cancelled.') },
+    'Cancel crawl',
+  );
+  const retryAll = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      id: 'retry-all',
+      onclick: () => void act(() => json(`${base}/retry-errors`, { method: 'POST' }), 'Failed URLs queued again.'),
+    },
+    'Retry all failed',
+  );
   const exports = ['jsonl', 'csv'].map((format) =>
-    h('button', { type: 'button', class: 'secondary', onclick: () => void act(() => download(`${base}/export?format=${format}`, `${id}.${format}`), `${format} export downloaded.`) }, `Export ${format.toUpperCase()}`),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        onclick: () => void act(() => download(`${base}/export?format=${format}`, `${id}.${format}`), `${format} export downloaded.`),
+      },
+      `Export ${format.toUpperCase()}`,
+    ),
   );
   const writeWarc = async () => {
     const made = /** @type {{ download: string, file: string, records: number }} */ (await json(`${base}/export?format=warc`, { method: 'POST' }));
@@ -340,7 +392,11 @@ function progressParts() {
   return {
     status: h('span', { id: 'crawl-status' }),
     bar,
-    progress: h('div', { class: 'progress', id: 'progress', role: 'progressbar', 'aria-label': 'Crawl progress', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 }, bar),
+    progress: h(
+      'div',
+      { class: 'progress', id: 'progress', role: 'progressbar', 'aria-label': 'Crawl progress', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
+      bar,
+    ),
     text: h('p', { id: 'progress-text', class: 'muted' }),
     figures: h('dl', { class: 'stats' }),
     chart: h('div', { id: 'chart' }),
@@ -421,54 +477,97 @@ function actionRunner(errorBox, refresh) {
   };
 }
 
+/**
+ * The crawl page's layout; returns the boxes that refreshes fill.
+ * @param {string} id @param {{ seeds: string[] }} config @param {ReturnType<typeof progressParts>} parts @param {HTMLElement[]} actions @param {HTMLElement} actionError
+ */
+function crawlLayout(id, config, parts, actions, actionError) {
+  const boxes = { statuses: h('div', {}), reasons: h('div', {}), hosts: h('div', {}), recent: h('div', {}), errors: h('div', { id: 'errors' }) };
+  const progress = [
+    h('div', { class: 'row' }, parts.status),
+    parts.progress,
+    parts.text,
+    parts.figures,
+    parts.chart,
+    h('div', { class: 'row' }, ...actions),
+    actionError,
+  ];
+  byId('view').replaceChildren(
+    h('p', {}, h('a', { href: '#/' }, '← All crawls')),
+    h('h1', { id: 'crawl-title' }, config.seeds[0] ?? id, config.seeds.length > 1 ? ` (+${config.seeds.length - 1} seeds)` : ''),
+    h('p', { class: 'muted' }, `Crawl ${id}`),
+    card('progress', 'Progress', ...progress),
+    h('div', { class: 'grid' }, card('statuses', 'HTTP statuses', boxes.statuses), card('reasons', 'Errors by reason', boxes.reasons)),
+    card('hosts', 'Hosts and politeness', boxes.hosts),
+    card('recent', 'Recent pages', boxes.recent),
+    card('errors', 'Errors', boxes.errors),
+  );
+  return boxes;
+}
+
+/**
+ * The crawl page's tables: statuses, errors by kind of reason, hosts, recent pages.
+ * @param {ReturnType<typeof crawlLayout>} boxes @param {Stats} s @param {HostState[]} hostList @param {Page[]} pages @param {(url: string) => Node} short
+ */
+function renderTables(boxes, s, hostList, pages, short) {
+  const statusRows = s.statuses.map((r) => [String(r.status), fmt(r.count)]);
+  boxes.statuses.replaceChildren(table('Pages by HTTP status', ['Status', ['Pages', 'num']], statusRows));
+  const kindRows = s.errorKinds.map((r) => [r.outcome, r.kind, fmt(r.count)]);
+  boxes.reasons.replaceChildren(table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], kindRows, 'No errors.'));
+  boxes.hosts.replaceChildren(hostsTable(hostList));
+  const pageRows = pages.map((p) => [short(p.url), String(p.status), p.title ?? '', clock(p.fetchedAt)]);
+  boxes.recent.replaceChildren(table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], pageRows, 'No pages yet.'));
+}
+
+/** @param {HTMLElement} box @param {Stats} s */
+function renderStatus(box, s) {
+  const times = `started ${when(s.createdAt)}${s.finishedAt ? `, ended ${when(s.finishedAt)}` : ''}`;
+  box.replaceChildren(badge(s.status), ' ', h('span', { class: 'muted' }, times));
+}
+
 async function crawlView(/** @type {string} */ id) {
   const base = `/v1/crawls/${id}`;
   const parts = progressParts();
-  const [statuses, reasons, hosts, recent, errors] = [h('div', {}), h('div', {}), h('div', {}), h('div', {}), h('div', { id: 'errors' })];
   const actionError = h('p', { class: 'error', role: 'alert' });
   const act = actionRunner(actionError, () => refresh());
   const actions = crawlActions(base, id, act);
-  const retryUrl = (/** @type {string} */ url) => void act(() => json(`${base}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [url] }) }), `${url} queued again.`);
+  const retryUrl = (/** @type {string} */ url) =>
+    void act(() => json(`${base}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [url] }) }), `${url} queued again.`);
   /** Error rows the operator opened stay open across refreshes. */
   const open = new Set();
   let lastErrors = '';
   let lastStatus = '';
-
   const crawl = /** @type {{ config: { seeds: string[] } }} */ (await json(base));
   const short = shortener(new URL(crawl.config.seeds[0] ?? location.href).host);
-  byId('view').replaceChildren(
-    h('p', {}, h('a', { href: '#/' }, '← All crawls')),
-    h('h1', { id: 'crawl-title' }, crawl.config.seeds[0] ?? id, crawl.config.seeds.length > 1 ? ` (+${crawl.config.seeds.length - 1} seeds)` : ''),
-    h('p', { class: 'muted' }, `Crawl ${id}`),
-    card('progress', 'Progress', h('div', { class: 'row' }, parts.status), parts.progress, parts.text, parts.figures, parts.chart, h('div', { class: 'row' }, ...actions.all), actionError),
-    h('div', { class: 'grid' }, card('statuses', 'HTTP statuses', statuses), card('reasons', 'Errors by reason', reasons)),
-    card('hosts', 'Hosts and politeness', hosts),
-    card('recent', 'Recent pages', recent),
-    card('errors', 'Errors', errors),
-  );
+  const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError);
 
   async function refresh() {
-    const [stats, hostList, pages, errorList] = await Promise.all([json(`${base}/stats`), json(`${base}/hosts`), json(`${base}/pages?order=recent&limit=10`), json(`${base}/errors?limit=100`)]);
+    const paths = ['stats', 'hosts', 'pages?order=recent&limit=10', 'errors?limit=100'];
+    const [stats, hostList, pages, errorList] = await Promise.all(paths.map((path) => json(`${base}/${path}`)));
     const s = /** @type {Stats} */ (stats);
     if (s.status !== lastStatus) {
       if (lastStatus) announce(`Crawl ${s.status}.`);
       lastStatus = s.status;
-      parts.status.replaceChildren(badge(s.status), ' ', h('span', { class: 'muted' }, `started ${when(s.createdAt)}${s.finishedAt ? `, ended ${when(s.finishedAt)}` : ''}`));
+      renderStatus(parts.status, s);
     }
     renderProgress(parts, s);
     actions.cancel.hidden = s.status !== 'running';
     actions.retryAll.hidden = s.counts.failed === 0 || s.status === 'cancelled';
-    statuses.replaceChildren(table('Pages by HTTP status', ['Status', ['Pages', 'num']], s.statuses.map((r) => [String(r.status), fmt(r.count)])));
-    reasons.replaceChildren(table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], s.errorKinds.map((r) => [r.outcome, r.kind, fmt(r.count)]), 'No errors.'));
-    hosts.replaceChildren(hostsTable(/** @type {{ hosts: HostState[] }} */ (hostList).hosts));
-    const ps = /** @type {{ pages: Page[] }} */ (pages).pages;
-    recent.replaceChildren(table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], ps.map((p) => [short(p.url), String(p.status), p.title ?? '', clock(p.fetchedAt)]), 'No pages yet.'));
+    renderTables(boxes, s, /** @type {{ hosts: HostState[] }} */ (hostList).hosts, /** @type {{ pages: Page[] }} */ (pages).pages, short);
     const es = /** @type {{ errors: ErrorItem[] }} */ (errorList).errors;
     const key = JSON.stringify(es);
     if (key === lastErrors) return;
     lastErrors = key;
     const ctx = { open, short, retry: lastStatus !== 'cancelled' ? retryUrl : null };
-    errors.replaceChildren(es.length === 0 ? h('p', { class: 'muted' }, 'No errors.') : h('div', {}, es.map((e) => errorDetails(e, ctx))));
+    boxes.errors.replaceChildren(
+      es.length === 0
+        ? h('p', { class: 'muted' }, 'No errors.')
+        : h(
+            'div',
+            {},
+            es.map((e) => errorDetails(e, ctx)),
+          ),
+    );
   }
 
   await keepFresh(refresh, () => (lastStatus === 'running' ? LIVE_MS : IDLE_MS));

@@ -14,7 +14,11 @@ const RUNS = Number(process.env.RUNS ?? 7);
 const root = new URL('../', import.meta.url).pathname;
 
 const port = 8700 + Math.floor(Math.random() * 90);
-const wrangler = spawn(`${root}node_modules/.bin/wrangler`, ['dev', '--config', `${root}scripts/parse/wrangler.toml`, '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const wrangler = spawn(
+  `${root}node_modules/.bin/wrangler`,
+  ['dev', '--config', `${root}scripts/parse/wrangler.toml`, '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
+  { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+);
 await new Promise<void>((resolve, reject) => {
   let output = '';
   const onData = (chunk: Buffer) => {
@@ -28,7 +32,12 @@ await new Promise<void>((resolve, reject) => {
 try {
   console.log(`link discovery inside workerd, ${N} parses per request, median of ${RUNS} (ms per page):`);
   console.log('page                      linkedom   HTMLRewriter   speed-up');
-  for (const [kb, links] of [[10, 20], [40, 20], [40, 200], [200, 500]] as const) {
+  for (const [kb, links] of [
+    [10, 20],
+    [40, 20],
+    [40, 200],
+    [200, 500],
+  ] as const) {
     const html = benchPage(10_000, kb, links, 7);
     const time = async (parser: string) => {
       const runs: number[] = [];

@@ -17,10 +17,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuSeconds, processGroup } from './lib/proc.ts';
-import { crawlToEnd, median, startSites, startWorker } from './lib/local.ts';
-import { lineChart } from './lib/svg.ts';
 import type { HostLogEntry } from '../test/support/host-log.ts';
+import { crawlToEnd, median, startSites, startWorker } from './lib/local.ts';
+import { cpuSeconds, processGroup } from './lib/proc.ts';
+import { lineChart } from './lib/svg.ts';
 
 const CONCURRENCY = (process.env.CONCURRENCY ?? '20').split(',').map(Number);
 const PAGES = Number(process.env.PAGES ?? 5000);
@@ -61,7 +61,11 @@ async function peakInFlight(site: string, ns: string): Promise<number> {
 }
 
 async function runCrawlee(dir: string, seed: string, concurrency: number, fixed: boolean): Promise<Result> {
-  const child = spawn(node, ['crawlee.mjs', seed, String(concurrency)], { cwd: dir, env: { ...process.env, PERSIST: '0', FIXED: fixed ? '1' : '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(node, ['crawlee.mjs', seed, String(concurrency)], {
+    cwd: dir,
+    env: { ...process.env, PERSIST: '0', FIXED: fixed ? '1' : '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   let cpu = 0;
@@ -141,10 +145,20 @@ for (const { concurrency, edgecrawl, auto, fixed, best } of rows) {
 if (process.env.PLOT) {
   const series = [
     { name: 'edgecrawl (R2 + D1 writes)', color: '#f38020', points: rows.map((r) => [r.concurrency, r.edgecrawl.pagesPerSecond] as [number, number]) },
-    { name: 'Crawlee CheerioCrawler, best of autoscaled and fixed, in memory', color: '#2b6cb0', points: rows.map((r) => [r.concurrency, r.best.pagesPerSecond] as [number, number]) },
+    {
+      name: 'Crawlee CheerioCrawler, best of autoscaled and fixed, in memory',
+      color: '#2b6cb0',
+      points: rows.map((r) => [r.concurrency, r.best.pagesPerSecond] as [number, number]),
+    },
   ];
-  if (LATENCY_MS > 0) series.push({ name: `concurrency bound (C / ${LATENCY_MS} ms)`, color: '#999999', points: rows.map((r) => [r.concurrency, (r.concurrency * 1000) / LATENCY_MS] as [number, number]) });
-  const title = process.env.PLOT_TITLE ?? `pages/s vs concurrency: ${PAGES + 1} pages of ~${PAGE_KB} KB, ${LINKS} links, ${LATENCY_MS} ms latency (median of ${RUNS})`;
+  if (LATENCY_MS > 0)
+    series.push({
+      name: `concurrency bound (C / ${LATENCY_MS} ms)`,
+      color: '#999999',
+      points: rows.map((r) => [r.concurrency, (r.concurrency * 1000) / LATENCY_MS] as [number, number]),
+    });
+  const title =
+    process.env.PLOT_TITLE ?? `pages/s vs concurrency: ${PAGES + 1} pages of ~${PAGE_KB} KB, ${LINKS} links, ${LATENCY_MS} ms latency (median of ${RUNS})`;
   writeFileSync(process.env.PLOT, lineChart({ title, xLabel: 'concurrency (requests in flight)', yLabel: 'pages/s', series }));
   console.log(`\nplot written to ${process.env.PLOT}`);
 }

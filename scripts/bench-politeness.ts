@@ -28,14 +28,19 @@ try {
       if (crawl.counts.stored !== PAGES + 1) throw new Error(`crawl stored ${crawl.counts.stored} of ${PAGES + 1}`);
       const { entries } = (await (await fetch(`${host}/__hostlog`)).json()) as { entries: HostLogEntry[] };
       // The pages the root links to: from the first to the last, the frontier has work for the host.
-      const times = entries.filter((e) => e.path.includes(ns) && e.path.endsWith('.html')).map((e) => e.at).sort((a, b) => a - b);
+      const times = entries
+        .filter((e) => e.path.includes(ns) && e.path.endsWith('.html'))
+        .map((e) => e.at)
+        .sort((a, b) => a - b);
       const span = (times.at(-1) as number) - (times[0] as number);
       rates.push((times.length - 1) / (span / 1000));
       for (let i = 1; i < times.length; i++) smallestGap = Math.min(smallestGap, (times[i] as number) - (times[i - 1] as number));
     }
     const allowed = 1000 / interval;
     const achieved = median(rates);
-    console.log(`${String(interval).padStart(11)} | ${allowed.toFixed(2).padStart(13)} | ${achieved.toFixed(2).padStart(23)} | ${(achieved / allowed).toFixed(3).padStart(16)} | ${smallestGap.toFixed(1).padStart(15)}`);
+    console.log(
+      `${String(interval).padStart(11)} | ${allowed.toFixed(2).padStart(13)} | ${achieved.toFixed(2).padStart(23)} | ${(achieved / allowed).toFixed(3).padStart(16)} | ${smallestGap.toFixed(1).padStart(15)}`,
+    );
   }
 } finally {
   await worker.stop();

@@ -5,8 +5,9 @@
  * Prints pages/s, MB/s, CPU per page and peak workerd memory, medians over RUNS fresh crawls; timed from
  * outside the Worker (POST to completed), as Workers' clocks do not advance during CPU work.
  */
-import { cpuSeconds, peakRssMiB, processGroup } from './lib/proc.ts';
+
 import { api, crawlToEnd, median, startSites, startWorker } from './lib/local.ts';
+import { cpuSeconds, peakRssMiB, processGroup } from './lib/proc.ts';
 
 const PAGES = Number(process.env.PAGES ?? 5000);
 const PAGE_KB = Number(process.env.PAGE_KB ?? 40);
@@ -15,7 +16,11 @@ const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
 const RUNS = Number(process.env.RUNS ?? 3);
 
 const sites = await startSites(0);
-const worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '1000', ...(process.env.CONCURRENCY ? { FETCH_CONCURRENCY: process.env.CONCURRENCY } : {}) });
+const worker = await startWorker({
+  HOST_MIN_INTERVAL_MS: '0',
+  HOST_MAX_CONCURRENCY: '1000',
+  ...(process.env.CONCURRENCY ? { FETCH_CONCURRENCY: process.env.CONCURRENCY } : {}),
+});
 const pgid = worker.process.pid as number;
 try {
   const results: { pagesPerSecond: number; mbPerSecond: number; cpuMsPerPage: number; workerdMsPerPage: number }[] = [];
@@ -33,14 +38,21 @@ try {
     if (stored !== PAGES + 1) throw new Error(`run ${run}: stored ${stored} of ${PAGES + 1}: ${JSON.stringify(crawl.counts)}`);
     const page: { pages: { bytes: number }[] } = await api(worker, `/v1/crawls/${crawl.id}/pages?limit=1000`);
     const avgBytes = page.pages.reduce((sum, p) => sum + p.bytes, 0) / page.pages.length;
-    results.push({ pagesPerSecond: stored / seconds, mbPerSecond: (stored * avgBytes) / 1e6 / seconds, cpuMsPerPage: (cpu * 1000) / stored, workerdMsPerPage: (workerdCpu * 1000) / stored });
+    results.push({
+      pagesPerSecond: stored / seconds,
+      mbPerSecond: (stored * avgBytes) / 1e6 / seconds,
+      cpuMsPerPage: (cpu * 1000) / stored,
+      workerdMsPerPage: (workerdCpu * 1000) / stored,
+    });
     console.log(`run ${run + 1}: ${stored} pages in ${seconds.toFixed(1)} s, ${(stored / seconds).toFixed(1)} pages/s`);
   }
   const peak = peakRssMiB(processGroup(pgid), /workerd/);
   console.log(`\nedgecrawl, ${PAGES + 1} pages of ~${PAGE_KB} KB with ${LINKS} links, ${LATENCY_MS} ms latency, median of ${RUNS} runs:`);
   console.log(`  pages/s         ${median(results.map((r) => r.pagesPerSecond)).toFixed(1)}`);
   console.log(`  MB/s            ${median(results.map((r) => r.mbPerSecond)).toFixed(2)}`);
-  console.log(`  CPU ms/page     ${median(results.map((r) => r.cpuMsPerPage)).toFixed(2)} (workerd + wrangler), of which workerd ${median(results.map((r) => r.workerdMsPerPage)).toFixed(2)}`);
+  console.log(
+    `  CPU ms/page     ${median(results.map((r) => r.cpuMsPerPage)).toFixed(2)} (workerd + wrangler), of which workerd ${median(results.map((r) => r.workerdMsPerPage)).toFixed(2)}`,
+  );
   console.log(`  peak workerd    ${peak.toFixed(0)} MiB`);
 } finally {
   await worker.stop();

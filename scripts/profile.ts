@@ -90,7 +90,10 @@ function area(node: ProfileNode, modules: Map<string, (line: number) => string>)
 }
 
 const sites = await startSites(0);
-const worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '1000' }, { args: ['--inspector-port', String(INSPECTOR)], ...(process.env.LOG_FILE ? { logFile: process.env.LOG_FILE } : {}) });
+const worker = await startWorker(
+  { HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '1000' },
+  { args: ['--inspector-port', String(INSPECTOR)], ...(process.env.LOG_FILE ? { logFile: process.env.LOG_FILE } : {}) },
+);
 try {
   const session = await devtools(INSPECTOR);
   await session.send('Profiler.enable');
@@ -125,13 +128,21 @@ try {
   }
   const busy = total - (byArea.get('(idle)') ?? 0);
   const stored = crawl.counts.stored;
-  console.log(`${stored} pages in ${seconds.toFixed(1)} s (${(stored / seconds).toFixed(1)} pages/s); Worker isolate busy ${(busy / 1000).toFixed(0)} ms = ${(busy / 1000 / stored).toFixed(2)} ms/page`);
+  console.log(
+    `${stored} pages in ${seconds.toFixed(1)} s (${(stored / seconds).toFixed(1)} pages/s); Worker isolate busy ${(busy / 1000).toFixed(0)} ms = ${(busy / 1000 / stored).toFixed(2)} ms/page`,
+  );
   console.log('\nself time by area (share of busy time):');
-  for (const [name, us] of [...byArea].sort((a, b) => b[1] - a[1]).filter(([n]) => n !== '(idle)').slice(0, 20)) {
+  for (const [name, us] of [...byArea]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([n]) => n !== '(idle)')
+    .slice(0, 20)) {
     console.log(`  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000 / stored).toFixed(3)} ms/page  ${name}`);
   }
   console.log('\ntop functions by self time:');
-  for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).filter(([n]) => !n.startsWith('(idle)')).slice(0, 30)) {
+  for (const [name, us] of [...byFunction]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([n]) => !n.startsWith('(idle)'))
+    .slice(0, 30)) {
     console.log(`  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`);
   }
   console.log(`\nprofile written to ${OUT}`);

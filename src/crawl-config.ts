@@ -3,7 +3,7 @@ import { SCOPES } from './domain/scope';
 import type { CrawlConfig } from './types';
 
 /** Stored data that does not have the shape this version reads: a bug or a hand-edited row, never a user's input. */
-export class StoredDataError extends Error {}
+class StoredDataError extends Error {}
 
 /**
  * A crawl config as stored (D1's crawls and schedules rows, the crawl's Durable Object). Read back through this,

@@ -1,5 +1,5 @@
 /** Runtime settings from the Worker's vars, with defaults and bounds. */
-import { parsePrivateAllowance, type PrivateAllowance } from './domain/address';
+import { type PrivateAllowance, parsePrivateAllowance } from './domain/address';
 
 export interface Settings {
   /** ALLOW_PRIVATE_NETWORKS: "true", "false", or a list of allowed private hosts and IPv4 CIDRs. */

@@ -71,11 +71,9 @@ export interface CrawlTask extends FrontierEntry {
   crawlId: string;
 }
 
-/** `retry` uses up an attempt; `throttled` (politeness kept it waiting too long) does not. */
-export type OutcomeKind = Outcome['kind'];
-
 /**
- * What became of one claimed URL, reported to the crawl's Durable Object. `fetched`: an HTTP response was
+ * What became of one claimed URL, reported to the crawl's Durable Object. `retry` uses up an attempt;
+ * `throttled` (politeness kept it waiting too long) does not. `fetched`: an HTTP response was
  * received. `links`: candidate URLs found (links, a redirect target or sitemaps), already scope-checked.
  */
 export type Outcome =

@@ -2,7 +2,7 @@
  * Helpers for scripts that run the crawler locally: the test site in its own process, and
  * `wrangler dev` on a fresh state directory, driven through the public API.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +60,8 @@ export interface WorkerOptions {
   batchTimeout?: number;
   /** Write wrangler's output (queue batch timings, the Worker's logs) to this file. */
   logFile?: string;
+  /** Start it as a user does, with `npm start` (which applies migrations and fires the cron triggers). */
+  npmStart?: boolean;
 }
 
 /** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
@@ -67,21 +69,36 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   const port = options.port ?? 8800 + Math.floor(Math.random() * 800);
   const state = options.state ?? mkdtempSync(join(tmpdir(), 'edgecrawl-'));
   const wrangler = join(root, 'node_modules/.bin/wrangler');
-  const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, encoding: 'utf8' });
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  if (!options.npmStart) {
+    const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, encoding: 'utf8' });
+    if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  }
   const token = 'bench-token';
   const config: string[] = [];
   if (options.batchSize !== undefined || options.batchTimeout !== undefined) {
     const path = join(root, `.wrangler-batch-${options.batchSize ?? 'd'}-${options.batchTimeout ?? 'd'}.toml`);
     let toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
     if (options.batchSize !== undefined) toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = )\d+/g, `$1${options.batchSize}`);
-    if (options.batchTimeout !== undefined) toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g, `$1${options.batchTimeout}`);
+    if (options.batchTimeout !== undefined)
+      toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g, `$1${options.batchTimeout}`);
     writeFileSync(path, toml);
     config.push('--config', path);
   }
-  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', ...config, ...(options.args ?? [])];
+  const args = [
+    'dev',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    state,
+    '--show-interactive-dev-session=false',
+    ...config,
+    ...(options.args ?? []),
+  ];
   for (const [name, value] of Object.entries({ API_TOKEN: token, ALLOW_PRIVATE_NETWORKS: 'true', ...vars })) args.push('--var', `${name}:${value}`);
-  const child = spawn(wrangler, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const [command, commandArgs] = options.npmStart ? ['npm', ['start', '--', ...args.slice(1)]] : [wrangler, args];
+  const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 60_000);

@@ -13,17 +13,25 @@ export default {
     if (parser === 'rewriter-min') {
       for (let i = 0; i < n; i++) {
         const hrefs: (string | null)[] = [];
-        await new HTMLRewriter().on('a[href]', { element: (el) => void hrefs.push(el.getAttribute('href')) }).transform(new Response(body)).arrayBuffer();
+        await new HTMLRewriter()
+          .on('a[href]', { element: (el) => void hrefs.push(el.getAttribute('href')) })
+          .transform(new Response(body))
+          .arrayBuffer();
         links += hrefs.length;
       }
       return Response.json({ links });
     }
     if (parser === 'rewriter-none') {
-      for (let i = 0; i < n; i++) await new HTMLRewriter().on('nomatch', { element: () => undefined }).transform(new Response(body)).arrayBuffer();
+      for (let i = 0; i < n; i++)
+        await new HTMLRewriter()
+          .on('nomatch', { element: () => undefined })
+          .transform(new Response(body))
+          .arrayBuffer();
       return Response.json({ links: n });
     }
     for (let i = 0; i < n; i++) {
-      const page = parser === 'linkedom' ? parseHtmlPage(decodeBody(body, type), 'http://bench.test/p.html') : await discoverLinks(body, type, 'http://bench.test/p.html');
+      const page =
+        parser === 'linkedom' ? parseHtmlPage(decodeBody(body, type), 'http://bench.test/p.html') : await discoverLinks(body, type, 'http://bench.test/p.html');
       links += page.links.length;
     }
     return Response.json({ links });

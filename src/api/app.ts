@@ -14,7 +14,10 @@ export function createApp() {
   app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
 
   app.get('/v1/health', (c) => c.json({ ok: true }));
-  app.use('/v1/*', bearerAuth((env) => env.API_TOKEN));
+  app.use(
+    '/v1/*',
+    bearerAuth((env) => env.API_TOKEN),
+  );
   // Every route of one crawl finds it loaded (an unknown id is a 404 before anything else is read).
   const crawlApi = new Hono<CrawlEnv>().use('/:id/*', loadCrawl).route('/', crawls).route('/', pages).route('/', stats).route('/', exportRoutes);
   app.route('/v1/crawls', crawlApi);

@@ -1,6 +1,6 @@
+import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Context } from 'hono';
 import { log } from '../log';
 
 /** An API error with a stable machine-readable code; rendered once, in app.onError. */

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { getCrawl, type CrawlRow } from '../storage/d1/crawls';
+import { type CrawlRow, getCrawl } from '../storage/d1/crawls';
 import { notFound } from './errors';
 import { crawlIdSchema } from './schemas';
 

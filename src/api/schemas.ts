@@ -5,8 +5,8 @@ import { SCOPES } from '../domain/scope';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_BYTES = 256 * 1024;
-export const MAX_SEEDS = 1000;
-export const MAX_PATTERNS = 100;
+const MAX_SEEDS = 1000;
+const MAX_PATTERNS = 100;
 
 const pattern = z
   .string()
@@ -91,9 +91,7 @@ export const retryErrorsSchema = z
 
 export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();
 
-export const crawlListQuerySchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() })
-  .strict();
+export const crawlListQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() }).strict();
 
 /** Cursors: where the last listing stopped (crawls by creation time, pages by fetch time, rows by URL or id). */
 export const crawlCursorSchema = z.object({ c: z.number().int(), i: z.string() }).strict();

@@ -9,14 +9,14 @@ import type { CrawlConfig } from '../types';
 import { ApiError, badRequest } from './errors';
 
 /** Turns zod issues into one readable sentence: "seeds.0: Invalid URL; maxPages: Too big". */
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(body)'}: ${issue.message}`)
     .join('; ');
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw badRequest(`invalid ${what}: ${describeIssues(result.error)}`);
   return result.data;
@@ -31,7 +31,10 @@ type JsonInput<S extends z.ZodType<object>> = { in: { json: z.input<S> }; out: {
  * Validates a JSON body; the typed result is `c.req.valid('json')`. Another content type is a 415, malformed JSON
  * and schema violations are 400s. With `emptyBody`, an empty body counts as that value (whatever its type).
  */
-export function jsonInput<S extends z.ZodType<object>>(schema: S, options: { emptyBody?: unknown } = {}): MiddlewareHandler<{ Bindings: Env }, string, JsonInput<S>> {
+export function jsonInput<S extends z.ZodType<object>>(
+  schema: S,
+  options: { emptyBody?: unknown } = {},
+): MiddlewareHandler<{ Bindings: Env }, string, JsonInput<S>> {
   return async (c, next) => {
     const text = await c.req.text();
     let raw: unknown = options.emptyBody;

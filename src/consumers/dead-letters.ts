@@ -27,7 +27,11 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
   await Promise.all(
     [...byCrawl].map(async ([crawlId, items]) => {
       try {
-        await abandon(env, crawlId, items.map(({ task }) => task.url));
+        await abandon(
+          env,
+          crawlId,
+          items.map(({ task }) => task.url),
+        );
         for (const { message } of items) message.ack();
       } catch (error) {
         log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
@@ -41,7 +45,20 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
 async function abandon(env: Env, crawlId: string, urls: string[]): Promise<void> {
   const changed = await env.CRAWL.getByName(crawlId).abandon(urls.map((url) => ({ url, reason: REASON })));
   if (changed.length === 0) return;
-  await recordErrors(env.DB, crawlId, changed.map(({ url, attempts }) => ({ url, outcome: 'failed' as const, reason: REASON, attempts, httpStatus: null })), Date.now());
+  await recordErrors(
+    env.DB,
+    crawlId,
+    changed.map(({ url, attempts }) => ({ url, outcome: 'failed' as const, reason: REASON, attempts, httpStatus: null })),
+    Date.now(),
+  );
   const crawl = await getCrawl(env.DB, crawlId);
-  if (crawl) await emitWebhookEvents(env.WEBHOOKS, crawl.config, pageFailedEvents(crawlId, changed.map(({ url, attempts }) => ({ outcome: { url, reason: REASON }, attempts }))));
+  if (crawl)
+    await emitWebhookEvents(
+      env.WEBHOOKS,
+      crawl.config,
+      pageFailedEvents(
+        crawlId,
+        changed.map(({ url, attempts }) => ({ outcome: { url, reason: REASON }, attempts })),
+      ),
+    );
 }

@@ -1,13 +1,13 @@
 import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
-import { limiter, type Limit } from '../lib/limit';
+import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { hostGateClient } from '../objects/host-gate-client';
-import { processTask, type ProcessDeps } from '../page/process';
+import { type ProcessDeps, processTask } from '../page/process';
 import { taskSchema } from '../queues/frontier';
 import { readSettings, type Settings } from '../settings';
 import { previousLinks } from '../storage/d1/links';
-import { previousVersions, type PreviousVersion } from '../storage/d1/pages';
+import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { type CrawlStub, type Finished, settle } from './settle';
 
@@ -73,7 +73,9 @@ async function consumeGroup(crawlId: string, group: Item[], env: Env, settings: 
   const claimedUrls = group.filter((_, i) => claims[i]).map((g) => g.task.url);
   const deps = await processDeps(crawlId, config, claimedUrls, env, settings, limit);
   const record = (chunk: Finished[]) =>
-    settle(crawlId, chunk, stub, env, config).catch((error: unknown) => log('error', 'recording a chunk failed', { crawlId, count: chunk.length, error: String(error) }));
+    settle(crawlId, chunk, stub, env, config).catch((error: unknown) =>
+      log('error', 'recording a chunk failed', { crawlId, count: chunk.length, error: String(error) }),
+    );
   await fetchInChunks(group, claims, deps, record);
 }
 
@@ -95,7 +97,7 @@ async function processDeps(crawlId: string, config: CrawlConfig, urls: string[],
 }
 
 /** The smallest chunk of results recorded at once (see fetchInChunks). */
-export const SETTLE_CHUNK_MIN = 25;
+const SETTLE_CHUNK_MIN = 25;
 
 /**
  * Fetches the claimed tasks of a group and records their results in chunks as pages finish, while the rest

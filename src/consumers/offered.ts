@@ -19,8 +19,8 @@ export class OfferedUrls {
 
   /** Remembers URLs whose offer the Durable Object has recorded. */
   add(crawlId: string, urls: Iterable<string>): void {
-    let set = this.crawls.get(crawlId);
-    if (!set) this.crawls.set(crawlId, (set = new Set()));
+    const set = this.crawls.get(crawlId) ?? new Set<string>();
+    this.crawls.set(crawlId, set);
     for (const url of urls) {
       if (set.has(url)) continue;
       set.add(url);

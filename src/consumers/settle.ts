@@ -65,7 +65,14 @@ async function record(env: Env, crawlId: string, done: readonly Done[]): Promise
  * isolate already offered), and queues page.failed events for the URLs it recorded as failed. Returns the links
  * it accepted.
  */
-async function report(env: Env, crawlId: string, config: CrawlConfig, stub: CrawlStub, done: readonly Done[], broken: readonly Finished[]): Promise<FrontierEntry[]> {
+async function report(
+  env: Env,
+  crawlId: string,
+  config: CrawlConfig,
+  stub: CrawlStub,
+  done: readonly Done[],
+  broken: readonly Finished[],
+): Promise<FrontierEntry[]> {
   const offering = new Set<string>();
   const fresh = (links: FrontierEntry[]) =>
     links.filter((link) => {
@@ -82,7 +89,10 @@ async function report(env: Env, crawlId: string, config: CrawlConfig, stub: Craw
   if (failed.length > 0 && config.webhook) {
     // Only the URLs the crawl recorded as failed just now (not a late duplicate of one already final).
     const recorded = new Set(failed);
-    const events = pageFailedEvents(crawlId, done.map((d) => d.processed).filter((p) => recorded.has(p.outcome.url)));
+    const events = pageFailedEvents(
+      crawlId,
+      done.map((d) => d.processed).filter((p) => recorded.has(p.outcome.url)),
+    );
     await emitWebhookEvents(env.WEBHOOKS, config, events);
   }
   return accepted;
@@ -102,7 +112,9 @@ async function requeueThrottled(env: Env, crawlId: string, config: CrawlConfig, 
   const requeued = new Set<Message>();
   for (const [delay, items] of byDelay) {
     try {
-      const entries = items.map(({ task }): FrontierEntry => ({ url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}) }));
+      const entries = items.map(
+        ({ task }): FrontierEntry => ({ url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}) }),
+      );
       await enqueueTasks(env, crawlId, config, entries, delay);
       for (const { message } of items) requeued.add(message);
     } catch (error) {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { readSettings, type Settings } from '../settings';
-import type { Webhook } from '../types';
-import { getCrawl, type CrawlRow } from '../storage/d1/crawls';
 import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
-import { log } from '../log';
 import { signWebhook } from '../domain/signature';
+import { log } from '../log';
 import type { WebhookEvent } from '../queues/webhook-events';
+import { readSettings, type Settings } from '../settings';
+import { type CrawlRow, getCrawl } from '../storage/d1/crawls';
+import type { Webhook } from '../types';
 
 /** Deliveries of one event before it is given up (logged as abandoned). */
 export const WEBHOOK_MAX_ATTEMPTS = 8;
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 
 const eventSchema = z.object({
   id: z.uuid(),
@@ -28,7 +28,7 @@ export function webhookRetryDelaySeconds(attempt: number, random: () => number =
 type Delivery = { ok: true; status: number } | { ok: false; reason: string; permanent?: boolean };
 
 /** One POST of an event to a webhook, signed; never throws. Redirects are not followed: the URL is the one given. */
-export async function deliverWebhook(webhook: Webhook, event: WebhookEvent, settings: Settings, now = Date.now()): Promise<Delivery> {
+async function deliverWebhook(webhook: Webhook, event: WebhookEvent, settings: Settings, now = Date.now()): Promise<Delivery> {
   if (isRefusedUrl(webhook.url, settings.allowPrivateNetworks)) return { ok: false, reason: 'blocked: private network address', permanent: true };
   const body = JSON.stringify(event);
   try {
@@ -61,8 +61,8 @@ export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<vo
   const settings = readSettings(env);
   const crawls = new Map<string, Promise<CrawlRow | null>>();
   const crawlOf = (id: string) => {
-    let crawl = crawls.get(id);
-    if (!crawl) crawls.set(id, (crawl = getCrawl(env.DB, id)));
+    const crawl = crawls.get(id) ?? getCrawl(env.DB, id);
+    crawls.set(id, crawl);
     return crawl;
   };
   await Promise.all(batch.messages.map((message) => deliverMessage(message, crawlOf, settings)));
@@ -75,7 +75,13 @@ async function deliverMessage(message: Message, crawlOf: (id: string) => Promise
     return message.ack();
   }
   const event = parsed.data;
-  const fields = { crawlId: event.crawlId, event: event.type, eventId: event.id, attempt: message.attempts, ...(typeof event.data.url === 'string' ? { url: event.data.url } : {}) };
+  const fields = {
+    crawlId: event.crawlId,
+    event: event.type,
+    eventId: event.id,
+    attempt: message.attempts,
+    ...(typeof event.data.url === 'string' ? { url: event.data.url } : {}),
+  };
   let crawl: CrawlRow | null;
   try {
     crawl = await crawlOf(event.crawlId);

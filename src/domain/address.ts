@@ -14,7 +14,7 @@ function ipv4Parts(host: string): number[] | null {
   return parts.every((p) => p <= 255) ? parts : null;
 }
 
-export function isPrivateIPv4(host: string): boolean {
+function isPrivateIPv4(host: string): boolean {
   const p = ipv4Parts(host);
   if (!p) return false;
   const [a, b] = p as [number, number, number, number];
@@ -42,7 +42,8 @@ function ipv6Groups(host: string): number[] | null {
   if (v4) {
     const p = ipv4Parts(v4[1] as string);
     if (!p) return null;
-    text = text.slice(0, -(v4[1] as string).length) + `${((p[0]! << 8) | p[1]!).toString(16)}:${((p[2]! << 8) | p[3]!).toString(16)}`;
+    const [a = 0, b = 0, c = 0, d = 0] = p;
+    text = `${text.slice(0, -(v4[1] as string).length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const halves = text.split('::');
   if (halves.length > 2) return null;
@@ -100,12 +101,17 @@ export function parsePrivateAllowance(value: string | undefined): PrivateAllowan
   const text = (value ?? '').trim().toLowerCase();
   if (text === 'true') return true;
   if (text === '' || text === 'false') return false;
-  return text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 function ipv4ToInt(host: string): number | null {
   const parts = ipv4Parts(host);
-  return parts ? ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0 : null;
+  if (!parts) return null;
+  const [a = 0, b = 0, c = 0, d = 0] = parts;
+  return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
 }
 
 function allowedBy(host: string, entry: string): boolean {

@@ -1,5 +1,5 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
-import { charsetOf, decodeBody, isCanonicalRel, parseHtmlPage, resolvePage, type ParsedPage, type RawPage } from './html';
+import { charsetOf, decodeBody, isCanonicalRel, type ParsedPage, parseHtmlPage, type RawPage, resolvePage } from './html';
 
 /** Encodings lol-html (HTMLRewriter) reads: every ASCII-compatible one; UTF-16 is not. */
 function rewriterReads(contentType: string | null): boolean {

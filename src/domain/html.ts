@@ -55,7 +55,7 @@ export function resolvePage(raw: RawPage, pageUrl: string): ParsedPage {
 
 /** Whether a rel attribute value has the canonical token. */
 export function isCanonicalRel(rel: string | null): boolean {
-  return rel !== null && rel.toLowerCase().split(/\s+/).includes('canonical');
+  return rel?.toLowerCase().split(/\s+/).includes('canonical') ?? false;
 }
 
 /**
@@ -94,7 +94,7 @@ export function decodeBody(bytes: Uint8Array, contentType: string | null): strin
 }
 
 /** Media type without parameters, lower-cased ("text/html"), or null. */
-export function mediaType(contentType: string | null): string | null {
+function mediaType(contentType: string | null): string | null {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   return type ? type : null;
 }

@@ -19,8 +19,7 @@ export type ScopeMatcher = (url: string) => boolean;
 
 export function compileScope(scope: Scope, seeds: readonly string[]): ScopeMatcher {
   if (scope === 'any') return () => true;
-  const key = (u: URL): string =>
-    scope === 'same-origin' ? u.origin : scope === 'same-host' ? u.hostname : registrableDomain(u.hostname);
+  const key = (u: URL): string => (scope === 'same-origin' ? u.origin : scope === 'same-host' ? u.hostname : registrableDomain(u.hostname));
   const allowed = new Set(seeds.map((s) => key(new URL(s))));
   return (url) => {
     try {

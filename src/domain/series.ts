@@ -23,7 +23,12 @@ export interface Bucket {
  * Buckets from `fromMs` to `toMs` (inclusive) every `intervalSeconds`, with the counts given per bucket start;
  * intervals with nothing are zeros, so a chart's x axis is time, not row order.
  */
-export function fillSeries(counts: readonly { at: number; fetched?: number; failed?: number }[], fromMs: number, toMs: number, intervalSeconds: number): Bucket[] {
+export function fillSeries(
+  counts: readonly { at: number; fetched?: number; failed?: number }[],
+  fromMs: number,
+  toMs: number,
+  intervalSeconds: number,
+): Bucket[] {
   const step = intervalSeconds * 1000;
   const byAt = new Map<number, Bucket>();
   for (const c of counts) {

@@ -24,7 +24,13 @@ function equalConstantTime(a: string, b: string): boolean {
 }
 
 /** True when `header` signs `body` with `secret` and its timestamp is within `toleranceSeconds` of now. */
-export async function verifyWebhook(secret: string, body: string, header: string | null, nowSeconds = Math.floor(Date.now() / 1000), toleranceSeconds = 300): Promise<boolean> {
+export async function verifyWebhook(
+  secret: string,
+  body: string,
+  header: string | null,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = 300,
+): Promise<boolean> {
   const parts = new Map((header ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const t = Number(parts.get('t'));
   const v1 = parts.get('v1');

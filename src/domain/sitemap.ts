@@ -3,7 +3,7 @@
  * Only `<loc>` values are read, XML-unescaped (entities and CDATA), at most 50,000 per file as the
  * protocol allows. Sitemap content is untrusted: callers normalize and scope-check every URL.
  */
-export const MAX_SITEMAP_LOCS = 50_000;
+const MAX_SITEMAP_LOCS = 50_000;
 
 export interface ParsedSitemap {
   kind: 'urlset' | 'index' | 'unknown';
@@ -12,7 +12,7 @@ export interface ParsedSitemap {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-export function unescapeXml(text: string): string {
+function unescapeXml(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-z]+);/g, (match, entity: string) => {
     if (entity.startsWith('#x')) return String.fromCodePoint(parseInt(entity.slice(2), 16));
     if (entity.startsWith('#')) return String.fromCodePoint(parseInt(entity.slice(1), 10));

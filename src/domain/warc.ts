@@ -12,7 +12,9 @@ export type WarcHeaders = [name: string, value: string][];
 
 /** One record: version line, named fields, Content-Length, a blank line, the block, two CRLFs. */
 export function warcRecord(headers: WarcHeaders, block: Uint8Array): Uint8Array {
-  const head = encoder.encode(`WARC/1.1${CRLF}${headers.map(([k, v]) => `${k}: ${v.replace(/[\r\n]+/g, ' ')}${CRLF}`).join('')}Content-Length: ${block.byteLength}${CRLF}${CRLF}`);
+  const head = encoder.encode(
+    `WARC/1.1${CRLF}${headers.map(([k, v]) => `${k}: ${v.replace(/[\r\n]+/g, ' ')}${CRLF}`).join('')}Content-Length: ${block.byteLength}${CRLF}${CRLF}`,
+  );
   const tail = encoder.encode(CRLF + CRLF);
   const out = new Uint8Array(head.byteLength + block.byteLength + tail.byteLength);
   out.set(head, 0);
@@ -57,10 +59,14 @@ export async function sha1Digest(bytes: Uint8Array): Promise<string> {
 }
 
 export const warcDate = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-export const recordId = () => `<urn:uuid:${crypto.randomUUID()}>`;
+const recordId = () => `<urn:uuid:${crypto.randomUUID()}>`;
 
 export function warcinfoRecord(filename: string, fields: Record<string, string>, now: number): Uint8Array {
-  const block = encoder.encode(Object.entries(fields).map(([k, v]) => `${k}: ${v}${CRLF}`).join(''));
+  const block = encoder.encode(
+    Object.entries(fields)
+      .map(([k, v]) => `${k}: ${v}${CRLF}`)
+      .join(''),
+  );
   return warcRecord(
     [
       ['WARC-Type', 'warcinfo'],

@@ -1,7 +1,7 @@
-import { deleteCrawl, insertCrawl } from '../storage/d1/crawls';
-import { enqueueTasks } from '../queues/frontier';
-import type { CrawlConfig } from '../types';
 import { log } from '../log';
+import { enqueueTasks } from '../queues/frontier';
+import { deleteCrawl, insertCrawl } from '../storage/d1/crawls';
+import type { CrawlConfig, FrontierEntry } from '../types';
 
 export class CrawlStartError extends Error {}
 
@@ -12,7 +12,7 @@ export class CrawlStartError extends Error {}
 export async function startCrawl(env: Env, config: CrawlConfig, origin: { scheduleId?: string } = {}): Promise<string> {
   const id = crypto.randomUUID();
   await insertCrawl(env.DB, id, config, Date.now(), origin.scheduleId ?? null);
-  let seeds;
+  let seeds: FrontierEntry[];
   try {
     seeds = await env.CRAWL.getByName(id).start(id, config);
   } catch (error) {

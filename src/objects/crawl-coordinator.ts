@@ -1,15 +1,25 @@
 import { DurableObject } from 'cloudflare:workers';
 import { parseStoredConfig } from '../crawl-config';
-import { setCrawlStatus } from '../storage/d1/crawls';
-import { hasColumn, migrateSchema, type SchemaStep } from './sqlite-schema';
-import { enqueueTasks } from '../queues/frontier';
-import { readSettings, type Settings } from '../settings';
-import { reasonOf, type Claim, type Counts, type CrawlConfig, type CrawlSnapshot, type CrawlStatus, type FrontierEntry, type Outcome, type TaskKind } from '../types';
 import { log } from '../log';
+import { enqueueTasks } from '../queues/frontier';
 import { emitWebhookEvents, webhookEvent } from '../queues/webhook-events';
+import { readSettings, type Settings } from '../settings';
+import { setCrawlStatus } from '../storage/d1/crawls';
+import {
+  type Claim,
+  type Counts,
+  type CrawlConfig,
+  type CrawlSnapshot,
+  type CrawlStatus,
+  type FrontierEntry,
+  type Outcome,
+  reasonOf,
+  type TaskKind,
+} from '../types';
+import { hasColumn, migrateSchema, type SchemaStep } from './sqlite-schema';
 
 /** URL states in the seen-set. QUEUED and INFLIGHT are pending; the rest are final. */
-const enum State {
+enum State {
   Queued = 0,
   Inflight = 1,
   Stored = 2,
@@ -20,9 +30,9 @@ const enum State {
 const FINAL_STATE = { stored: State.Stored, failed: State.Failed, skipped: State.Skipped } as const;
 
 /** How long a claimed URL stays reserved for its consumer before the sweeper may hand it out again. */
-export const LEASE_MS = 3 * 60_000;
+const LEASE_MS = 3 * 60_000;
 /** Backstop: a URL queued this long past its expected delivery has its message re-sent, even while the crawl is busy. */
-export const REQUEUE_AFTER_MS = 60 * 60_000;
+const REQUEUE_AFTER_MS = 60 * 60_000;
 const SWEEP_LIMIT = 1000;
 
 type CounterName = keyof Counts | 'pending';
@@ -340,7 +350,12 @@ export class CrawlCoordinator extends DurableObject<Env> {
       if (status !== 'running' && notified !== status) {
         // Marked first, so a sync running beside this one (the alarm) does not send the event as well.
         this.setMeta('notified', status);
-        const event = webhookEvent(status === 'completed' ? 'crawl.completed' : 'crawl.cancelled', id, { status, counts: this.snapshot()?.counts, finishedAt: new Date(now).toISOString() }, now);
+        const event = webhookEvent(
+          status === 'completed' ? 'crawl.completed' : 'crawl.cancelled',
+          id,
+          { status, counts: this.snapshot()?.counts, finishedAt: new Date(now).toISOString() },
+          now,
+        );
         if (!(await emitWebhookEvents(this.env.WEBHOOKS, this.config() ?? {}, [event]))) {
           this.setMeta('notified', notified);
           throw new Error('webhook event not queued');

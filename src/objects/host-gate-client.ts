@@ -5,7 +5,7 @@ import type { Settings } from '../settings';
 import { type Admission, type AdmitRequest, DEFAULT_429_BACKOFF_MS } from './host-gate';
 
 /** Unpaced slots finished within this long of each other are released in one call. */
-export const RELEASE_BATCH_MS = 20;
+const RELEASE_BATCH_MS = 20;
 
 type HostStub = ReturnType<Env['HOSTS']['getByName']>;
 type Released = { slot: string; respondedAt?: number };
@@ -36,12 +36,15 @@ class HostChannel {
     this.admits = [];
     this.stub.admitMany(pending.map((p) => p.request)).then(
       (admissions) => {
-        pending.forEach((p, i) => {
+        for (const [i, p] of pending.entries()) {
           const admission = admissions[i];
-          if (!admission) return p.reject(new Error('host gate answered fewer admissions than asked'));
+          if (!admission) {
+            p.reject(new Error('host gate answered fewer admissions than asked'));
+            continue;
+          }
           if (admission.kind === 'go' && admission.spacing === 0) this.running++;
           p.resolve(admission);
-        });
+        }
       },
       (error: unknown) => {
         for (const p of pending) p.reject(error);
@@ -95,8 +98,8 @@ export function hostGateClient(hosts: Env['HOSTS'], settings: Settings): Gate {
   const channels = new Map<string, HostChannel>();
   const channelFor = (url: string) => {
     const key = hostKey(url);
-    let channel = channels.get(key);
-    if (!channel) channels.set(key, (channel = new HostChannel(hosts.getByName(key))));
+    const channel = channels.get(key) ?? new HostChannel(hosts.getByName(key));
+    channels.set(key, channel);
     return channel;
   };
   return async (url, politeness) => {

@@ -1,14 +1,14 @@
 import { DurableObject } from 'cloudflare:workers';
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
 import { sleep } from '../lib/sleep';
-import { fetchRobots } from '../page/robots-fetch';
+import { fetchRobots, type RobotsFetch } from '../page/robots-fetch';
 import { readSettings, type Settings } from '../settings';
 import { migrateSchema, type SchemaStep } from './sqlite-schema';
 
 /** How long robots.txt answers are trusted (RFC 9309: no more than 24 hours). */
-export const ROBOTS_TTL_MS = 24 * 60 * 60_000;
+const ROBOTS_TTL_MS = 24 * 60 * 60_000;
 /** An unreachable robots.txt (5xx, network error) is asked again after this long. */
-export const ROBOTS_RETRY_MS = 30_000;
+const ROBOTS_RETRY_MS = 30_000;
 /** A granted slot not released by then is taken back (its consumer died). */
 const SLOT_GRACE_MS = 30_000;
 /** Back-off for a 429 without Retry-After. */
@@ -38,7 +38,7 @@ export interface AdmitRequest {
   wantRobotsSitemaps?: boolean;
 }
 
-export interface RobotsState {
+interface RobotsState {
   origin: string;
   kind: 'rules' | 'allow-all' | 'unreachable';
   reason: string | null;
@@ -47,7 +47,7 @@ export interface RobotsState {
   expiresAt: number;
 }
 
-export interface HostState {
+interface HostState {
   inflight: number;
   nextSlotInMs: number;
   blockedForMs: number;
@@ -69,7 +69,7 @@ interface RobotsEntry extends RobotsState {
 }
 
 /** The interval plus a small margin (1%, 1 to 20 ms) for clocks that tick at different moments. */
-export function spacingFor(intervalMs: number): number {
+function spacingFor(intervalMs: number): number {
   return intervalMs <= 0 ? 0 : intervalMs + Math.min(20, Math.max(1, Math.ceil(intervalMs * 0.01)));
 }
 
@@ -139,7 +139,8 @@ export class HostGate extends DurableObject<Env> {
     const origin = new URL(request.url).origin;
     const entry = await this.robotsFor(origin, request.minIntervalMs);
     const now = Date.now();
-    if (entry.kind === 'unreachable') return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs: Math.max(1000, entry.expiresAt - now) };
+    if (entry.kind === 'unreachable')
+      return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs: Math.max(1000, entry.expiresAt - now) };
     const sitemaps = request.wantRobotsSitemaps ? { robotsSitemaps: entry.robots.sitemaps } : {};
     if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed', ...sitemaps };
     const admission = this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs, request.maxConcurrency);
@@ -270,9 +271,7 @@ export class HostGate extends DurableObject<Env> {
     const now = Date.now();
     const cached = this.robotsCache.get(origin);
     if (cached && cached.expiresAt > now) return cached;
-    const row = this.sql
-      .exec<RobotsRow>('SELECT * FROM robots WHERE origin = ?', origin)
-      .toArray()[0];
+    const row = this.sql.exec<RobotsRow>('SELECT * FROM robots WHERE origin = ?', origin).toArray()[0];
     if (row && row.expires_at > now) {
       const entry = this.entryFromRow(row);
       this.robotsCache.set(origin, entry);
@@ -299,7 +298,7 @@ export class HostGate extends DurableObject<Env> {
     if (admission.kind !== 'go') throw new Error('unexpected admission');
     await sleep(admission.waitMs);
     await this.begin(admission.slot, admission.spacing);
-    let result;
+    let result: RobotsFetch;
     try {
       result = await fetchRobots(origin, this.settings);
     } finally {
@@ -322,7 +321,8 @@ export class HostGate extends DurableObject<Env> {
     );
     const entry = this.entryFromRow({ origin, kind: result.kind, body, reason, fetched_at: fetchedAt, expires_at: expiresAt });
     this.robotsCache.set(origin, entry);
-    const delayed = Date.now() + spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs)));
+    const delayed =
+      Date.now() + spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs)));
     if (delayed > this.nextFree) {
       this.nextFree = delayed;
       this.setPacing('next_free', delayed);

@@ -15,7 +15,7 @@ export class NetworkError extends Error {}
 /** The decompressed body exceeded the cap; permanent. */
 export class BodyTooLargeError extends Error {}
 
-export const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
 /** Reads a stream to the end, failing as soon as it grows past `limit` bytes. */
 export async function readCapped(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
@@ -71,7 +71,9 @@ export async function fetchOnce(url: string, settings: Settings, extraHeaders: R
       return { status: response.status, headers: response.headers, body, respondedAt };
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw error;
-      throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms reading body` : `body read failed: ${(error as Error).message}`);
+      throw new NetworkError(
+        controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms reading body` : `body read failed: ${(error as Error).message}`,
+      );
     }
   } finally {
     clearTimeout(timer);

@@ -7,7 +7,7 @@ import { gunzipCapped } from './fetcher';
 import { finish, type Job } from './process';
 
 /** Outgoing links recorded in D1 per page (all of them are still considered for crawling). */
-export const MAX_LINKS_RECORDED = 1000;
+const MAX_LINKS_RECORDED = 1000;
 
 /**
  * A 2xx response to store, with the links it offers: a sitemap's locations (more sitemaps for an index), an

@@ -11,7 +11,7 @@ import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from
 import type { CrawlPoliteness, Gate, GateReport, GateResult } from './gate';
 import { readLinks } from './links';
 
-export const MAX_REDIRECT_HOPS = 5;
+const MAX_REDIRECT_HOPS = 5;
 
 export interface ProcessDeps {
   settings: Settings;
@@ -62,7 +62,8 @@ function retryOrFail(job: Job, reason: string, fetched: boolean, delaySeconds: n
 export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Processed> {
   const job: Job = { task, claim, deps };
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
-  if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks)) return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
+  if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
+    return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
   const admission = await deps.gate(task.url, seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness);
   const processed = admission.kind === 'go' ? await fetchAndDecide(job, admission.done) : refused(job, admission);
   if (!seed) return processed;
@@ -182,7 +183,8 @@ function redirect(job: Job, page: PageRecord, location: string, status: number):
   const target = normalizeUrl(location, job.task.url);
   page.redirectTo = target;
   if (target === null) return finish(job, { kind: 'failed', fetched: true, reason: `redirect to a non-http(s) URL: ${location.slice(0, 200)}` }, { page });
-  if (claim.hops + 1 > MAX_REDIRECT_HOPS) return finish(job, { kind: 'failed', fetched: true, reason: `too many redirects (more than ${MAX_REDIRECT_HOPS})` }, { page });
+  if (claim.hops + 1 > MAX_REDIRECT_HOPS)
+    return finish(job, { kind: 'failed', fetched: true, reason: `too many redirects (more than ${MAX_REDIRECT_HOPS})` }, { page });
   const reason = `redirect ${status} to ${target}`;
   const inScope = claim.kind === 'sitemap' ? deps.sitemapInScope(target) : deps.policy(target, claim.depth);
   if (!inScope) return finish(job, { kind: 'skipped', fetched: true, reason: `${reason}, out of scope` }, { page });

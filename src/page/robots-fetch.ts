@@ -11,7 +11,7 @@ export type RobotsFetch =
   /** 5xx or network error: assume complete disallow and try again later. */
   | { kind: 'unreachable'; reason: string };
 
-export const MAX_ROBOTS_REDIRECTS = 5;
+const MAX_ROBOTS_REDIRECTS = 5;
 
 /** Reads at most `limit` bytes of a body; the rest is discarded (robots.txt is parsed up to a limit). */
 async function readUpTo(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
@@ -38,7 +38,11 @@ export async function fetchRobots(origin: string, settings: Settings): Promise<R
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
     try {
-      const response = await fetch(url, { redirect: 'manual', signal: controller.signal, headers: { 'user-agent': settings.userAgent, accept: 'text/plain,*/*;q=0.5' } });
+      const response = await fetch(url, {
+        redirect: 'manual',
+        signal: controller.signal,
+        headers: { 'user-agent': settings.userAgent, accept: 'text/plain,*/*;q=0.5' },
+      });
       const status = response.status;
       if (status >= 300 && status < 400 && response.headers.get('location')) {
         await response.body?.cancel().catch(() => undefined);

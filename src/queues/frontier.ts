@@ -30,14 +30,16 @@ export function highPriority(config: Pick<CrawlConfig, 'priority' | 'boost'>): (
 }
 
 /** A frontier entry of a crawl as a message body (and the entry of a task). */
-export function taskBody(crawlId: string, e: FrontierEntry): CrawlTask {
+function taskBody(crawlId: string, e: FrontierEntry): CrawlTask {
   return { crawlId, url: e.url, depth: e.depth, hops: e.hops, ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
 }
 
 async function send(queue: Queue, crawlId: string, entries: readonly FrontierEntry[], delaySeconds?: number): Promise<void> {
   for (let i = 0; i < entries.length; i += QUEUE_SEND_BATCH) {
     await queue.sendBatch(
-      entries.slice(i, i + QUEUE_SEND_BATCH).map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })),
+      entries
+        .slice(i, i + QUEUE_SEND_BATCH)
+        .map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })),
     );
   }
 }

@@ -19,8 +19,18 @@ export function webhookEvent(type: WebhookEventType, crawlId: string, data: Reco
 }
 
 /** page.failed events for URLs the crawl recorded as failed. */
-export function pageFailedEvents(crawlId: string, results: readonly { outcome: { url: string; reason?: string }; attempts: number; page?: { status: number } }[]): WebhookEvent[] {
-  return results.map((r) => webhookEvent('page.failed', crawlId, { url: r.outcome.url, reason: r.outcome.reason ?? 'failed', attempts: r.attempts, httpStatus: r.page?.status ?? null }));
+export function pageFailedEvents(
+  crawlId: string,
+  results: readonly { outcome: { url: string; reason?: string }; attempts: number; page?: { status: number } }[],
+): WebhookEvent[] {
+  return results.map((r) =>
+    webhookEvent('page.failed', crawlId, {
+      url: r.outcome.url,
+      reason: r.outcome.reason ?? 'failed',
+      attempts: r.attempts,
+      httpStatus: r.page?.status ?? null,
+    }),
+  );
 }
 
 /**
@@ -31,10 +41,16 @@ export function pageFailedEvents(crawlId: string, results: readonly { outcome: {
 export async function emitWebhookEvents(queue: Queue, config: Pick<CrawlConfig, 'webhook'>, events: readonly WebhookEvent[]): Promise<boolean> {
   if (!config.webhook || events.length === 0) return true;
   try {
-    for (let i = 0; i < events.length; i += QUEUE_SEND_BATCH) await queue.sendBatch(events.slice(i, i + QUEUE_SEND_BATCH).map((body) => ({ body, contentType: 'json' as const })));
+    for (let i = 0; i < events.length; i += QUEUE_SEND_BATCH)
+      await queue.sendBatch(events.slice(i, i + QUEUE_SEND_BATCH).map((body) => ({ body, contentType: 'json' as const })));
     return true;
   } catch (error) {
-    log('warn', 'webhook events not queued', { crawlId: events[0]?.crawlId, types: [...new Set(events.map((e) => e.type))], count: events.length, error: String(error) });
+    log('warn', 'webhook events not queued', {
+      crawlId: events[0]?.crawlId,
+      types: [...new Set(events.map((e) => e.type))],
+      count: events.length,
+      error: String(error),
+    });
     return false;
   }
 }

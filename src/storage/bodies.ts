@@ -19,7 +19,9 @@ export async function openBody(bucket: R2Bucket, at: BodyLocation): Promise<Stor
     // An empty range is not a valid R2 range read.
     if (at.bodyLength === 0) return { body: null, size: 0, etag: `"empty"`, contentType: null };
     const object = await bucket.get(at.r2Key, { range: { offset: at.bodyOffset, length: at.bodyLength } });
-    return object ? { body: object.body, size: at.bodyLength, etag: `"${object.etag}-${at.bodyOffset}"`, contentType: object.httpMetadata?.contentType ?? null } : null;
+    return object
+      ? { body: object.body, size: at.bodyLength, etag: `"${object.etag}-${at.bodyOffset}"`, contentType: object.httpMetadata?.contentType ?? null }
+      : null;
   }
   const object = await bucket.get(at.r2Key);
   return object ? { body: object.body, size: object.size, etag: object.httpEtag, contentType: object.httpMetadata?.contentType ?? null } : null;

@@ -2,10 +2,10 @@ import { concatBytes } from '../domain/bytes';
 import type { Processed } from '../types';
 
 /** A segment is closed at this size and the next body starts a new one. */
-export const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;
+const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;
 
 /** Where a page's body lives: a byte range of an R2 object. */
-export interface BodyRef {
+interface BodyRef {
   r2Key: string;
   bodyOffset: number;
   bodyLength: number;
@@ -25,7 +25,7 @@ function streamOf(parts: Uint8Array[], total: number): ReadableStream {
   return readable;
 }
 
-export function segmentKey(crawlId: string): string {
+function segmentKey(crawlId: string): string {
   // Time first, so a crawl's segments list in the order they were written.
   return `crawls/${crawlId}/segments/${Date.now().toString(36).padStart(9, '0')}-${crypto.randomUUID()}`;
 }
@@ -42,24 +42,40 @@ export async function writeSegments(
   results: readonly Processed[],
   { targetBytes = SEGMENT_TARGET_BYTES, concatMaxBytes = CONCAT_MAX_BYTES }: { targetBytes?: number; concatMaxBytes?: number } = {},
 ): Promise<number> {
-  const withBody = results.filter((r): r is Processed & { body: Uint8Array; page: NonNullable<Processed['page']> } => r.body !== undefined && r.page !== undefined);
+  const withBody = results.filter(
+    (r): r is Processed & { body: Uint8Array; page: NonNullable<Processed['page']> } => r.body !== undefined && r.page !== undefined,
+  );
   const groups: (typeof withBody)[] = [];
   let size = Number.POSITIVE_INFINITY;
+  let group: typeof withBody = [];
   for (const r of withBody) {
     if (size >= targetBytes) {
-      groups.push([]);
+      group = [];
+      groups.push(group);
       size = 0;
     }
-    groups.at(-1)!.push(r);
+    group.push(r);
     size += r.body.byteLength;
   }
   await Promise.all(
     groups.map(async (group) => {
       const key = segmentKey(crawlId);
       const total = group.reduce((sum, r) => sum + r.body.byteLength, 0);
-      await bucket.put(key, total <= concatMaxBytes ? concatBytes(group.map((r) => r.body), total) : streamOf(group.map((r) => r.body), total), {
-        customMetadata: { crawlId, pages: String(group.length) },
-      });
+      await bucket.put(
+        key,
+        total <= concatMaxBytes
+          ? concatBytes(
+              group.map((r) => r.body),
+              total,
+            )
+          : streamOf(
+              group.map((r) => r.body),
+              total,
+            ),
+        {
+          customMetadata: { crawlId, pages: String(group.length) },
+        },
+      );
       let offset = 0;
       for (const r of group) {
         Object.assign(r.page, { r2Key: key, bodyOffset: offset, bodyLength: r.body.byteLength } satisfies BodyRef);

@@ -1,10 +1,10 @@
 import { concatBytes } from '../domain/bytes';
 import { responseRecord, warcDate, warcinfoRecord } from '../domain/warc';
-import { storedPages, type StoredPage, type StoredPageCursor } from './d1/pages';
 import type { CrawlRow } from './d1/crawls';
+import { type StoredPage, type StoredPageCursor, storedPages } from './d1/pages';
 
 /** R2 multipart parts: all but the last the same size, at least 5 MiB. */
-export const PART_BYTES = 8 * 1024 * 1024;
+const PART_BYTES = 8 * 1024 * 1024;
 /** Segments up to this size are read once whole and sliced; larger ones page by page (ranged reads). */
 const WHOLE_SEGMENT_MAX = 16 * 1024 * 1024;
 const ROWS_PER_QUERY = 200;
@@ -138,7 +138,9 @@ async function addResponses(writer: PartWriter, bucket: R2Bucket, db: D1Database
 export async function exportWarc(bucket: R2Bucket, db: D1Database, crawl: CrawlRow, { partBytes = PART_BYTES, now = Date.now() } = {}): Promise<WarcExport> {
   const file = `${crawl.id}-${warcDate(now).replace(/[-:]/g, '')}.warc.gz`;
   const key = exportKey(crawl.id, file);
-  const upload = await bucket.createMultipartUpload(key, { httpMetadata: { contentType: 'application/warc', contentDisposition: `attachment; filename="${file}"` } });
+  const upload = await bucket.createMultipartUpload(key, {
+    httpMetadata: { contentType: 'application/warc', contentDisposition: `attachment; filename="${file}"` },
+  });
   try {
     const writer = new PartWriter(upload, partBytes);
     await writer.add(crawlInfo(crawl, file, now));

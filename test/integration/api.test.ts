@@ -79,9 +79,20 @@ describe('POST /v1/crawls validation', () => {
 
   it('refuses private seeds when ALLOW_PRIVATE_NETWORKS is false, naming the setting', async () => {
     const app = createApp();
-    for (const seed of ['http://127.0.0.1/', 'http://localhost:8080/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data', 'http://2130706433/', 'http://10.0.0.1/']) {
+    for (const seed of [
+      'http://127.0.0.1/',
+      'http://localhost:8080/',
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://2130706433/',
+      'http://10.0.0.1/',
+    ]) {
       const res = await app.fetch(
-        new Request('http://x/v1/crawls', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer test-token' }, body: JSON.stringify({ seeds: [seed] }) }),
+        new Request('http://x/v1/crawls', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer test-token' },
+          body: JSON.stringify({ seeds: [seed] }),
+        }),
         { ...env, ALLOW_PRIVATE_NETWORKS: 'false' },
       );
       const err = await errorOf(res);
@@ -100,17 +111,35 @@ describe('POST /v1/crawls validation', () => {
   it('normalizes and deduplicates seeds and fills defaults', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/pure-3/`;
-    const id = await createCrawl({ seeds: [root, root.replace('http://', 'HTTP://') + '#frag', `${root}./`] });
+    const id = await createCrawl({ seeds: [root, `${root.replace('http://', 'HTTP://')}#frag`, `${root}./`] });
     const res = await api(`/v1/crawls/${id}`);
     const body = (await res.json()) as { config: Record<string, unknown> };
-    expect(body.config).toEqual({ seeds: [root], scope: 'same-host', include: [], exclude: [], maxDepth: null, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false, priority: 'normal', boost: [], webhook: null });
+    expect(body.config).toEqual({
+      seeds: [root],
+      scope: 'same-host',
+      include: [],
+      exclude: [],
+      maxDepth: null,
+      maxPages: null,
+      hostIntervalMs: null,
+      hostConcurrency: null,
+      sitemaps: false,
+      priority: 'normal',
+      boost: [],
+      webhook: null,
+    });
     await waitForCrawl(id);
   });
 });
 
 describe('crawl resources', () => {
   it('unknown and malformed ids are 404', async () => {
-    for (const path of [`/v1/crawls/${crypto.randomUUID()}`, '/v1/crawls/not-a-uuid', `/v1/crawls/${crypto.randomUUID()}/pages`, `/v1/crawls/x/content?url=http://a/`]) {
+    for (const path of [
+      `/v1/crawls/${crypto.randomUUID()}`,
+      '/v1/crawls/not-a-uuid',
+      `/v1/crawls/${crypto.randomUUID()}/pages`,
+      `/v1/crawls/x/content?url=http://a/`,
+    ]) {
       expect(await errorOf(await api(path)), path).toMatchObject({ status: 404, code: 'not_found' });
     }
     expect((await api(`/v1/crawls/${crypto.randomUUID()}`, { method: 'DELETE' })).status).toBe(404);

@@ -159,10 +159,7 @@ describe('two crawls at once', () => {
   it('crawls of the same site are independent: each fetches every page once', async () => {
     const ns1 = namespace();
     const ns2 = namespace();
-    const [id1, id2] = await Promise.all([
-      createCrawl({ seeds: [`${site()}/t/${ns1}/pure-100/`] }),
-      createCrawl({ seeds: [`${site()}/t/${ns2}/pure-100/`] }),
-    ]);
+    const [id1, id2] = await Promise.all([createCrawl({ seeds: [`${site()}/t/${ns1}/pure-100/`] }), createCrawl({ seeds: [`${site()}/t/${ns2}/pure-100/`] })]);
     const [c1, c2] = await Promise.all([waitForCrawl(id1), waitForCrawl(id2)]);
     expect(c1.counts.stored).toBe(101);
     expect(c2.counts.stored).toBe(101);

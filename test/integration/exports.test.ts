@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { exportWarc } from '../../src/storage/warc-export';
-import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { sha1Digest } from '../../src/domain/warc';
+import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
+import { exportWarc } from '../../src/storage/warc-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 /** RFC 4180 CSV into rows of fields (quoted fields may hold commas, quotes and line breaks). */
@@ -65,7 +65,10 @@ describe('exports', () => {
       expect(jsonl.headers.get('content-disposition')).toBe(`attachment; filename="${id}.jsonl"`);
       const text = await jsonl.text();
       expect(text.endsWith('\n')).toBe(true);
-      const records = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const records = text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(records.map((r) => r.url)).toEqual(pages.map((p) => p.url));
       // Each record holds the listing's fields, and more.
       records.forEach((r, i) => expect(r).toMatchObject({ ...pages[i] }));
@@ -75,14 +78,30 @@ describe('exports', () => {
       expect(csv.status).toBe(200);
       expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
       const [header, ...rows] = parseCsv(await csv.text());
-      expect(header).toEqual(['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'redirectTo', 'etag', 'lastModified', 'change', 'stored']);
+      expect(header).toEqual([
+        'url',
+        'status',
+        'contentType',
+        'title',
+        'depth',
+        'bytes',
+        'fetchedAt',
+        'redirectTo',
+        'etag',
+        'lastModified',
+        'change',
+        'stored',
+      ]);
       expect(rows).toHaveLength(pages.length);
       rows.forEach((row, i) => {
         const record = records[i]!;
         expect(row, String(record.url)).toEqual(header!.map((f) => (record[f] === null ? '' : String(record[f]))));
       });
     }
-    const miscRecords = (await (await api(`/v1/crawls/${misc}/export?format=jsonl`)).text()).trimEnd().split('\n').map((l) => JSON.parse(l) as { url: string; status: number; redirectTo: string | null; stored: boolean });
+    const miscRecords = (await (await api(`/v1/crawls/${misc}/export?format=jsonl`)).text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string; status: number; redirectTo: string | null; stored: boolean });
     const moved = miscRecords.find((r) => r.url.endsWith('/misc/moved'));
     expect(moved).toMatchObject({ status: 301, redirectTo: `${site()}/t/${ns}/misc/ok2.html`, stored: false });
     expect(miscRecords.find((r) => r.url.endsWith('/missing.html'))).toMatchObject({ status: 404, stored: false });
@@ -192,9 +211,13 @@ describe('exports', () => {
     }
 
     // A segment deleted behind D1's back: its pages are reported, the rest exported.
-    const { results } = await env.DB.prepare("SELECT r2_key FROM pages WHERE crawl_id = ? AND r2_key IS NOT NULL AND r2_key != ? ORDER BY r2_key LIMIT 1").bind(id, bigKey).all<{ r2_key: string }>();
+    const { results } = await env.DB.prepare('SELECT r2_key FROM pages WHERE crawl_id = ? AND r2_key IS NOT NULL AND r2_key != ? ORDER BY r2_key LIMIT 1')
+      .bind(id, bigKey)
+      .all<{ r2_key: string }>();
     const key = results[0]!.r2_key;
-    const lost = (await env.DB.prepare('SELECT url FROM pages WHERE crawl_id = ? AND r2_key = ? ORDER BY url').bind(id, key).all<{ url: string }>()).results.map((r) => r.url);
+    const lost = (
+      await env.DB.prepare('SELECT url FROM pages WHERE crawl_id = ? AND r2_key = ? ORDER BY url').bind(id, key).all<{ url: string }>()
+    ).results.map((r) => r.url);
     expect(lost.length).toBeGreaterThan(0);
     await env.BODIES.delete(key);
     const partial = await exportWarc(env.BODIES, env.DB, crawl, { now: Date.now() + 1000 });

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import type { HostLogEntry } from '../support/host-log';
 import { allPages, createCrawl, namespace, waitForCrawl } from '../support/api';
+import type { HostLogEntry } from '../support/host-log';
 
 /** Each test uses a loopback host of its own (127.0.0.x), so robots.txt and pacing are its alone. */
 function host(index: number): string {
@@ -49,7 +49,9 @@ describe('robots.txt in a crawl', () => {
     expect(paths.some((p) => /\/p(4|5|8|14|15)\.html$/.test(p))).toBe(false);
     expect(new Set(entries.map((e) => e.userAgent))).toEqual(new Set([env.USER_AGENT]));
 
-    const { results } = await env.DB.prepare("SELECT url, reason FROM errors WHERE crawl_id = ? AND outcome = 'skipped' ORDER BY url").bind(id).all<{ url: string; reason: string }>();
+    const { results } = await env.DB.prepare("SELECT url, reason FROM errors WHERE crawl_id = ? AND outcome = 'skipped' ORDER BY url")
+      .bind(id)
+      .all<{ url: string; reason: string }>();
     expect(results).toEqual([
       { url: `${base}${site}p2.html`, reason: 'blocked by robots.txt' },
       { url: `${base}${site}p7.html`, reason: 'blocked by robots.txt' },
@@ -144,9 +146,7 @@ describe('the HostGate Durable Object', () => {
   it('treats a 4xx robots.txt as allow-all, and caches it: one fetch for many admissions', async () => {
     const base = host(6);
     const gate = env.HOSTS.getByName(new URL(base).hostname);
-    const admissions = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => gate.admit({ url: `${base}/page-${i}`, minIntervalMs: 0, maxWaitMs: 1000 })),
-    );
+    const admissions = await Promise.all(Array.from({ length: 5 }, (_, i) => gate.admit({ url: `${base}/page-${i}`, minIntervalMs: 0, maxWaitMs: 1000 })));
     expect(admissions.every((a) => a.kind === 'go')).toBe(true);
     for (const a of admissions) if (a.kind === 'go') await gate.release(a.slot);
     expect((await hostLog(base)).entries.map((e) => e.path)).toEqual(['/robots.txt']);

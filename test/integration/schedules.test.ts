@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import worker from '../../src/index';
 import { describe, expect, it } from 'vitest';
+import worker from '../../src/index';
 import { runDueSchedules } from '../../src/jobs/schedules';
 import { api, namespace, site, waitForCrawl } from '../support/api';
 
@@ -49,7 +49,9 @@ describe('scheduled recrawls', () => {
   it('send conditional requests, write no new bodies for unchanged pages, and report what changed', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/cond-5/`;
-    const created = (await (await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root] } }) })).json()) as { id: string };
+    const created = (await (await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root] } }) })).json()) as {
+      id: string;
+    };
     const runOnce = async () => {
       await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(created.id).run();
       const started = await runDueSchedules(env);
@@ -60,7 +62,10 @@ describe('scheduled recrawls', () => {
     const changesOf = async (id: string) => ((await (await api(`/v1/crawls/${id}`)).json()) as { changes: Record<string, number> }).changes;
     // Bodies written for a crawl: the pages its R2 segments hold.
     const bodiesOf = async (id: string) =>
-      (await env.BODIES.list({ prefix: `crawls/${id}/`, include: ['customMetadata'] })).objects.reduce((sum, o) => sum + Number(o.customMetadata?.pages ?? 0), 0);
+      (await env.BODIES.list({ prefix: `crawls/${id}/`, include: ['customMetadata'] })).objects.reduce(
+        (sum, o) => sum + Number(o.customMetadata?.pages ?? 0),
+        0,
+      );
 
     // First run: everything is new.
     const first = await runOnce();
@@ -73,7 +78,12 @@ describe('scheduled recrawls', () => {
     expect((await waitForCrawl(second)).counts).toMatchObject({ discovered: 6, stored: 6, failed: 0 });
     expect(await changesOf(second)).toEqual({ new: 0, changed: 0, unchanged: 6, gone: 0 });
     expect(await bodiesOf(second)).toBe(0);
-    const log = (await (await fetch(`${site()}/__cond/${ns}`)).json()) as { path: string; ifNoneMatch: string | null; ifModifiedSince: string | null; status: number }[];
+    const log = (await (await fetch(`${site()}/__cond/${ns}`)).json()) as {
+      path: string;
+      ifNoneMatch: string | null;
+      ifModifiedSince: string | null;
+      status: number;
+    }[];
     const secondRun = log.slice(6);
     expect(secondRun).toHaveLength(6);
     expect(secondRun.every((e) => e.ifNoneMatch !== null && e.ifModifiedSince === 'Wed, 01 Jul 2026 00:00:00 GMT' && e.status === 304)).toBe(true);
@@ -96,7 +106,9 @@ describe('scheduled recrawls', () => {
 describe('the cron trigger', () => {
   it('starts due schedules, once, and sets their next run', async () => {
     const ns = namespace();
-    const created = (await (await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 600, crawl: { seeds: [`${site()}/t/${ns}/pure-1/`] } }) })).json()) as { id: string };
+    const created = (await (
+      await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 600, crawl: { seeds: [`${site()}/t/${ns}/pure-1/`] } }) })
+    ).json()) as { id: string };
     const before = Date.now();
     // Two overlapping invocations: the run is taken once.
     await Promise.all(
@@ -106,7 +118,9 @@ describe('the cron trigger', () => {
         await waitOnExecutionContext(ctx);
       }),
     );
-    const row = await env.DB.prepare('SELECT last_crawl_id, next_run_at FROM schedules WHERE id = ?').bind(created.id).first<{ last_crawl_id: string; next_run_at: number }>();
+    const row = await env.DB.prepare('SELECT last_crawl_id, next_run_at FROM schedules WHERE id = ?')
+      .bind(created.id)
+      .first<{ last_crawl_id: string; next_run_at: number }>();
     expect(row?.next_run_at).toBeGreaterThanOrEqual(before + 600_000);
     const crawls = await env.DB.prepare('SELECT id FROM crawls WHERE schedule_id = ?').bind(created.id).all<{ id: string }>();
     expect(crawls.results.map((c) => c.id)).toEqual([row?.last_crawl_id]);

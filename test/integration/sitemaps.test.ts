@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import type { HostLogEntry } from '../support/host-log';
 import { allPages, createCrawl, namespace, waitForCrawl } from '../support/api';
+import type { HostLogEntry } from '../support/host-log';
 
 describe('sitemaps', () => {
   it('crawls pages listed only in sitemaps: robots.txt Sitemap lines, /sitemap.xml, indexes, gzip', async () => {
@@ -27,7 +27,9 @@ describe('sitemaps', () => {
     expect(paths.some((p) => p.includes('/private/') || p.includes('commented'))).toBe(false);
     expect(new Set(paths).size).toBe(paths.length);
 
-    const links = await env.DB.prepare('SELECT COUNT(*) AS n FROM links WHERE crawl_id = ? AND from_url = ?').bind(id, `${site}map-1.xml`).first<{ n: number }>();
+    const links = await env.DB.prepare('SELECT COUNT(*) AS n FROM links WHERE crawl_id = ? AND from_url = ?')
+      .bind(id, `${site}map-1.xml`)
+      .first<{ n: number }>();
     expect(links?.n).toBe(8);
   });
 

@@ -27,11 +27,12 @@ describe('crawl stats, hosts and recent pages', () => {
     expect(new Map(stats.errorKinds.map((k) => [`${k.outcome} ${k.kind}`, k.count]))).toEqual(expected);
     const redirects = errors.errors.filter((e) => /^redirect \d{3} to /.test(e.reason));
     expect(new Set(redirects.map((e) => e.reason)).size).toBeGreaterThan(1);
-    expect(stats.errorKinds.filter((k) => k.kind === 'redirect' && k.outcome === 'skipped')).toEqual([{ outcome: 'skipped', kind: 'redirect', count: redirects.length }]);
+    expect(stats.errorKinds.filter((k) => k.kind === 'redirect' && k.outcome === 'skipped')).toEqual([
+      { outcome: 'skipped', kind: 'redirect', count: redirects.length },
+    ]);
     expect(stats.errorKinds).toContainEqual({ outcome: 'failed', kind: 'http 404', count: 1 });
     expect(stats.errorKinds.map((k) => k.count)).toEqual([...stats.errorKinds.map((k) => k.count)].sort((a, b) => b - a));
   });
-
 
   it('reports a time series and breakdowns that add up to the pages and errors listed', async () => {
     const ns = namespace();
@@ -81,7 +82,9 @@ describe('crawl stats, hosts and recent pages', () => {
     await waitForCrawl(id);
     const res = await api(`/v1/crawls/${id}/hosts`);
     expect(res.status).toBe(200);
-    const { hosts } = (await res.json()) as { hosts: { host: string; pages: number; inflight: number; requests: number; robots: { origin: string; kind: string }[] }[] };
+    const { hosts } = (await res.json()) as {
+      hosts: { host: string; pages: number; inflight: number; requests: number; robots: { origin: string; kind: string }[] }[];
+    };
     expect(hosts).toHaveLength(1);
     expect(hosts[0]).toMatchObject({ host: new URL(root).hostname, pages: 6, inflight: 0 });
     expect(hosts[0]!.requests).toBeGreaterThanOrEqual(6);

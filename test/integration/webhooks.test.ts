@@ -1,8 +1,7 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { webhookEvent, type WebhookEvent } from '../../src/queues/webhook-events';
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelaySeconds } from '../../src/consumers/webhooks';
-import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { type WebhookEvent, webhookEvent } from '../../src/queues/webhook-events';
+import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import { insertCrawlRow, queueMessage, runQueue, testConfig } from '../support/fixtures';
 
 const SECRET = 'test-webhook-secret-0123456789';
@@ -65,7 +64,9 @@ describe('webhooks', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(4);
 
     const failed = events.filter((e) => e.type === 'page.failed');
-    const errors = (await (await api(`/v1/crawls/${id}/errors?outcome=failed`)).json()) as { errors: { url: string; reason: string; attempts: number; httpStatus: number | null }[] };
+    const errors = (await (await api(`/v1/crawls/${id}/errors?outcome=failed`)).json()) as {
+      errors: { url: string; reason: string; attempts: number; httpStatus: number | null }[];
+    };
     expect(failed.map((e) => e.data).sort((a, b) => String(a.url).localeCompare(String(b.url)))).toEqual(
       errors.errors.map((e) => ({ url: e.url, reason: e.reason, attempts: e.attempts, httpStatus: e.httpStatus })),
     );

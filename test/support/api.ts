@@ -1,13 +1,12 @@
 import { exports } from 'cloudflare:workers';
 import { expect, inject } from 'vitest';
-import type { CrawlSnapshot } from '../../src/types';
 import type { PageView } from '../../src/storage/d1/pages';
+import type { CrawlSnapshot } from '../../src/types';
 
-export const TOKEN = 'test-token';
+const TOKEN = 'test-token';
 
 /** What GET /v1/crawls/:id returns (the parts tests read). */
 export type CrawlView = CrawlSnapshot;
-
 
 /** Calls the Worker's fetch handler (the real Hono app, in this isolate). */
 export function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {

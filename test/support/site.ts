@@ -35,7 +35,7 @@ export interface SiteServer {
   close(): Promise<void>;
 }
 
-export interface RequestLog {
+interface RequestLog {
   /** "host path" of every request, in arrival order. */
   entries: string[];
 }
@@ -118,7 +118,21 @@ function bomb(kind: 'gzip' | 'br'): Buffer {
   return bombs[kind];
 }
 
-const FAULT_LINKS = ['ok.html', 'reset-once', 'reset', 'hang', 'hang-body', 'big', 'bomb', 'bomb-br', 'loop-a', 'to-file', 'to-private-a', 'to-private-b', 'to-private-c'];
+const FAULT_LINKS = [
+  'ok.html',
+  'reset-once',
+  'reset',
+  'hang',
+  'hang-body',
+  'big',
+  'bomb',
+  'bomb-br',
+  'loop-a',
+  'to-file',
+  'to-private-a',
+  'to-private-b',
+  'to-private-c',
+];
 
 /** The faults variant writes to the socket itself; returns false when the path is not one of its own. */
 function faults(ns: string, rest: string, req: http.IncomingMessage, res: http.ServerResponse, port: number): boolean {
@@ -215,7 +229,7 @@ function filler(seed: number, bytes: number): string {
   return out;
 }
 
-export function binaryBody(i: number): Buffer {
+function binaryBody(i: number): Buffer {
   const bytes = Buffer.alloc(1024 + i);
   for (let j = 0; j < bytes.length; j++) bytes[j] = (j * 31 + i) & 255;
   bytes.write('<a href="hidden.html">not parsed</a>', 100, 'latin1');
@@ -265,24 +279,17 @@ export function benchPage(n: number, kb: number, linkCount: number, i: number): 
   return `<!doctype html><html><head><meta charset="utf-8"><title>Bench ${i}</title></head><body><ul>${anchors}</ul><p>${filler(i, Math.max(0, kb * 1024 - anchors.length - 120))}</p></body></html>`;
 }
 
-const MISC_LINKS = [
-  'ok.html',
-  'moved',
-  'moved-dup',
-  'loop-a',
-  'chain-0',
-  'missing.html',
-  'gone-ext',
-  'to-file',
-  'doc.txt',
-  'flaky.html',
-];
+const MISC_LINKS = ['ok.html', 'moved', 'moved-dup', 'loop-a', 'chain-0', 'missing.html', 'gone-ext', 'to-file', 'doc.txt', 'flaky.html'];
 
 type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer; delayMs?: number };
 
 function misc(ns: string, rest: string, portA: number, portB: number): Reply {
   const base = `/t/${ns}/misc/`;
-  const html = (title: string, body = '') => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<html><head><title>${title}</title></head><body>${body}</body></html>` });
+  const html = (title: string, body = '') => ({
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<html><head><title>${title}</title></head><body>${body}</body></html>`,
+  });
   const redirect = (status: number, location: string) => ({ status, headers: { location }, body: '' });
   if (rest === '') {
     const links = [...MISC_LINKS, `http://127.0.0.1:${portB}${base}other-port.html`, `http://localhost:${portA}${base}other-host.html`];
@@ -314,9 +321,18 @@ function misc(ns: string, rest: string, portA: number, portB: number): Reply {
 /** Sitemaps: index.xml lists map-1.xml and map-2.xml.gz (gzip); they list s1..s8, found nowhere else. */
 function mapped(ns: string, rest: string, host: string): Reply {
   const base = `http://${host}/t/${ns}/mapped/`;
-  const xml = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0" encoding="UTF-8"?>\n${body}` });
-  const urlset = (locs: string[]) => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
-  const page = (title: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html' }, body: `<html><head><title>${title}</title></head><body>${title}</body></html>` });
+  const xml = (body: string): Reply => ({
+    status: 200,
+    headers: { 'content-type': 'application/xml' },
+    body: `<?xml version="1.0" encoding="UTF-8"?>\n${body}`,
+  });
+  const urlset = (locs: string[]) =>
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
+  const page = (title: string): Reply => ({
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: `<html><head><title>${title}</title></head><body>${title}</body></html>`,
+  });
   const localhost = `http://localhost:${host.split(':')[1]}/t/${ns}/mapped/`;
   switch (rest) {
     case '':
@@ -329,9 +345,24 @@ function mapped(ns: string, rest: string, host: string): Reply {
           `<sitemap><loc>${base}map-1.xml</loc></sitemap><sitemap><loc> ${base}map-2.xml.gz </loc></sitemap><sitemap><loc>${localhost}map-3.xml</loc></sitemap></sitemapindex>`,
       );
     case 'map-1.xml':
-      return xml(urlset([`${base}s1.html`, `${base}s2.html`, `${base}s3.html`, `${base}s4.html`, `${base}s5.html?a=1&amp;b=2`, `${base}a.html`, `${localhost}elsewhere.html`, `${base}private/x.html`]));
+      return xml(
+        urlset([
+          `${base}s1.html`,
+          `${base}s2.html`,
+          `${base}s3.html`,
+          `${base}s4.html`,
+          `${base}s5.html?a=1&amp;b=2`,
+          `${base}a.html`,
+          `${localhost}elsewhere.html`,
+          `${base}private/x.html`,
+        ]),
+      );
     case 'map-2.xml.gz':
-      return { status: 200, headers: { 'content-type': 'application/x-gzip' }, body: zlib.gzipSync(`<?xml version="1.0"?>${urlset([`${base}s6.html`, `${base}s7.html`, `<![CDATA[${base}s8.html]]>`])}`) };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/x-gzip' },
+        body: zlib.gzipSync(`<?xml version="1.0"?>${urlset([`${base}s6.html`, `${base}s7.html`, `<![CDATA[${base}s8.html]]>`])}`),
+      };
     default: {
       const s = /^s([1-8])\.html$/.exec(rest);
       return s ? page(`Only in a sitemap ${s[1]}`) : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
@@ -339,7 +370,7 @@ function mapped(ns: string, rest: string, host: string): Reply {
   }
 }
 
-export function route(path: string, portA: number, portB: number, host = `127.0.0.1:${portA}`): Reply {
+function route(path: string, portA: number, portB: number, host = `127.0.0.1:${portA}`): Reply {
   const m = /^\/t\/([A-Za-z0-9_-]+)\/([a-z]+(?:-\d+)*(?:-d\d+)?)\/(.*)$/.exec(path);
   if (!m) return { status: 404, body: 'no such site' };
   const [, ns, variant, rest] = m as unknown as [string, string, string, string];
@@ -367,7 +398,8 @@ export function route(path: string, portA: number, portB: number, host = `127.0.
   if (tree[1] === 'flat') {
     if (rest === '') return htmlReply(flatRoot(n));
     const flat = /^p(\d+)\.html$/.exec(rest);
-    if (flat && Number(flat[1]) >= 1 && Number(flat[1]) <= n) return htmlReply(`<html><head><title>Flat ${flat[1]}</title></head><body>${filler(Number(flat[1]), 2000)}</body></html>`);
+    if (flat && Number(flat[1]) >= 1 && Number(flat[1]) <= n)
+      return htmlReply(`<html><head><title>Flat ${flat[1]}</title></head><body>${filler(Number(flat[1]), 2000)}</body></html>`);
     return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs };
   }
   if (rest === '') return htmlReply(treeRoot(ns, variant, n));
@@ -406,7 +438,12 @@ function handler(ports: { a: number; b: number }) {
     const state = hostState(host);
     state.active += 1;
     state.maxConcurrent = Math.max(state.maxConcurrent, state.active);
-    state.entries.push({ path: `${url.pathname}${url.search}`, at: performance.timeOrigin + performance.now(), userAgent: req.headers['user-agent'] ?? '', concurrent: state.active });
+    state.entries.push({
+      path: `${url.pathname}${url.search}`,
+      at: performance.timeOrigin + performance.now(),
+      userAgent: req.headers['user-agent'] ?? '',
+      concurrent: state.active,
+    });
     res.on('close', () => (state.active -= 1));
     if (url.pathname === '/robots.txt') {
       const robots = state.robots ?? { status: 404, body: 'no robots.txt' };
@@ -485,7 +522,6 @@ function handler(ports: { a: number; b: number }) {
     else send();
   };
 }
-
 
 async function listenOn(server: http.Server, address: string): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, address, resolve));

@@ -1,17 +1,18 @@
 /**
- * The dashboard in a real browser: Debian's Chromium (/usr/bin/chromium), driven by playwright-core, against
- * `wrangler dev` and the loopback test site. Logs in, starts a crawl, watches it reach 100%, opens an error,
- * retries it, cancels another crawl, and looks at it all on a phone-sized screen. Screenshots go to
- * SCREENSHOT_DIR (a temporary folder unless set; `SCREENSHOT_DIR=docs/dashboard` refreshes the README's).
+ * The dashboard in a real browser: Chromium from npm (@sparticuz/chromium ships the binary inside the package;
+ * CHROMIUM_PATH picks another one), driven by playwright-core, against `wrangler dev` and the loopback test site.
+ * Logs in, starts a crawl, watches it reach 100%, opens an error, retries it, cancels another crawl, and looks at
+ * it all on a phone-sized screen. Screenshots go to SCREENSHOT_DIR (a temporary folder unless set;
+ * `SCREENSHOT_DIR=docs/dashboard` refreshes the README's).
  */
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import packagedChromium from '@sparticuz/chromium';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSites, startWorker, type Sites, type Worker } from '../../scripts/lib/local.ts';
+import { type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'edgecrawl-screenshots-'));
 
 let sites: Sites;
@@ -19,23 +20,39 @@ let worker: Worker;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   mkdirSync(shots, { recursive: true });
   sites = await startSites(0);
   worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '4' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // This machine's network is closed: no background connections, no sandbox (root in CI).
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
-
 afterAll(async () => {
   await browser?.close();
   await worker?.stop();
   await sites?.stop();
 });
+
+/** This machine's network is closed: no background connections, no first-run work, no sandbox (root in CI). */
+const QUIET = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Chromium from CHROMIUM_PATH when set, else the one inside @sparticuz/chromium (unpacked to /tmp on first use). */
+async function launchChromium(): Promise<Browser> {
+  const override = process.env.CHROMIUM_PATH;
+  if (override && !existsSync(override)) throw new Error(`CHROMIUM_PATH=${override} does not exist`);
+  const executablePath = override ?? (await packagedChromium.executablePath());
+  // The package's flags are made for one page per process (AWS Lambda): --single-process closes the browser with
+  // its first page, and these tests open several.
+  const packaged = packagedChromium.args.filter((flag) => flag !== '--single-process');
+  const args = override ? QUIET : [...packaged, ...QUIET.filter((flag) => !packaged.includes(flag))];
+  return chromium.launch({ executablePath, headless: true, args });
+}
 
 async function logIn(page: Page): Promise<void> {
   await page.goto(`${worker.url}/`);
@@ -90,13 +107,21 @@ describe('the dashboard', () => {
     expect(await page.locator('#progress-text').textContent()).toMatch(/^100% · (\d+) of \1 URLs done, 0 pending$/);
 
     // The figures are the API's.
-    const api = async <T>(path: string): Promise<T> => (await fetch(`${worker.url}${path}`, { headers: { authorization: `Bearer ${worker.token}` } })).json() as Promise<T>;
-    const stats = await api<{ counts: { stored: number; failed: number; fetched: number }; statuses: { status: number; count: number }[] }>(`/v1/crawls/${id}/stats`);
-    const figure = (label: string) => page.locator('.stats div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+    const api = async <T>(path: string): Promise<T> =>
+      (await fetch(`${worker.url}${path}`, { headers: { authorization: `Bearer ${worker.token}` } })).json() as Promise<T>;
+    const stats = await api<{ counts: { stored: number; failed: number; fetched: number }; statuses: { status: number; count: number }[] }>(
+      `/v1/crawls/${id}/stats`,
+    );
+    const figure = (label: string) =>
+      page
+        .locator('.stats div')
+        .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+        .locator('dd');
     expect(await figure('stored').textContent()).toBe(String(stats.counts.stored));
     expect(await figure('failed').textContent()).toBe(String(stats.counts.failed));
     const statusTable = page.getByRole('table', { name: 'Pages by HTTP status' });
-    for (const { status, count } of stats.statuses) expect(await statusTable.getByRole('row', { name: new RegExp(`^${status} ${count}$`) }).count(), String(status)).toBe(1);
+    for (const { status, count } of stats.statuses)
+      expect(await statusTable.getByRole('row', { name: new RegExp(`^${status} ${count}$`) }).count(), String(status)).toBe(1);
     expect(await page.getByRole('table', { name: 'Hosts and politeness' }).getByRole('cell', { name: '127.0.0.1', exact: true }).count()).toBe(1);
     expect(await page.getByRole('table', { name: 'Recent pages' }).getByRole('row').count()).toBe(11);
 
@@ -117,7 +142,9 @@ describe('the dashboard', () => {
     await missing.getByRole('button', { name: 'Retry this URL' }).click();
     await expect.poll(() => page.locator('#announce').textContent()).toMatch(/queued again/);
     await expect.poll(() => page.locator('#crawl-status .badge').textContent(), { timeout: 30_000 }).toBe('completed');
-    await expect.poll(async () => (await api<{ counts: { failed: number; fetched: number } }>(`/v1/crawls/${id}`)).counts.fetched).toBe(stats.counts.fetched + 1);
+    await expect
+      .poll(async () => (await api<{ counts: { failed: number; fetched: number } }>(`/v1/crawls/${id}`)).counts.fetched)
+      .toBe(stats.counts.fetched + 1);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -129,7 +156,13 @@ describe('the dashboard', () => {
     await page.getByLabel('Seed URLs (one per line)').fill(`${sites.siteA}/t/${ns}/pure-300-d200/`);
     await page.getByRole('button', { name: 'Start crawl' }).click();
     await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('running');
-    await expect.poll(async () => Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')) > 0 || (await page.locator('.stats dd').nth(2).textContent()) !== '0', { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')) > 0 || (await page.locator('.stats dd').nth(2).textContent()) !== '0',
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     // Nothing wider than the screen.
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(shots, 'dashboard-phone.png'), fullPage: true });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startSites, startWorker, type CrawlView, type Sites, type Worker } from '../../scripts/lib/local.ts';
+import { api, type CrawlView, type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
 
 const VARS = {
   HOST_MIN_INTERVAL_MS: '0',
@@ -72,7 +72,10 @@ describe('a Worker killed mid-crawl', () => {
     const urls: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { pages: { url: string }[]; cursor: string | null } = await api(second, `/v1/crawls/${id}/pages?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { pages: { url: string }[]; cursor: string | null } = await api(
+        second,
+        `/v1/crawls/${id}/pages?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       urls.push(...page.pages.map((p) => p.url));
       cursor = page.cursor;
     } while (cursor);

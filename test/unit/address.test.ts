@@ -31,7 +31,15 @@ describe('private address detection', () => {
   ];
   for (const url of privateUrls) it(`refuses ${url}`, () => expect(isPrivateUrl(url)).toBe(true));
 
-  const publicUrls = ['http://8.8.8.8/', 'http://172.32.0.1/', 'http://192.169.0.1/', 'http://[2606:4700::1111]/', 'http://[::ffff:8.8.8.8]/', 'https://example.com/', 'http://localhost.example.com/'];
+  const publicUrls = [
+    'http://8.8.8.8/',
+    'http://172.32.0.1/',
+    'http://192.169.0.1/',
+    'http://[2606:4700::1111]/',
+    'http://[::ffff:8.8.8.8]/',
+    'https://example.com/',
+    'http://localhost.example.com/',
+  ];
   for (const url of publicUrls) it(`allows ${url}`, () => expect(isPrivateUrl(url)).toBe(false));
 
   it('treats unparsable URLs as private (fail closed)', () => {

@@ -15,7 +15,10 @@ const documents: [string, string][] = [
       <map><area href="/d"></map><a>no href</a><a href="mailto:x@y.z">mail</a><a href="javascript:void(0)">js</a>
       <a href="  /e  ">spaces</a><a href="https://other.test/f">other</a></body></html>`,
   ],
-  ['character references in attributes and title', `<title>Fish &amp; Chips &lt;3 &#x263A; &eacute;t&eacute;</title><a href="/q?a=1&amp;b=2&copy=3">q</a><a href='/r?x=&quot;y&quot;'>r</a><a href=/s?t=1&amp;u=2>s</a>`],
+  [
+    'character references in attributes and title',
+    `<title>Fish &amp; Chips &lt;3 &#x263A; &eacute;t&eacute;</title><a href="/q?a=1&amp;b=2&copy=3">q</a><a href='/r?x=&quot;y&quot;'>r</a><a href=/s?t=1&amp;u=2>s</a>`,
+  ],
   ['base and relative links', '<base href="/root/sub/"><a href="x">x</a><a href="../y">y</a><base href="/ignored/"><a href="z">z</a>'],
   ['unparsable base, broken markup', '<base href="http://[bad"><a href="ok">ok</a><div><a href="also">also'],
   ['an invalid canonical falls through to the next', '<link rel=canonical href="http://[bad"><link rel=canonical href="/good"><a href="/a">a</a>'],
@@ -40,7 +43,11 @@ describe('discoverLinks (HTMLRewriter) agrees with parseHtmlPage (linkedom)', ()
 
   it('reads upper-case markup as browsers do (linkedom misses these links)', async () => {
     const html = '<HTML><HEAD><TITLE>Up</TITLE><LINK REL="Alternate Canonical" HREF=/c></HEAD><BODY><A HREF=/a>a</A><AREA HREF=/b></BODY></HTML>';
-    expect(await discoverLinks(utf8(html), TYPE, 'http://e.com/')).toEqual({ title: 'Up', links: ['http://e.com/a', 'http://e.com/b', 'http://e.com/c'], canonical: 'http://e.com/c' });
+    expect(await discoverLinks(utf8(html), TYPE, 'http://e.com/')).toEqual({
+      title: 'Up',
+      links: ['http://e.com/a', 'http://e.com/b', 'http://e.com/c'],
+      canonical: 'http://e.com/c',
+    });
     expect(parseHtmlPage(html, 'http://e.com/').links).toEqual([]);
   });
 

@@ -55,11 +55,18 @@ describe('content types and decoding', () => {
 describe('parseSitemap', () => {
   it('reads urlsets and indexes, entities, CDATA, prefixes, and skips comments', async () => {
     const { parseSitemap, isGzip } = await import('../../src/domain/sitemap');
-    expect(parseSitemap('<?xml version="1.0"?><urlset><url><loc> https://e.com/a?x=1&amp;y=2 </loc></url><!-- <url><loc>https://e.com/hidden</loc></url> --><url><loc><![CDATA[https://e.com/b]]></loc></url></urlset>')).toEqual({
+    expect(
+      parseSitemap(
+        '<?xml version="1.0"?><urlset><url><loc> https://e.com/a?x=1&amp;y=2 </loc></url><!-- <url><loc>https://e.com/hidden</loc></url> --><url><loc><![CDATA[https://e.com/b]]></loc></url></urlset>',
+      ),
+    ).toEqual({
       kind: 'urlset',
       locs: ['https://e.com/a?x=1&y=2', 'https://e.com/b'],
     });
-    expect(parseSitemap('<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://e.com/s.xml</sm:loc></sm:sitemap></sm:sitemapindex>')).toEqual({ kind: 'index', locs: ['https://e.com/s.xml'] });
+    expect(parseSitemap('<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://e.com/s.xml</sm:loc></sm:sitemap></sm:sitemapindex>')).toEqual({
+      kind: 'index',
+      locs: ['https://e.com/s.xml'],
+    });
     expect(parseSitemap('<html>not a sitemap</html>')).toEqual({ kind: 'unknown', locs: [] });
     expect(parseSitemap(`<urlset>${'<url><loc>https://e.com/x</loc></url>'.repeat(10)}</urlset>`, 3).locs).toHaveLength(3);
     expect(isGzip(new Uint8Array([0x1f, 0x8b, 8]))).toBe(true);

@@ -33,11 +33,19 @@ describe('robots.txt: syntax', () => {
   });
 
   it('keys and agent names are case-insensitive; paths are case-sensitive', () => {
-    for (const robotstxt of ['USER-AGENT: FooBot\nALLOW: /x/\nDISALLOW: /\n', 'user-agent: FooBot\nallow: /x/\ndisallow: /\n', 'uSeR-aGeNt: FooBot\nAlLoW: /x/\ndIsAlLoW: /\n']) {
+    for (const robotstxt of [
+      'USER-AGENT: FooBot\nALLOW: /x/\nDISALLOW: /\n',
+      'user-agent: FooBot\nallow: /x/\ndisallow: /\n',
+      'uSeR-aGeNt: FooBot\nAlLoW: /x/\ndIsAlLoW: /\n',
+    ]) {
       expect(allowed(robotstxt, 'FooBot', 'http://foo.bar/x/y')).toBe(true);
       expect(allowed(robotstxt, 'FooBot', 'http://foo.bar/a/b')).toBe(false);
     }
-    for (const robotstxt of ['User-Agent: FOO BAR\nAllow: /x/\nDisallow: /\n', 'User-Agent: foo bar\nAllow: /x/\nDisallow: /\n', 'User-Agent: FoO bAr\nAllow: /x/\nDisallow: /\n']) {
+    for (const robotstxt of [
+      'User-Agent: FOO BAR\nAllow: /x/\nDisallow: /\n',
+      'User-Agent: foo bar\nAllow: /x/\nDisallow: /\n',
+      'User-Agent: FoO bAr\nAllow: /x/\nDisallow: /\n',
+    ]) {
       for (const agent of ['Foo', 'foo']) {
         expect(allowed(robotstxt, agent, 'http://foo.bar/x/y')).toBe(true);
         expect(allowed(robotstxt, agent, 'http://foo.bar/a/b')).toBe(false);
@@ -154,7 +162,8 @@ describe('robots.txt: matching', () => {
 
   it("Google's documented /fish examples", () => {
     const fish = 'user-agent: FooBot\ndisallow: /\nallow: /fish\n';
-    for (const p of ['/fish', '/fish.html', '/fish/salmon.html', '/fishheads', '/fishheads/yummy.html', '/fish.html?id=anything']) expect(allowed(fish, 'FooBot', `http://foo.bar${p}`), p).toBe(true);
+    for (const p of ['/fish', '/fish.html', '/fish/salmon.html', '/fishheads', '/fishheads/yummy.html', '/fish.html?id=anything'])
+      expect(allowed(fish, 'FooBot', `http://foo.bar${p}`), p).toBe(true);
     for (const p of ['/bar', '/Fish.asp', '/catfish', '/?id=fish']) expect(allowed(fish, 'FooBot', `http://foo.bar${p}`), p).toBe(false);
     const fishStar = 'user-agent: FooBot\ndisallow: /\nallow: /fish*\n';
     expect(allowed(fishStar, 'FooBot', 'http://foo.bar/fishheads')).toBe(true);
@@ -177,7 +186,13 @@ describe('robots.txt: matching', () => {
     expect(allowed('User-agent: FooBot\nDisallow: /~joe\n', 'FooBot', 'http://foo.bar/%7Ejoe/x')).toBe(false);
     // Reserved characters stay encoded: %2F is not "/".
     expect(allowed('User-agent: FooBot\nDisallow: /a/b\n', 'FooBot', 'http://foo.bar/a%2Fb')).toBe(true);
-    expect(allowed('User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n', 'FooBot', 'http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par')).toBe(true);
+    expect(
+      allowed(
+        'User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n',
+        'FooBot',
+        'http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par',
+      ),
+    ).toBe(true);
     expect(normalizePattern('/é%2f*$')).toBe('/%C3%A9%2F*$');
   });
 

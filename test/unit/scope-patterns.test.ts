@@ -67,7 +67,17 @@ describe('URL patterns', () => {
 
 describe('link policy', () => {
   it('combines depth, scope and patterns', () => {
-    const policy = compileLinkPolicy({ seeds: ['https://e.com/'], scope: 'same-host', include: [], exclude: ['**/private/**'], maxDepth: 2, maxPages: null, hostIntervalMs: null, hostConcurrency: null, sitemaps: false });
+    const policy = compileLinkPolicy({
+      seeds: ['https://e.com/'],
+      scope: 'same-host',
+      include: [],
+      exclude: ['**/private/**'],
+      maxDepth: 2,
+      maxPages: null,
+      hostIntervalMs: null,
+      hostConcurrency: null,
+      sitemaps: false,
+    });
     expect(policy('https://e.com/a', 2)).toBe(true);
     expect(policy('https://e.com/a', 3)).toBe(false);
     expect(policy('https://other.com/a', 1)).toBe(false);

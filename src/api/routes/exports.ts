@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { exportWarc, readExport } from '../../storage/warc-export';
 import { csvRow } from '../../domain/csv';
-import { PAGE_RECORD_FIELDS, pageRecords, type ExportRecord } from '../../storage/d1/pages';
-import type { CrawlEnv } from '../load-crawl';
+import { type ExportRecord, PAGE_RECORD_FIELDS, pageRecords } from '../../storage/d1/pages';
+import { exportWarc, readExport } from '../../storage/warc-export';
 import { badRequest, notFound } from '../errors';
+import type { CrawlEnv } from '../load-crawl';
 import { queryInput } from '../validate';
 
 const exportQuerySchema = z.object({ format: z.enum(['jsonl', 'csv', 'warc']) }).strict();
@@ -12,7 +12,11 @@ const ROWS_PER_QUERY = 500;
 
 const FORMATS = {
   jsonl: { contentType: 'application/x-ndjson; charset=utf-8', head: '', line: (p: ExportRecord) => `${JSON.stringify(p)}\n` },
-  csv: { contentType: 'text/csv; charset=utf-8; header=present', head: csvRow(PAGE_RECORD_FIELDS), line: (p: ExportRecord) => csvRow(PAGE_RECORD_FIELDS.map((f) => (typeof p[f] === 'boolean' ? String(p[f]) : p[f]))) },
+  csv: {
+    contentType: 'text/csv; charset=utf-8; header=present',
+    head: csvRow(PAGE_RECORD_FIELDS),
+    line: (p: ExportRecord) => csvRow(PAGE_RECORD_FIELDS.map((f) => (typeof p[f] === 'boolean' ? String(p[f]) : p[f]))),
+  },
 } as const;
 
 /** Every page record of a crawl, in URL order, read from D1 a few hundred rows at a time as the client reads. */
@@ -50,9 +54,14 @@ export const exportRoutes = new Hono<CrawlEnv>()
   .get('/:id/export', queryInput(exportQuerySchema), async (c) => {
     const crawl = c.var.crawl;
     const { format } = c.req.valid('query');
-    if (format === 'warc') throw badRequest('format=warc writes a WARC file of the stored bodies to R2: POST this URL, then download the file it names', 'use_post');
+    if (format === 'warc')
+      throw badRequest('format=warc writes a WARC file of the stored bodies to R2: POST this URL, then download the file it names', 'use_post');
     return new Response(streamRecords(c.env.DB, crawl.id, format), {
-      headers: { 'content-type': FORMATS[format].contentType, 'content-disposition': `attachment; filename="${crawl.id}.${format}"`, 'cache-control': 'no-store' },
+      headers: {
+        'content-type': FORMATS[format].contentType,
+        'content-disposition': `attachment; filename="${crawl.id}.${format}"`,
+        'cache-control': 'no-store',
+      },
     });
   })
   /** `format=warc`: writes the crawl's stored bodies to R2 as a WARC file; answers where it is. */
@@ -71,6 +80,11 @@ export const exportRoutes = new Hono<CrawlEnv>()
     const object = await readExport(c.env.BODIES, crawl.id, file);
     if (!object) throw notFound(`no export ${JSON.stringify(file)} of this crawl`);
     return new Response(object.body, {
-      headers: { 'content-type': 'application/warc', 'content-length': String(object.size), 'content-disposition': `attachment; filename="${file}"`, etag: object.httpEtag },
+      headers: {
+        'content-type': 'application/warc',
+        'content-length': String(object.size),
+        'content-disposition': `attachment; filename="${file}"`,
+        etag: object.httpEtag,
+      },
     });
   });

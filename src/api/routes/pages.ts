@@ -38,5 +38,7 @@ export const pages = new Hono<CrawlEnv>()
     if (!stored) throw notFound(`stored body for ${url} is missing`);
     const contentType = page.contentType ?? stored.contentType ?? 'application/octet-stream';
     if (stored.body === null) return new Response(null, { headers: { 'content-type': contentType, 'x-edgecrawl-url': url } });
-    return new Response(stored.body, { headers: { 'content-length': String(stored.size), 'x-edgecrawl-url': url, 'content-type': contentType, etag: stored.etag } });
+    return new Response(stored.body, {
+      headers: { 'content-length': String(stored.size), 'x-edgecrawl-url': url, 'content-type': contentType, etag: stored.etag },
+    });
   });

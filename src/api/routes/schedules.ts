@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { nextRun } from '../../jobs/schedules';
 import { CronError, parseCron } from '../../domain/cron';
+import { nextRun } from '../../jobs/schedules';
 import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../storage/d1/schedules';
 import { notFound } from '../errors';
 import { nextCursor } from '../keyset';
@@ -22,7 +22,12 @@ const createScheduleSchema = z
         }
       })
       .optional(),
-    everySeconds: z.number().int().min(60).max(366 * 24 * 3600).optional(),
+    everySeconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(366 * 24 * 3600)
+      .optional(),
     crawl: createCrawlSchema,
   })
   .strict()

@@ -39,7 +39,14 @@ export async function listErrors(db: D1Database, crawlId: string, limit: number,
     )
     .bind(crawlId, afterUrl ?? '', outcome, outcome, limit)
     .all<RawErrorRow>();
-  return results.map((r) => ({ url: r.url, outcome: r.outcome, reason: r.reason, attempts: r.attempts, httpStatus: r.http_status, at: new Date(r.at).toISOString() }));
+  return results.map((r) => ({
+    url: r.url,
+    outcome: r.outcome,
+    reason: r.reason,
+    attempts: r.attempts,
+    httpStatus: r.http_status,
+    at: new Date(r.at).toISOString(),
+  }));
 }
 
 /** Upserts keyed by (crawl, url): a URL that fails again, or a redelivered message, rewrites its row. */

@@ -51,7 +51,12 @@ export interface RecentCursor {
 }
 
 /** Pages of a crawl, most recently fetched first (keyset pagination on fetch time, then URL). */
-export async function listRecentPages(db: D1Database, crawlId: string, limit: number, after: RecentCursor | null): Promise<(PageView & { cursor: RecentCursor })[]> {
+export async function listRecentPages(
+  db: D1Database,
+  crawlId: string,
+  limit: number,
+  after: RecentCursor | null,
+): Promise<(PageView & { cursor: RecentCursor })[]> {
   const { results } = await db
     .prepare(
       `SELECT url, status, content_type, title, depth, bytes, fetched_at FROM pages
@@ -94,9 +99,26 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
   );
   const out = new Map<string, PreviousVersion>();
   for (const statement of statements) {
-    const { results } = await statement.all<{ url: string; etag: string | null; last_modified: string | null; r2_key: string | null; body_offset: number | null; body_length: number | null; content_type: string | null; title: string | null }>();
+    const { results } = await statement.all<{
+      url: string;
+      etag: string | null;
+      last_modified: string | null;
+      r2_key: string | null;
+      body_offset: number | null;
+      body_length: number | null;
+      content_type: string | null;
+      title: string | null;
+    }>();
     for (const r of results) {
-      out.set(r.url, { etag: r.etag, lastModified: r.last_modified, r2Key: r.r2_key, bodyOffset: r.body_offset, bodyLength: r.body_length, contentType: r.content_type, title: r.title });
+      out.set(r.url, {
+        etag: r.etag,
+        lastModified: r.last_modified,
+        r2Key: r.r2_key,
+        bodyOffset: r.body_offset,
+        bodyLength: r.body_length,
+        contentType: r.content_type,
+        title: r.title,
+      });
     }
   }
   return out;
@@ -135,7 +157,20 @@ export interface ExportRecord extends PageView {
 }
 
 /** The export's columns, in order (CSV header and JSON key order). */
-export const PAGE_RECORD_FIELDS = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'redirectTo', 'etag', 'lastModified', 'change', 'stored'] as const satisfies readonly (keyof ExportRecord)[];
+export const PAGE_RECORD_FIELDS = [
+  'url',
+  'status',
+  'contentType',
+  'title',
+  'depth',
+  'bytes',
+  'fetchedAt',
+  'redirectTo',
+  'etag',
+  'lastModified',
+  'change',
+  'stored',
+] as const satisfies readonly (keyof ExportRecord)[];
 
 /** Page records in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
 export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<ExportRecord[]> {
@@ -174,7 +209,17 @@ export async function storedPages(db: D1Database, crawlId: string, after: Stored
        ORDER BY r2_key, COALESCE(body_offset, 0), url LIMIT ?`,
     )
     .bind(crawlId, after?.key ?? '', after?.offset ?? -1, after?.url ?? '', limit)
-    .all<{ url: string; status: number; content_type: string | null; etag: string | null; last_modified: string | null; fetched_at: number; r2_key: string; body_offset: number | null; body_length: number | null }>();
+    .all<{
+      url: string;
+      status: number;
+      content_type: string | null;
+      etag: string | null;
+      last_modified: string | null;
+      fetched_at: number;
+      r2_key: string;
+      body_offset: number | null;
+      body_length: number | null;
+    }>();
   return results.map((r) => ({
     url: r.url,
     status: r.status,
@@ -190,7 +235,23 @@ export async function storedPages(db: D1Database, crawlId: string, after: Stored
 
 /** Upserts of page rows keyed by (crawl, url): a redelivered message rewrites its row instead of adding one. */
 export function pageUpserts(db: D1Database, crawlId: string, pages: readonly PageRecord[]): D1PreparedStatement[] {
-  const rows = pages.map((p) => [crawlId, p.url, p.status, p.contentType, p.title, p.depth, p.bytes, p.fetchedAt, p.r2Key, p.bodyOffset ?? null, p.bodyLength ?? null, p.redirectTo, p.etag ?? null, p.lastModified ?? null, p.change ?? null]);
+  const rows = pages.map((p) => [
+    crawlId,
+    p.url,
+    p.status,
+    p.contentType,
+    p.title,
+    p.depth,
+    p.bytes,
+    p.fetchedAt,
+    p.r2Key,
+    p.bodyOffset ?? null,
+    p.bodyLength ?? null,
+    p.redirectTo,
+    p.etag ?? null,
+    p.lastModified ?? null,
+    p.change ?? null,
+  ]);
   return multiRowInsert(
     db,
     'INSERT INTO pages (crawl_id, url, status, content_type, title, depth, bytes, fetched_at, r2_key, body_offset, body_length, redirect_to, etag, last_modified, change)',
@@ -233,7 +294,10 @@ export async function pageSeries(db: D1Database, crawlId: string, intervalSecond
 
 /** Pages by HTTP status. */
 export async function statusBreakdown(db: D1Database, crawlId: string): Promise<{ status: number; count: number }[]> {
-  const { results } = await db.prepare('SELECT status, COUNT(*) AS count FROM pages WHERE crawl_id = ? GROUP BY status ORDER BY status').bind(crawlId).all<{ status: number; count: number }>();
+  const { results } = await db
+    .prepare('SELECT status, COUNT(*) AS count FROM pages WHERE crawl_id = ? GROUP BY status ORDER BY status')
+    .bind(crawlId)
+    .all<{ status: number; count: number }>();
   return results;
 }
 

@@ -1,5 +1,5 @@
 import type { Processed } from '../../types';
-import { errorUpserts, type ErrorRecord } from './errors';
+import { type ErrorRecord, errorUpserts } from './errors';
 import { linkInserts } from './links';
 import { pageUpserts } from './pages';
 

@@ -43,7 +43,10 @@ export async function insertSchedule(db: D1Database, row: Omit<ScheduleRow, 'las
 }
 
 export async function listSchedules(db: D1Database, limit: number, afterId: string | null): Promise<ScheduleRow[]> {
-  const { results } = await db.prepare('SELECT * FROM schedules WHERE id > ? ORDER BY id LIMIT ?').bind(afterId ?? '', limit).all<RawScheduleRow>();
+  const { results } = await db
+    .prepare('SELECT * FROM schedules WHERE id > ? ORDER BY id LIMIT ?')
+    .bind(afterId ?? '', limit)
+    .all<RawScheduleRow>();
   return results.map(toRow);
 }
 

@@ -1,15 +1,15 @@
 /** D1 binds at most 100 parameters per statement: every chunked statement is cut to fit. */
-export const D1_MAX_PARAMS = 100;
+const D1_MAX_PARAMS = 100;
 
 /** `items` in slices of `size`. */
-export function chunks<T>(items: readonly T[], size: number): T[][] {
+function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
 /** `?, ?, ?` for n parameters. */
-export const placeholders = (n: number): string => Array(n).fill('?').join(', ');
+const placeholders = (n: number): string => Array(n).fill('?').join(', ');
 
 /**
  * Multi-row INSERTs of `rows` (each `columns` values), as many rows per statement as the parameter limit

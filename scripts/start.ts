@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm start [-- wrangler dev args]`: applies the D1 migrations to the local database, runs `wrangler dev` (local
+// Queues, Durable Objects, R2 and D1, persisted under .wrangler/state), and fires the cron triggers wrangler.toml
+// declares, on their schedule, as Cloudflare does in production (`--no-crons` leaves them to you). Without a token
+// from --var, .dev.vars or the API_TOKEN environment variable, the local API token is "dev-token".
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { driveCrons } from './lib/cron-driver.ts';
+
+const argv = process.argv.slice(2);
+const crons = !argv.includes('--no-crons');
+const args = argv.filter((a) => a !== '--no-crons');
+const wrangler = process.platform === 'win32' ? 'wrangler.cmd' : 'wrangler';
+
+/** The value of a `--name value` or `--name=value` argument. */
+function option(...names: string[]): string | undefined {
+  for (const [i, a] of args.entries()) {
+    for (const name of names) {
+      if (a === name) return args[i + 1];
+      if (a.startsWith(`${name}=`)) return a.slice(name.length + 1);
+    }
+  }
+  return undefined;
+}
+
+// --persist-to must reach both commands so they share the same local state.
+const persistTo = option('--persist-to');
+const persist = persistTo === undefined ? [] : ['--persist-to', persistTo];
+const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], { stdio: 'inherit' });
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const hasToken =
+  args.some((a, i) => (a === '--var' && args[i + 1]?.startsWith('API_TOKEN:')) || a.startsWith('--var=API_TOKEN:')) ||
+  (existsSync('.dev.vars') && /^\s*API_TOKEN\s*=/m.test(readFileSync('.dev.vars', 'utf8')));
+const extra: string[] = [];
+if (!hasToken) {
+  const token = process.env.API_TOKEN || 'dev-token';
+  extra.push('--var', `API_TOKEN:${token}`);
+  console.log(`edgecrawl: local API token is "${token}" (Authorization: Bearer ${token})`);
+}
+
+const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: 'inherit' });
+const host = option('--ip') ?? 'localhost';
+const driver = crons
+  ? driveCrons(option('--config', '-c') ?? 'wrangler.toml', `http://${host.includes(':') ? `[${host}]` : host}:${option('--port') ?? '8787'}`)
+  : null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => dev.kill(signal));
+dev.on('exit', (code, signal) => {
+  driver?.stop();
+  process.exit(code ?? (signal ? 1 : 0));
+});
