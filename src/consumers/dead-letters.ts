@@ -1,9 +1,8 @@
 import { log } from '../log';
-import { taskSchema } from '../queues/frontier';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
 import { getCrawl } from '../storage/d1/crawls';
 import { recordErrors } from '../storage/d1/errors';
-import type { CrawlTask } from '../types';
+import { tasksByCrawl } from './tasks';
 
 const REASON = 'dead-lettered: retries exhausted';
 
@@ -13,19 +12,8 @@ const REASON = 'dead-lettered: retries exhausted';
  * and the reason is listed with the crawl's errors.
  */
 export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
-  const byCrawl = new Map<string, { message: Message; task: CrawlTask }[]>();
-  for (const message of batch.messages) {
-    const parsed = taskSchema.safeParse(message.body);
-    if (!parsed.success) {
-      log('warn', 'dropping malformed dead letter', { id: message.id });
-      message.ack();
-      continue;
-    }
-    const task = parsed.data;
-    byCrawl.set(task.crawlId, [...(byCrawl.get(task.crawlId) ?? []), { message, task }]);
-  }
   await Promise.all(
-    [...byCrawl].map(async ([crawlId, items]) => {
+    [...tasksByCrawl(batch, 'dead letter')].map(async ([crawlId, items]) => {
       try {
         await abandon(
           env,

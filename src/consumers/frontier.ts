@@ -4,12 +4,12 @@ import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { hostGateClient } from '../objects/host-gate-client';
 import { type ProcessDeps, processTask } from '../page/process';
-import { taskSchema } from '../queues/frontier';
 import { readSettings, type Settings } from '../settings';
 import { previousLinks } from '../storage/d1/links';
 import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { type CrawlStub, type Finished, settle } from './settle';
+import { type TaskMessage, tasksByCrawl } from './tasks';
 
 interface Policies {
   page: LinkPolicy;
@@ -29,7 +29,7 @@ function policiesFor(crawlId: string, config: CrawlConfig): Policies {
   return compiled;
 }
 
-type Item = { message: Message; task: CrawlTask };
+type Item = TaskMessage;
 
 /**
  * The frontier queue consumer. Messages are grouped by crawl; per crawl, one Durable Object call
@@ -39,17 +39,7 @@ type Item = { message: Message; task: CrawlTask };
  */
 export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<void> {
   const settings = readSettings(env);
-  const groups = new Map<string, Item[]>();
-  for (const message of batch.messages) {
-    const parsed = taskSchema.safeParse(message.body);
-    if (!parsed.success) {
-      log('warn', 'dropping malformed frontier message', { id: message.id });
-      message.ack();
-      continue;
-    }
-    const task = parsed.data;
-    groups.set(task.crawlId, [...(groups.get(task.crawlId) ?? []), { message, task }]);
-  }
+  const groups = tasksByCrawl(batch, 'frontier message');
   // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to.
   const limit = limiter(settings.fetchConcurrency);
   await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, limit)));

@@ -2,13 +2,8 @@ import type { StoredResponse } from '../../domain/warc';
 import type { PageRecord } from '../../types';
 import { chunkedIn, intervalStart, multiRowInsert } from './sql';
 
-export interface PageView {
-  url: string;
-  status: number;
-  contentType: string | null;
-  title: string | null;
-  depth: number;
-  bytes: number;
+/** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
+export interface PageView extends Pick<PageRecord, 'url' | 'status' | 'contentType' | 'title' | 'depth' | 'bytes'> {
   fetchedAt: string;
 }
 
