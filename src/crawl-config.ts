@@ -1,9 +1,29 @@
 import { z } from 'zod';
+import { type ExtractSpec, FIELD_TYPES, type FieldSpec, OUTPUT_FORMATS } from './domain/extract/spec';
 import { SCOPES } from './domain/scope';
 import type { CrawlConfig } from './types';
 
 /** Stored data that does not have the shape this version reads: a bug or a hand-edited row, never a user's input. */
 class StoredDataError extends Error {}
+
+const storedFieldSchema: z.ZodType<FieldSpec> = z.lazy(() =>
+  z.object({
+    selector: z.string(),
+    attr: z.string().optional(),
+    type: z.enum(FIELD_TYPES).optional(),
+    list: z.boolean().optional(),
+    fields: z.record(z.string(), storedFieldSchema).optional(),
+  }),
+);
+
+/** An extraction spec as stored (validated in full when it was given: selectors ran then). */
+export const storedExtractSchema: z.ZodType<ExtractSpec> = z.object({
+  formats: z.array(z.enum(OUTPUT_FORMATS)),
+  mainContent: z.union([z.boolean(), z.object({ selector: z.string() })]),
+  include: z.array(z.string()),
+  exclude: z.array(z.string()),
+  fields: z.record(z.string(), storedFieldSchema),
+});
 
 /**
  * A crawl config as stored (D1's crawls and schedules rows, the crawl's Durable Object). Read back through this,
@@ -23,6 +43,7 @@ const storedConfigSchema: z.ZodType<CrawlConfig> = z.object({
   priority: z.enum(['high', 'normal']).optional(),
   boost: z.array(z.string()).optional(),
   webhook: z.object({ url: z.string(), secret: z.string() }).nullable().optional(),
+  extract: storedExtractSchema.nullable().optional(),
 });
 
 /** Parses a stored config's JSON text; `where` names the row for the error. */

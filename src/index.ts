@@ -1,6 +1,7 @@
 import { createApp } from './api/app';
 import { consumeDeadLetters } from './consumers/dead-letters';
 import { consumeFrontier } from './consumers/frontier';
+import { consumeReextraction } from './consumers/reextract';
 import { consumeWebhooks } from './consumers/webhooks';
 import { runDueSchedules } from './jobs/schedules';
 
@@ -17,6 +18,7 @@ export default {
   async queue(batch, env) {
     if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, env);
     else if (batch.queue.endsWith('-webhooks')) await consumeWebhooks(batch, env);
+    else if (batch.queue.endsWith('-extract')) await consumeReextraction(batch, env);
     else await consumeFrontier(batch, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,3 +1,4 @@
+import type { ExtractSpec } from './domain/extract/spec';
 import type { Scope } from './domain/scope';
 
 /** A validated crawl request, as stored with the job. */
@@ -25,6 +26,8 @@ export interface CrawlConfig {
   boost?: string[];
   /** Where crawl.completed, crawl.cancelled and page.failed events are POSTed, signed with the secret. */
   webhook?: Webhook | null;
+  /** What each HTML page is extracted into (markdown, metadata, fields, ...); none: the raw body, title and links only. */
+  extract?: ExtractSpec | null;
 }
 
 export interface Webhook {
@@ -107,7 +110,24 @@ export interface PageRecord {
   lastModified?: string | null;
   /** In a scheduled crawl: new, changed or unchanged since the previous crawl. */
   change?: 'new' | 'changed' | 'unchanged' | null;
+  /** SHA-256 (hex) of the page's content: its extracted text when the crawl extracts, else its body. */
+  contentHash?: string | null;
+  description?: string | null;
+  language?: string | null;
+  wordCount?: number | null;
+  /** What could not be read of the page (too large to parse, markup the parser gave up on, ...). */
+  warnings?: string[];
+  /** The page's extraction record (JSON of the record and its outputs): a byte range of an R2 object. */
+  recordKey?: string | null;
+  recordOffset?: number | null;
+  recordLength?: number | null;
 }
+
+/** What extraction sets on a page's row: its facts and where its record is. */
+export type ExtractedPage = Pick<
+  PageRecord,
+  'url' | 'title' | 'description' | 'language' | 'wordCount' | 'contentHash' | 'warnings' | 'recordKey' | 'recordOffset' | 'recordLength'
+>;
 
 /** A claimed URL, fetched and decided: what the consumer records and reports. */
 export interface Processed {
@@ -118,6 +138,8 @@ export interface Processed {
   links?: string[];
   /** The body of a 2xx page, to be written to R2 with the rest of its chunk (see writeSegments). */
   body?: Uint8Array;
+  /** The page's extraction record, encoded, written to R2 beside the body. */
+  record?: Uint8Array;
 }
 
 /** A claimed URL, as the Durable Object knows it. */

@@ -6,6 +6,7 @@ import { crawls } from './routes/crawls';
 import { exportRoutes } from './routes/exports';
 import { pages } from './routes/pages';
 import { schedules } from './routes/schedules';
+import { scrapeRoutes } from './routes/scrape';
 import { stats } from './routes/stats';
 
 export function createApp() {
@@ -22,5 +23,6 @@ export function createApp() {
   const crawlApi = new Hono<CrawlEnv>().use('/:id/*', loadCrawl).route('/', crawls).route('/', pages).route('/', stats).route('/', exportRoutes);
   app.route('/v1/crawls', crawlApi);
   app.route('/v1/schedules', schedules);
+  app.route('/v1/scrape', scrapeRoutes);
   return app;
 }

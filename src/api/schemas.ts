@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { selectorError } from '../domain/extract/dom';
+import { FIELD_TYPES, type FieldSpec, OUTPUT_FORMATS, SPEC_LIMITS } from '../domain/extract/spec';
 import { normalizeUrl } from '../domain/normalize';
 import { compilePattern, PatternError } from '../domain/patterns';
 import { SCOPES } from '../domain/scope';
@@ -21,7 +23,8 @@ const pattern = z
     }
   });
 
-const seed = z
+/** An absolute http(s) URL, normalized. */
+export const seedUrlSchema = z
   .string()
   .max(8192)
   .transform((value, ctx) => {
@@ -33,10 +36,76 @@ const seed = z
     return url;
   });
 
+const selector = z
+  .string()
+  .min(1)
+  .max(SPEC_LIMITS.selectorLength)
+  .superRefine((value, ctx) => {
+    const error = selectorError(value);
+    if (error) ctx.addIssue({ code: 'custom', message: `invalid CSS selector ${JSON.stringify(value)}: ${error}` });
+  });
+
+const FIELD_NAME = /^[A-Za-z_][\w-]{0,63}$/;
+
+const fieldSpec: z.ZodType<FieldSpec> = z.lazy(() =>
+  z
+    .object({
+      selector,
+      attr: z.string().min(1).max(100).optional(),
+      type: z.enum(FIELD_TYPES).optional(),
+      list: z.boolean().optional(),
+      fields: z.record(z.string(), fieldSpec).optional(),
+    })
+    .strict(),
+);
+
+/** Fields in a spec, nested ones included, how deep they nest, and a name that is not a valid one. */
+function fieldShape(fields: Record<string, FieldSpec>, depth = 1): { count: number; depth: number; badName?: string } {
+  let count = 0;
+  let deepest = depth;
+  let badName: string | undefined;
+  for (const [name, spec] of Object.entries(fields)) {
+    count++;
+    if (!FIELD_NAME.test(name)) badName ??= name;
+    if (spec.fields) {
+      const inner = fieldShape(spec.fields, depth + 1);
+      count += inner.count;
+      deepest = Math.max(deepest, inner.depth);
+      badName ??= inner.badName;
+    }
+  }
+  return badName === undefined ? { count, depth: deepest } : { count, depth: deepest, badName };
+}
+
+/** `extract` of a crawl, a schedule's crawl or a scrape: which outputs each HTML page gets. */
+export const extractSpecSchema = z
+  .object({
+    formats: z.array(z.enum(OUTPUT_FORMATS)).min(1).max(OUTPUT_FORMATS.length).default(['markdown', 'metadata']),
+    mainContent: z.union([z.boolean(), z.object({ selector }).strict()]).default(true),
+    include: z.array(selector).max(SPEC_LIMITS.selectors).default([]),
+    exclude: z.array(selector).max(SPEC_LIMITS.selectors).default([]),
+    fields: z.record(z.string(), fieldSpec).default({}),
+  })
+  .strict()
+  .superRefine((spec, ctx) => {
+    const shape = fieldShape(spec.fields);
+    if (shape.count > SPEC_LIMITS.fields)
+      ctx.addIssue({ code: 'custom', path: ['fields'], message: `at most ${SPEC_LIMITS.fields} fields, nested ones included (got ${shape.count})` });
+    if (shape.depth > SPEC_LIMITS.depth) ctx.addIssue({ code: 'custom', path: ['fields'], message: `fields nest at most ${SPEC_LIMITS.depth} deep` });
+    if (shape.badName !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fields'],
+        message: `field names are letters, digits, _ and - (at most 64), starting with a letter or _: ${JSON.stringify(shape.badName.slice(0, 80))}`,
+      });
+    }
+  })
+  .transform((spec) => ({ ...spec, formats: [...new Set(spec.formats)] }));
+
 /** POST /v1/crawls. Unknown fields are rejected, so a typo is an error rather than a silent default. */
 export const createCrawlSchema = z
   .object({
-    seeds: z.array(seed).min(1).max(MAX_SEEDS),
+    seeds: z.array(seedUrlSchema).min(1).max(MAX_SEEDS),
     scope: z.enum(SCOPES).default('same-host'),
     include: z.array(pattern).max(MAX_PATTERNS).default([]),
     exclude: z.array(pattern).max(MAX_PATTERNS).default([]),
@@ -55,6 +124,7 @@ export const createCrawlSchema = z
       .strict()
       .nullable()
       .default(null),
+    extract: extractSpecSchema.nullable().default(null),
   })
   .strict()
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));
@@ -85,11 +155,14 @@ export const errorListQuerySchema = z
 export const retryErrorsSchema = z
   .object({
     limit: z.number().int().min(1).max(10_000).default(5000),
-    urls: z.array(seed).min(1).max(1000).optional(),
+    urls: z.array(seedUrlSchema).min(1).max(1000).optional(),
   })
   .strict();
 
-export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();
+/** GET /v1/crawls/:id/content: the raw body, or with `format` one of the page's extracted outputs. */
+export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192), format: z.enum(['markdown', 'text', 'html']).optional() }).strict();
+
+export const recordQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();
 
 export const crawlListQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() }).strict();
 
@@ -97,3 +170,6 @@ export const crawlListQuerySchema = z.object({ limit: z.coerce.number().int().mi
 export const crawlCursorSchema = z.object({ c: z.number().int(), i: z.string() }).strict();
 export const recentCursorSchema = z.object({ t: z.number().int(), u: z.string().min(1) }).strict();
 export const keyCursorSchema = z.string().min(1);
+
+/** POST /v1/crawls/:id/reextract: the spec the stored pages are extracted with again. */
+export const reextractSchema = z.object({ extract: extractSpecSchema }).strict();

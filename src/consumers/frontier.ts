@@ -83,7 +83,7 @@ async function processDeps(crawlId: string, config: CrawlConfig, urls: string[],
   const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
   const gate = hostGateClient(env.HOSTS, settings);
-  return { settings, policy, sitemapInScope, readSitemaps: config.sitemaps, crawlId, gate, politeness, recrawl, limit };
+  return { settings, policy, sitemapInScope, readSitemaps: config.sitemaps, extract: config.extract ?? null, crawlId, gate, politeness, recrawl, limit };
 }
 
 /** The smallest chunk of results recorded at once (see fetchInChunks). */

@@ -1,4 +1,8 @@
-import { parseHTML } from 'linkedom/worker';
+import { charsetOf } from './charset';
+
+export { charsetOf };
+
+import { type DomDocument, type DomElement, parseDocument, selectAll } from './extract/dom';
 import { normalizeUrl } from './normalize';
 
 export interface ParsedPage {
@@ -58,29 +62,29 @@ export function isCanonicalRel(rel: string | null): boolean {
   return rel?.toLowerCase().split(/\s+/).includes('canonical') ?? false;
 }
 
-/**
- * Parses an HTML document into a DOM with linkedom and reads its links and title (see resolvePage).
- * The crawl's hot path uses the streaming discoverLinks() instead; this is the DOM-based reference,
- * and the fallback for documents HTMLRewriter cannot decode.
- */
-export function parseHtmlPage(html: string, pageUrl: string): ParsedPage {
-  const { document } = parseHTML(html);
-  const attr = (el: Element, name: string) => el.getAttribute(name) ?? '';
+/** The links and title of a parsed document (see resolvePage). */
+export function readPage(document: DomDocument, pageUrl: string): ParsedPage {
+  const attr = (el: DomElement, name: string) => el.getAttribute(name) ?? '';
   return resolvePage(
     {
-      hrefs: [...document.querySelectorAll('a[href], area[href]')].map((el) => attr(el, 'href')),
+      hrefs: selectAll(document, 'a[href], area[href]').map((el) => attr(el, 'href')),
       baseHref: document.querySelector('base[href]')?.getAttribute('href') ?? null,
-      canonicals: [...document.querySelectorAll('link[rel][href]')].filter((el) => isCanonicalRel(el.getAttribute('rel'))).map((el) => attr(el, 'href')),
+      canonicals: selectAll(document, 'link[rel][href]')
+        .filter((el) => isCanonicalRel(el.getAttribute('rel')))
+        .map((el) => attr(el, 'href')),
       title: document.querySelector('title')?.textContent ?? null,
     },
     pageUrl,
   );
 }
 
-/** The charset parameter of a Content-Type header, if any. */
-export function charsetOf(contentType: string | null): string | undefined {
-  const m = contentType ? /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType) : null;
-  return m?.[1]?.toLowerCase();
+/**
+ * Parses an HTML document into a DOM with linkedom and reads its links and title (see resolvePage).
+ * The crawl's hot path uses the streaming discoverLinks() instead; this is the DOM-based reference,
+ * and the fallback for documents HTMLRewriter cannot decode.
+ */
+export function parseHtmlPage(html: string, pageUrl: string): ParsedPage {
+  return readPage(parseDocument(html), pageUrl);
 }
 
 /** Decodes a body for parsing, falling back to UTF-8 for labels the runtime does not know. */

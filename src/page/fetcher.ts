@@ -1,5 +1,6 @@
 import { concatBytes } from '../domain/bytes';
 import type { Settings } from '../settings';
+import { deadline } from './deadline';
 
 export interface FetchedResponse {
   status: number;
@@ -53,7 +54,7 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
 /** One GET, redirects not followed (the crawler schedules each hop as its own task). */
 export async function fetchOnce(url: string, settings: Settings, extraHeaders: Record<string, string> = {}): Promise<FetchedResponse> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
+  const timer = deadline(settings.fetchTimeoutMs, () => controller.abort());
   try {
     let response: Response;
     try {
@@ -76,7 +77,7 @@ export async function fetchOnce(url: string, settings: Settings, extraHeaders: R
       );
     }
   } finally {
-    clearTimeout(timer);
+    timer.clear();
   }
 }
 

@@ -1,6 +1,7 @@
 import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/classify';
+import type { ExtractSpec } from '../domain/extract/spec';
 import { normalizeUrl } from '../domain/normalize';
 import type { LinkPolicy } from '../domain/policy';
 import type { Limit } from '../lib/limit';
@@ -9,9 +10,9 @@ import type { PreviousVersion } from '../storage/d1/pages';
 import type { Claim, CrawlTask, FrontierEntry, Outcome, PageRecord, Processed } from '../types';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
 import type { CrawlPoliteness, Gate, GateReport, GateResult } from './gate';
-import { readLinks } from './links';
+import { readBody } from './read';
 
-const MAX_REDIRECT_HOPS = 5;
+export const MAX_REDIRECT_HOPS = 5;
 
 export interface ProcessDeps {
   settings: Settings;
@@ -20,6 +21,8 @@ export interface ProcessDeps {
   sitemapInScope: (url: string) => boolean;
   /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
   readSitemaps: boolean;
+  /** What each HTML page is extracted into; none: links and title only. */
+  extract?: ExtractSpec | null;
   /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
   recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string) => Promise<string[]> } | null;
   crawlId: string;
@@ -136,10 +139,14 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       return finish(job, { kind: 'failed', fetched: true, reason: decision.reason }, { page });
     case 'redirect':
       return redirect(job, page, decision.location, response.status);
-    case 'ok':
-      // A 2xx in a scheduled crawl: new since the previous crawl, or fetched again because it changed.
-      if (job.deps.recrawl !== undefined) page.change = previous ? 'changed' : 'new';
-      return readLinks(job, page, response.body);
+    case 'ok': {
+      const processed = await readBody(job, page, response.body);
+      // A 2xx in a scheduled crawl: new since the previous crawl, unchanged when its content hash is the previous
+      // one's (a server that ignores conditional requests), or changed.
+      if (job.deps.recrawl !== undefined)
+        page.change = !previous ? 'new' : previous.contentHash && previous.contentHash === page.contentHash ? 'unchanged' : 'changed';
+      return processed;
+    }
   }
 }
 
@@ -167,6 +174,8 @@ async function unchanged(job: Job, page: PageRecord, previous: PreviousVersion, 
     r2Key: previous.r2Key,
     bodyOffset: previous.bodyOffset,
     bodyLength: previous.bodyLength,
+    contentHash: previous.contentHash,
+    ...previous.extracted,
     change: 'unchanged' as const,
   });
   page.etag ??= previous.etag;

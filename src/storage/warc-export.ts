@@ -1,12 +1,11 @@
 import { concatBytes } from '../domain/bytes';
 import { responseRecord, warcDate, warcinfoRecord } from '../domain/warc';
+import { BodyReader } from './bodies';
 import type { CrawlRow } from './d1/crawls';
-import { type StoredPage, type StoredPageCursor, storedPages } from './d1/pages';
+import { type StoredPageCursor, storedPages } from './d1/pages';
 
 /** R2 multipart parts: all but the last the same size, at least 5 MiB. */
 const PART_BYTES = 8 * 1024 * 1024;
-/** Segments up to this size are read once whole and sliced; larger ones page by page (ranged reads). */
-const WHOLE_SEGMENT_MAX = 16 * 1024 * 1024;
 const ROWS_PER_QUERY = 200;
 
 export interface WarcExport {
@@ -30,33 +29,6 @@ export function readExport(bucket: R2Bucket, crawlId: string, file: string): Pro
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
-}
-
-/** Reads stored bodies in storage order, a segment at a time where it is small enough to hold. */
-class BodyReader {
-  private segment: { key: string; bytes: Uint8Array } | null = null;
-  constructor(private readonly bucket: R2Bucket) {}
-
-  async read(page: StoredPage): Promise<Uint8Array | null> {
-    if (page.bodyOffset === null || page.bodyLength === null) {
-      const object = await this.bucket.get(page.r2Key);
-      return object ? new Uint8Array(await object.arrayBuffer()) : null;
-    }
-    if (page.bodyLength === 0) return new Uint8Array(0);
-    if (this.segment?.key !== page.r2Key) {
-      this.segment = null;
-      const head = await this.bucket.head(page.r2Key);
-      if (!head) return null;
-      if (head.size <= WHOLE_SEGMENT_MAX) {
-        const object = await this.bucket.get(page.r2Key);
-        if (!object) return null;
-        this.segment = { key: page.r2Key, bytes: new Uint8Array(await object.arrayBuffer()) };
-      }
-    }
-    if (this.segment) return this.segment.bytes.subarray(page.bodyOffset, page.bodyOffset + page.bodyLength);
-    const object = await this.bucket.get(page.r2Key, { range: { offset: page.bodyOffset, length: page.bodyLength } });
-    return object ? new Uint8Array(await object.arrayBuffer()) : null;
-  }
 }
 
 /** Gzip members added one by one, uploaded as equal parts of `partBytes` (the last one shorter) as they fill. */

@@ -27,6 +27,7 @@
  */
 import http from 'node:http';
 import zlib from 'node:zlib';
+import { docsSite } from './docs-site.ts';
 import type { HostLogEntry } from './host-log';
 
 export interface SiteServer {
@@ -376,6 +377,7 @@ function route(path: string, portA: number, portB: number, host = `127.0.0.1:${p
   const [, ns, variant, rest] = m as unknown as [string, string, string, string];
   if (variant === 'misc') return misc(ns, rest, portA, portB);
   if (variant === 'mapped') return mapped(ns, rest, host);
+  if (variant === 'docs') return docsSite(ns, rest);
   const bench = /^bench-(\d+)-(\d+)-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (bench) {
     const [n, kb, linkCount, delay] = [Number(bench[1]), Number(bench[2]), Number(bench[3]), Number(bench[4] ?? 0)];

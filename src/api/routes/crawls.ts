@@ -1,13 +1,14 @@
 import { Hono } from 'hono';
 import { CrawlStartError, startCrawl } from '../../jobs/start';
+import { sendReextractStep } from '../../queues/extract';
 import { enqueueTasks } from '../../queues/frontier';
-import { listCrawls } from '../../storage/d1/crawls';
+import { listCrawls, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
-import { changeCounts } from '../../storage/d1/pages';
+import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
 import { ApiError, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
-import { crawlCursorSchema, crawlListQuerySchema, createCrawlSchema, MAX_BODY_BYTES, retryErrorsSchema } from '../schemas';
+import { crawlCursorSchema, crawlListQuerySchema, createCrawlSchema, MAX_BODY_BYTES, reextractSchema, retryErrorsSchema } from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
 
 /** Crawl jobs: start, list, show, cancel, and try failed URLs again. */
@@ -44,6 +45,7 @@ export const crawls = new Hono<CrawlEnv>()
       counts: snapshot.counts,
       ...changes,
       pending: snapshot.pending,
+      ...(crawl.extraction ? { extraction: { status: crawl.extraction.status, done: crawl.extraction.done, total: crawl.extraction.total } } : {}),
       config: presentConfig(crawl.config),
       createdAt: new Date(crawl.createdAt).toISOString(),
     });
@@ -53,6 +55,16 @@ export const crawls = new Hono<CrawlEnv>()
     const snapshot = await c.env.CRAWL.getByName(crawl.id).cancel();
     if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
     return c.json({ id: crawl.id, status: snapshot.status, counts: snapshot.counts });
+  })
+  .post('/:id/reextract', limitBody(MAX_BODY_BYTES), jsonInput(reextractSchema), async (c) => {
+    const crawl = c.var.crawl;
+    const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
+    if (snapshot?.status === 'running')
+      throw new ApiError(409, 'conflict', 'the crawl is still running: re-extract it once it has completed or been cancelled');
+    const total = await countHtmlPages(c.env.DB, crawl.id);
+    const version = await startReextraction(c.env.DB, crawl.id, c.req.valid('json').extract, total);
+    if (total > 0) await sendReextractStep(c.env.EXTRACT, { crawlId: crawl.id, version, after: '' });
+    return c.json({ id: crawl.id, extraction: { status: total > 0 ? 'running' : 'completed', done: 0, total } }, 202);
   })
   .post('/:id/retry-errors', limitBody(MAX_BODY_BYTES), jsonInput(retryErrorsSchema, { emptyBody: {} }), async (c) => {
     const crawl = c.var.crawl;

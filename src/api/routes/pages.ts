@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import { normalizeUrl } from '../../domain/normalize';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
-import { getPageBodyKey, listPages, listRecentPages } from '../../storage/d1/pages';
+import { getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
+import { readRecord, type StoredRecord } from '../../storage/records';
 import { badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
-import { contentQuerySchema, errorListQuerySchema, keyCursorSchema, pageListQuerySchema, recentCursorSchema } from '../schemas';
+import { contentQuerySchema, errorListQuerySchema, keyCursorSchema, pageListQuerySchema, recentCursorSchema, recordQuerySchema } from '../schemas';
 import { parseCursor, queryInput } from '../validate';
 
 /** What a crawl fetched: its pages, its errors, and each stored body. */
@@ -28,17 +29,45 @@ export const pages = new Hono<CrawlEnv>()
     return c.json({ errors, cursor: nextCursor(errors, query.limit, (last) => last.url) });
   })
   .get('/:id/content', queryInput(contentQuerySchema), async (c) => {
-    const crawl = c.var.crawl;
-    const url = normalizeUrl(c.req.valid('query').url);
-    if (url === null) throw badRequest('url must be an absolute http(s) URL');
-    const page = await getPageBodyKey(c.env.DB, crawl.id, url);
-    if (!page) throw notFound(`no page ${url} in this crawl`);
-    if (!page.r2Key) throw notFound(`no stored body for ${url} (it was not a 2xx response)`);
+    const { url: raw, format } = c.req.valid('query');
+    const page = await requirePage(c.env.DB, c.var.crawl.id, raw);
+    if (format !== undefined) {
+      const record = await requireRecord(c.env.BODIES, page);
+      const output = record.outputs[format];
+      if (output === undefined) throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
+      return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], 'x-edgecrawl-url': page.url } });
+    }
+    if (!page.r2Key) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
     const stored = await openBody(c.env.BODIES, { r2Key: page.r2Key, bodyOffset: page.bodyOffset, bodyLength: page.bodyLength });
-    if (!stored) throw notFound(`stored body for ${url} is missing`);
+    if (!stored) throw notFound(`stored body for ${page.url} is missing`);
     const contentType = page.contentType ?? stored.contentType ?? 'application/octet-stream';
-    if (stored.body === null) return new Response(null, { headers: { 'content-type': contentType, 'x-edgecrawl-url': url } });
+    if (stored.body === null) return new Response(null, { headers: { 'content-type': contentType, 'x-edgecrawl-url': page.url } });
     return new Response(stored.body, {
-      headers: { 'content-length': String(stored.size), 'x-edgecrawl-url': url, 'content-type': contentType, etag: stored.etag },
+      headers: { 'content-length': String(stored.size), 'x-edgecrawl-url': page.url, 'content-type': contentType, etag: stored.etag },
     });
+  })
+  .get('/:id/record', queryInput(recordQuerySchema), async (c) => {
+    const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+    const { record } = await requireRecord(c.env.BODIES, page);
+    return c.json({ url: page.url, status: page.status, contentType: page.contentType, fetchedAt: new Date(page.fetchedAt).toISOString(), ...record });
   });
+
+const OUTPUT_TYPES = { markdown: 'text/markdown; charset=utf-8', text: 'text/plain; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
+
+async function requirePage(db: D1Database, crawlId: string, raw: string): Promise<StoredPageRow> {
+  const url = normalizeUrl(raw);
+  if (url === null) throw badRequest('url must be an absolute http(s) URL');
+  const page = await getStoredPage(db, crawlId, url);
+  if (!page) throw notFound(`no page ${url} in this crawl`);
+  return page;
+}
+
+async function requireRecord(bucket: R2Bucket, page: StoredPageRow): Promise<StoredRecord> {
+  const { recordKey, recordOffset, recordLength } = page;
+  if (recordKey === null || recordOffset === null || recordLength === null) {
+    throw notFound(`no extraction record for ${page.url}: the crawl has no extract spec, or the page is not a 2xx HTML page`);
+  }
+  const record = await readRecord(bucket, { recordKey, recordOffset, recordLength });
+  if (!record) throw notFound(`the extraction record of ${page.url} is missing`);
+  return record;
+}

@@ -1,5 +1,5 @@
 import type { StoredResponse } from '../../domain/warc';
-import type { PageRecord } from '../../types';
+import type { ExtractedPage, PageRecord } from '../../types';
 import { chunkedIn, intervalStart, multiRowInsert } from './sql';
 
 /** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
@@ -62,7 +62,7 @@ export async function listRecentPages(
   return results.map((r) => ({ ...toPageView(r), cursor: { t: r.fetched_at, u: r.url } }));
 }
 
-export interface StoredBody {
+interface StoredBody {
   r2Key: string | null;
   /** The body's byte range in the object; null: the whole object. */
   bodyOffset: number | null;
@@ -70,12 +70,47 @@ export interface StoredBody {
   contentType: string | null;
 }
 
-export async function getPageBodyKey(db: D1Database, crawlId: string, url: string): Promise<StoredBody | null> {
+/** A page's stored body and record, and what its record is reported with. */
+export interface StoredPageRow extends StoredBody {
+  url: string;
+  status: number;
+  fetchedAt: number;
+  recordKey: string | null;
+  recordOffset: number | null;
+  recordLength: number | null;
+}
+
+export async function getStoredPage(db: D1Database, crawlId: string, url: string): Promise<StoredPageRow | null> {
   const row = await db
-    .prepare('SELECT r2_key, body_offset, body_length, content_type FROM pages WHERE crawl_id = ? AND url = ?')
+    .prepare(
+      'SELECT url, status, fetched_at, r2_key, body_offset, body_length, content_type, record_key, record_offset, record_length FROM pages WHERE crawl_id = ? AND url = ?',
+    )
     .bind(crawlId, url)
-    .first<{ r2_key: string | null; body_offset: number | null; body_length: number | null; content_type: string | null }>();
-  return row ? { r2Key: row.r2_key, bodyOffset: row.body_offset, bodyLength: row.body_length, contentType: row.content_type } : null;
+    .first<{
+      url: string;
+      status: number;
+      fetched_at: number;
+      r2_key: string | null;
+      body_offset: number | null;
+      body_length: number | null;
+      content_type: string | null;
+      record_key: string | null;
+      record_offset: number | null;
+      record_length: number | null;
+    }>();
+  if (!row) return null;
+  return {
+    url: row.url,
+    status: row.status,
+    fetchedAt: row.fetched_at,
+    r2Key: row.r2_key,
+    bodyOffset: row.body_offset,
+    bodyLength: row.body_length,
+    contentType: row.content_type,
+    recordKey: row.record_key,
+    recordOffset: row.record_offset,
+    recordLength: row.record_length,
+  };
 }
 
 /** What a previous crawl fetched for a URL: the validators for a conditional GET, and its stored body. */
@@ -83,12 +118,16 @@ export interface PreviousVersion extends StoredBody {
   etag: string | null;
   lastModified: string | null;
   title: string | null;
+  contentHash: string | null;
+  /** What the previous crawl extracted: a 304 keeps it, as it keeps the body. */
+  extracted: Pick<PageRecord, 'description' | 'language' | 'wordCount' | 'warnings' | 'recordKey' | 'recordOffset' | 'recordLength'>;
 }
 
 export async function previousVersions(db: D1Database, crawlId: string, urls: readonly string[]): Promise<Map<string, PreviousVersion>> {
   const statements = chunkedIn(
     db,
-    'SELECT url, etag, last_modified, r2_key, body_offset, body_length, content_type, title FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})',
+    `SELECT url, etag, last_modified, r2_key, body_offset, body_length, content_type, title, content_hash, description, language, word_count, warnings,
+      record_key, record_offset, record_length FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`,
     [crawlId],
     urls,
   );
@@ -103,6 +142,14 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
       body_length: number | null;
       content_type: string | null;
       title: string | null;
+      content_hash: string | null;
+      description: string | null;
+      language: string | null;
+      word_count: number | null;
+      warnings: string | null;
+      record_key: string | null;
+      record_offset: number | null;
+      record_length: number | null;
     }>();
     for (const r of results) {
       out.set(r.url, {
@@ -113,6 +160,16 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
         bodyLength: r.body_length,
         contentType: r.content_type,
         title: r.title,
+        contentHash: r.content_hash,
+        extracted: {
+          description: r.description,
+          language: r.language,
+          wordCount: r.word_count,
+          warnings: parseWarnings(r.warnings),
+          recordKey: r.record_key,
+          recordOffset: r.record_offset,
+          recordLength: r.record_length,
+        },
       });
     }
   }
@@ -167,23 +224,61 @@ export const PAGE_RECORD_FIELDS = [
   'stored',
 ] as const satisfies readonly (keyof ExportRecord)[];
 
-/** Page records in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
-export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<ExportRecord[]> {
+/** A page row as exports read it: the export's fields, the extraction facts, and where the page's record is. */
+export interface ExportRow extends ExportRecord {
+  contentHash: string | null;
+  description: string | null;
+  language: string | null;
+  wordCount: number | null;
+  warnings: string[];
+  record: { recordKey: string; recordOffset: number; recordLength: number } | null;
+}
+
+type RawExportRow = RawPageRow & {
+  redirect_to: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  change: string | null;
+  stored: number;
+  content_hash: string | null;
+  description: string | null;
+  language: string | null;
+  word_count: number | null;
+  warnings: string | null;
+  record_key: string | null;
+  record_offset: number | null;
+  record_length: number | null;
+};
+
+const toExportRow = (r: RawExportRow): ExportRow => ({
+  ...toPageView(r),
+  redirectTo: r.redirect_to,
+  etag: r.etag,
+  lastModified: r.last_modified,
+  change: r.change,
+  stored: r.stored === 1,
+  contentHash: r.content_hash,
+  description: r.description,
+  language: r.language,
+  wordCount: r.word_count,
+  warnings: parseWarnings(r.warnings),
+  record:
+    r.record_key !== null && r.record_offset !== null && r.record_length !== null
+      ? { recordKey: r.record_key, recordOffset: r.record_offset, recordLength: r.record_length }
+      : null,
+});
+
+/** Page rows in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
+export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<ExportRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT url, status, content_type, title, depth, bytes, fetched_at, redirect_to, etag, last_modified, change, r2_key IS NOT NULL AS stored
+      `SELECT url, status, content_type, title, depth, bytes, fetched_at, redirect_to, etag, last_modified, change, r2_key IS NOT NULL AS stored,
+       content_hash, description, language, word_count, warnings, record_key, record_offset, record_length
        FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`,
     )
     .bind(crawlId, afterUrl, limit)
-    .all<RawPageRow & { redirect_to: string | null; etag: string | null; last_modified: string | null; change: string | null; stored: number }>();
-  return results.map((r) => ({
-    ...toPageView(r),
-    redirectTo: r.redirect_to,
-    etag: r.etag,
-    lastModified: r.last_modified,
-    change: r.change,
-    stored: r.stored === 1,
-  }));
+    .all<RawExportRow>();
+  return results.map(toExportRow);
 }
 
 /** A page with a stored body: what its WARC record says of it, and where the body is. */
@@ -228,9 +323,46 @@ export async function storedPages(db: D1Database, crawlId: string, after: Stored
   }));
 }
 
-/** Upserts of page rows keyed by (crawl, url): a redelivered message rewrites its row instead of adding one. */
-export function pageUpserts(db: D1Database, crawlId: string, pages: readonly PageRecord[]): D1PreparedStatement[] {
-  const rows = pages.map((p) => [
+/** A page's stored warnings (a JSON array of strings), read back; anything else is no warnings. */
+function parseWarnings(json: string | null): string[] {
+  if (json === null) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((w): w is string => typeof w === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+const PAGE_COLUMNS = [
+  'crawl_id',
+  'url',
+  'status',
+  'content_type',
+  'title',
+  'depth',
+  'bytes',
+  'fetched_at',
+  'r2_key',
+  'body_offset',
+  'body_length',
+  'redirect_to',
+  'etag',
+  'last_modified',
+  'change',
+  'content_hash',
+  'description',
+  'language',
+  'word_count',
+  'warnings',
+  'record_key',
+  'record_offset',
+  'record_length',
+] as const;
+
+function pageRow(crawlId: string, p: PageRecord): unknown[] {
+  const warnings = p.warnings && p.warnings.length > 0 ? JSON.stringify(p.warnings) : null;
+  return [
     crawlId,
     p.url,
     p.status,
@@ -246,16 +378,26 @@ export function pageUpserts(db: D1Database, crawlId: string, pages: readonly Pag
     p.etag ?? null,
     p.lastModified ?? null,
     p.change ?? null,
-  ]);
+    p.contentHash ?? null,
+    p.description ?? null,
+    p.language ?? null,
+    p.wordCount ?? null,
+    warnings,
+    p.recordKey ?? null,
+    p.recordOffset ?? null,
+    p.recordLength ?? null,
+  ];
+}
+
+/** Upserts of page rows keyed by (crawl, url): a redelivered message rewrites its row instead of adding one. */
+export function pageUpserts(db: D1Database, crawlId: string, pages: readonly PageRecord[]): D1PreparedStatement[] {
+  const updates = PAGE_COLUMNS.filter((c) => c !== 'crawl_id' && c !== 'url').map((c) => `${c} = excluded.${c}`);
   return multiRowInsert(
     db,
-    'INSERT INTO pages (crawl_id, url, status, content_type, title, depth, bytes, fetched_at, r2_key, body_offset, body_length, redirect_to, etag, last_modified, change)',
-    `ON CONFLICT (crawl_id, url) DO UPDATE SET status = excluded.status, content_type = excluded.content_type,
-     title = excluded.title, depth = excluded.depth, bytes = excluded.bytes, fetched_at = excluded.fetched_at,
-     r2_key = excluded.r2_key, body_offset = excluded.body_offset, body_length = excluded.body_length, redirect_to = excluded.redirect_to, etag = excluded.etag,
-     last_modified = excluded.last_modified, change = excluded.change`,
-    15,
-    rows,
+    `INSERT INTO pages (${PAGE_COLUMNS.join(', ')})`,
+    `ON CONFLICT (crawl_id, url) DO UPDATE SET ${updates.join(', ')}`,
+    PAGE_COLUMNS.length,
+    pages.map((p) => pageRow(crawlId, p)),
   );
 }
 
@@ -306,4 +448,57 @@ export async function hostBreakdown(db: D1Database, crawlId: string, limit: numb
     .bind(crawlId, limit)
     .all<{ host: string; pages: number }>();
   return results;
+}
+
+// ---- re-extraction ----
+
+/** Where a stored HTML page's body is, for re-extraction. */
+export interface StoredHtmlPage {
+  url: string;
+  contentType: string | null;
+  r2Key: string;
+  bodyOffset: number | null;
+  bodyLength: number | null;
+}
+
+const HTML_PAGES = `crawl_id = ? AND r2_key IS NOT NULL AND status BETWEEN 200 AND 299
+  AND (lower(content_type) LIKE 'text/html%' OR lower(content_type) LIKE 'application/xhtml+xml%')`;
+
+/** Stored HTML pages of a crawl. */
+export async function countHtmlPages(db: D1Database, crawlId: string): Promise<number> {
+  return (await db.prepare(`SELECT COUNT(*) AS n FROM pages WHERE ${HTML_PAGES}`).bind(crawlId).first<{ n: number }>())?.n ?? 0;
+}
+
+/** Stored HTML pages after `afterUrl`, in URL order. */
+export async function htmlPagesAfter(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<StoredHtmlPage[]> {
+  const { results } = await db
+    .prepare(`SELECT url, content_type, r2_key, body_offset, body_length FROM pages WHERE ${HTML_PAGES} AND url > ? ORDER BY url LIMIT ?`)
+    .bind(crawlId, afterUrl, limit)
+    .all<{ url: string; content_type: string | null; r2_key: string; body_offset: number | null; body_length: number | null }>();
+  return results.map((r) => ({ url: r.url, contentType: r.content_type, r2Key: r.r2_key, bodyOffset: r.body_offset, bodyLength: r.body_length }));
+}
+
+/** Points pages at their new records and sets what extraction says of them (title, description, hash, ...). */
+export async function updateExtracted(db: D1Database, crawlId: string, pages: readonly ExtractedPage[]): Promise<void> {
+  const statements = pages.map((p) =>
+    db
+      .prepare(
+        `UPDATE pages SET title = ?, description = ?, language = ?, word_count = ?, content_hash = ?, warnings = ?, record_key = ?, record_offset = ?, record_length = ?
+         WHERE crawl_id = ? AND url = ?`,
+      )
+      .bind(
+        p.title,
+        p.description ?? null,
+        p.language ?? null,
+        p.wordCount ?? null,
+        p.contentHash ?? null,
+        p.warnings && p.warnings.length > 0 ? JSON.stringify(p.warnings) : null,
+        p.recordKey ?? null,
+        p.recordOffset ?? null,
+        p.recordLength ?? null,
+        crawlId,
+        p.url,
+      ),
+  );
+  if (statements.length > 0) await db.batch(statements);
 }

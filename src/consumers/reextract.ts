@@ -1,0 +1,70 @@
+import { extractPage } from '../domain/extract';
+import type { ExtractSpec } from '../domain/extract/spec';
+import { log } from '../log';
+import { applyExtract } from '../page/read';
+import { type ReextractTask, reextractTaskSchema, sendReextractStep } from '../queues/extract';
+import { BodyReader } from '../storage/bodies';
+import { advanceReextraction, getCrawl } from '../storage/d1/crawls';
+import { htmlPagesAfter, type StoredHtmlPage, updateExtracted } from '../storage/d1/pages';
+import { writeRecordSegment } from '../storage/segments';
+import type { ExtractedPage } from '../types';
+
+/** Pages re-extracted per message: a few seconds of CPU at most. */
+const STEP = 50;
+/** Deliveries of a step before its pages are skipped (each counted, with nothing re-extracted), so the rest goes on. */
+const STEP_ATTEMPTS = 4;
+
+/**
+ * Consumer of the re-extraction queue: each message re-extracts a step of a crawl's stored HTML pages with the
+ * crawl's new spec, from the bodies in R2 (no request to the site), writes their records as one R2 object, points
+ * the pages at them, counts the progress, and sends the next step. Messages of a spec that a newer re-extraction
+ * replaced are dropped.
+ */
+export async function consumeReextraction(batch: MessageBatch, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = reextractTaskSchema.safeParse(message.body);
+    if (!parsed.success) {
+      log('warn', 'dropping malformed re-extraction message', { id: message.id });
+      message.ack();
+      continue;
+    }
+    try {
+      await step(env, parsed.data, message.attempts >= STEP_ATTEMPTS);
+      message.ack();
+    } catch (error) {
+      log('error', 're-extraction step failed', { crawlId: parsed.data.crawlId, after: parsed.data.after, attempt: message.attempts, error: String(error) });
+      message.retry({ delaySeconds: 2 ** Math.min(message.attempts, 6) });
+    }
+  }
+}
+
+async function step(env: Env, task: ReextractTask, skip: boolean): Promise<void> {
+  const crawl = await getCrawl(env.DB, task.crawlId);
+  if (!crawl?.extract || crawl.extraction?.version !== task.version) return; // gone, or replaced by a newer spec
+  const pages = await htmlPagesAfter(env.DB, task.crawlId, task.after, STEP);
+  if (skip) log('error', 're-extraction step skipped after repeated failures', { crawlId: task.crawlId, after: task.after, pages: pages.length });
+  else await reextract(env, task.crawlId, pages, crawl.extract);
+  const last = pages.at(-1);
+  const finished = pages.length < STEP || last === undefined;
+  await advanceReextraction(env.DB, task.crawlId, task.version, pages.length, finished);
+  if (!finished) await sendReextractStep(env.EXTRACT, { ...task, after: last.url });
+}
+
+/** Extracts the pages from their stored bodies (read in storage order, a segment at a time) and records them. */
+async function reextract(env: Env, crawlId: string, pages: readonly StoredHtmlPage[], spec: ExtractSpec): Promise<void> {
+  const reader = new BodyReader(env.BODIES);
+  const ordered = [...pages].sort((a, b) => a.r2Key.localeCompare(b.r2Key) || (a.bodyOffset ?? 0) - (b.bodyOffset ?? 0));
+  const items: { page: ExtractedPage; record: Uint8Array }[] = [];
+  for (const stored of ordered) {
+    const body = await reader.read(stored);
+    if (body === null) continue; // the body is gone from R2: the page keeps its old record
+    const page: ExtractedPage = { url: stored.url, title: null };
+    items.push({ page, record: applyExtract(page, await extractPage(body, stored.contentType, stored.url, spec)) });
+  }
+  await writeRecordSegment(env.BODIES, crawlId, items);
+  await updateExtracted(
+    env.DB,
+    crawlId,
+    items.map((item) => item.page),
+  );
+}

@@ -1,0 +1,123 @@
+import { Readability } from '@mozilla/readability';
+import { absoluteUrl, collapse, type DomDocument, type DomElement, type DomNode, nestsDeeperThan, selectAll } from './dom';
+import { imageSource } from './fields';
+import { type ExtractSpec, PAGE_LIMITS } from './spec';
+
+/** How the content was chosen, for the record's warnings and the benchmark. */
+export type ContentSource = 'include' | 'selector' | 'detected' | 'body';
+
+/** Never content: code, embedded documents, and hidden parts. */
+const NEVER = 'script, style, noscript, template, iframe, object, embed, [hidden], [aria-hidden="true"]';
+/** Cookie banners, consent dialogs, share widgets: recognised by their ids and classes, when they are small. */
+const CLUTTER =
+  /(^|[\s_-])(cookie|cookies|consent|gdpr|ccpa|onetrust|cookiebot|didomi|truste|qc-cmp|cmp|share|sharing|social-share|newsletter-signup)([\s_-]|$)/i;
+const CLUTTER_MAX_CHARS = 1500;
+/** A detected main content shorter than this is not trusted: the whole body is used instead. */
+const MIN_CONTENT_CHARS = 140;
+
+function removeClutter(document: DomDocument): void {
+  for (const element of selectAll(document, NEVER)) element.remove();
+  for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
+    const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
+    if (!CLUTTER.test(names)) continue;
+    if ((element.textContent ?? '').length <= CLUTTER_MAX_CHARS && element.localName !== 'body' && element.localName !== 'html') element.remove();
+  }
+}
+
+/** The outermost matches of `selectors`, in document order, moved into one container. */
+function gather(document: DomDocument, selectors: string[]): DomElement | null {
+  const matches = selectors.flatMap((selector) => selectAll(document, selector));
+  if (matches.length === 0) return null;
+  const container = document.createElement('div');
+  const chosen = new Set<DomNode>(matches);
+  for (const match of selectAll(document, '*')) {
+    if (!chosen.has(match)) continue;
+    let ancestor = match.parentNode;
+    let nested = false;
+    while (ancestor) {
+      if (chosen.has(ancestor)) nested = true;
+      ancestor = ancestor.parentNode;
+    }
+    if (!nested) container.append(match.cloneNode(true));
+  }
+  return container;
+}
+
+/** Readability's pick of the article, or null when it finds nothing worth reading. */
+function detect(document: DomDocument): DomElement | null {
+  const heading = document.querySelector('h1');
+  const title = collapse(heading?.textContent);
+  const reader = new Readability<DomElement>(document, { keepClasses: true, serializer: (node) => node });
+  const content = reader.parse()?.content;
+  if (!content || collapse(content.textContent).length < MIN_CONTENT_CHARS) return null;
+  // Readability drops the heading that repeats the page's title: the content keeps it, as the page shows it.
+  if (title && !collapse(content.textContent).includes(title)) {
+    const h1 = document.createElement('h1');
+    h1.textContent = title;
+    content.insertBefore(h1, content.firstChild);
+  }
+  return content;
+}
+
+/**
+ * The part of the page that markdown, text and html are made of: with `include`, the matching elements; with a
+ * pinned selector, its first match; by default Readability's pick of the main content; the whole body when the
+ * pin matches nothing or detection finds nothing useful. Clutter and `exclude` go first. Mutates the document:
+ * read everything else from it before.
+ */
+export function selectContent(document: DomDocument, spec: ExtractSpec, warnings: string[]): { root: DomElement; source: ContentSource } {
+  removeClutter(document);
+  for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
+  const body = document.body ?? document.documentElement;
+  if (spec.include.length > 0) {
+    const included = gather(document, spec.include);
+    if (included) return { root: included, source: 'include' };
+    warnings.push('content: no element matches include; the whole body is used');
+    return { root: body, source: 'body' };
+  }
+  if (typeof spec.mainContent === 'object') {
+    const pinned = selectAll(document, spec.mainContent.selector)[0];
+    if (pinned) return { root: pinned, source: 'selector' };
+    warnings.push(`content: mainContent.selector ${JSON.stringify(spec.mainContent.selector)} matches nothing; the whole body is used`);
+    return { root: body, source: 'body' };
+  }
+  if (!spec.mainContent) return { root: body, source: 'body' };
+  // Detection walks ancestors of every candidate and measures link density per node: on absurdly deep or large
+  // markup it would take seconds to minutes.
+  const skip = nestsDeeperThan(body, PAGE_LIMITS.depth)
+    ? `elements nest deeper than ${PAGE_LIMITS.depth}`
+    : selectAll(body, '*').length > PAGE_LIMITS.detectElements
+      ? `more than ${PAGE_LIMITS.detectElements} elements`
+      : null;
+  if (skip) {
+    warnings.push(`content: ${skip}; main content not detected, the whole body is used`);
+    return { root: body, source: 'body' };
+  }
+  const whole = body.cloneNode(true);
+  try {
+    const detected = detect(document);
+    if (detected) return { root: detected, source: 'detected' };
+  } catch (error) {
+    warnings.push(`content: detection failed (${error instanceof Error ? error.message.slice(0, 120) : 'error'}); the whole body is used`);
+  }
+  return { root: whole, source: 'body' };
+}
+
+/** The content as HTML for the `html` output: URLs absolute, no event handlers, no javascript: links, no data: images. */
+export function cleanHtml(root: DomElement, baseUrl: string): string {
+  for (const element of selectAll(root, '*')) {
+    for (const { name } of Array.from(element.attributes)) if (/^on/i.test(name) || name === 'style') element.removeAttribute(name);
+  }
+  for (const a of selectAll(root, 'a[href]')) {
+    const url = absoluteUrl(a.getAttribute('href'), baseUrl);
+    if (url) a.setAttribute('href', url);
+    else a.removeAttribute('href');
+  }
+  for (const img of selectAll(root, 'img')) {
+    const src = absoluteUrl(imageSource(img), baseUrl);
+    if (src) img.setAttribute('src', src);
+    else img.remove();
+    for (const name of ['srcset', 'data-src', 'data-srcset', 'data-lazy-src', 'data-original']) img.removeAttribute(name);
+  }
+  return root.innerHTML.trim();
+}

@@ -1,0 +1,107 @@
+/**
+ * The part of the DOM that extraction uses, typed here: linkedom's own types do not resolve under the Workers
+ * types, so its document comes in through parseDocument() as these interfaces.
+ */
+import { parseHTML } from 'linkedom/worker';
+
+const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
+
+export interface DomNode {
+  readonly nodeType: number;
+  readonly parentNode: DomNode | null;
+  readonly childNodes: ArrayLike<DomNode>;
+  textContent: string | null;
+}
+
+export interface DomElement extends DomNode {
+  /** Lower-case tag name. */
+  readonly localName: string;
+  readonly children: ArrayLike<DomElement>;
+  readonly attributes: ArrayLike<{ readonly name: string; readonly value: string }>;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  cloneNode(deep: boolean): DomElement;
+  remove(): void;
+  readonly firstChild: DomNode | null;
+  insertBefore(node: DomNode, before: DomNode | null): void;
+  innerHTML: string;
+  readonly outerHTML: string;
+}
+
+export interface DomDocument {
+  readonly documentElement: DomElement;
+  readonly body: DomElement | null;
+  readonly head: DomElement | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  createElement(tag: string): DomElement & { append(...nodes: DomNode[]): void };
+}
+
+/**
+ * Parses HTML into a document. linkedom builds a body only when the markup has one: markup without <body> (a
+ * fragment, or a page that leaves <html> and <body> implied, as HTML allows) is put in one, keeping <html>'s
+ * attributes (its lang).
+ */
+export function parseDocument(html: string): DomDocument {
+  if (/<body[\s>]/i.test(html)) return parseHTML(html).document;
+  const htmlAttributes = /<html(\s[^>]*)?>/i.exec(html)?.[1] ?? '';
+  const inner = html.replace(/<!doctype[^>]*>/i, '').replace(/<\/?(html|head|body)(\s[^>]*)?>/gi, '');
+  return parseHTML(`<!DOCTYPE html><html${htmlAttributes}><head></head><body>${inner}</body></html>`).document;
+}
+
+export const isElement = (node: DomNode): node is DomElement => node.nodeType === ELEMENT_NODE;
+
+/** Whitespace runs as one space, trimmed. */
+export const collapse = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
+
+/** Matches of a selector, or [] when the selector is one this DOM cannot run. */
+export function selectAll(root: DomElement | DomDocument, selector: string): DomElement[] {
+  try {
+    return Array.from(root.querySelectorAll(selector));
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a CSS selector can be run, and why not: for validating specs before any page is fetched. */
+export function selectorError(selector: string): string | null {
+  try {
+    parseDocument('<p></p>').querySelector(selector);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** An absolute http(s) URL for `href` against `base`, or null (javascript:, data:, unparsable). */
+export function absoluteUrl(href: string | null | undefined, base: string): string | null {
+  const value = href?.trim();
+  if (!value) return null;
+  try {
+    const url = new URL(value, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The base URL of a document: its first <base href> resolved against the page URL, or the page URL. */
+export function baseUrlOf(document: DomDocument, pageUrl: string): string {
+  const href = document.querySelector('base[href]')?.getAttribute('href');
+  return absoluteUrl(href, pageUrl) ?? pageUrl;
+}
+
+/** Whether elements nest deeper than `limit` below `root` (walked without recursion). */
+export function nestsDeeperThan(root: DomNode, limit: number): boolean {
+  const stack: [DomNode, number][] = [[root, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [node, depth] = item;
+    if (depth > limit) return true;
+    for (const child of Array.from(node.childNodes)) if (isElement(child)) stack.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,0 +1,102 @@
+import { decodeHtml } from '../charset';
+import { sha256Hex } from '../hash';
+import { readPage } from '../html';
+import { type ContentSource, cleanHtml, selectContent } from './content';
+import { baseUrlOf, type DomDocument, parseDocument } from './dom';
+import { type FieldValue, readFields, readImages } from './fields';
+import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
+import { toMarkdown } from './markdown';
+import { type Metadata, readMetadata } from './metadata';
+import { type ExtractSpec, PAGE_LIMITS } from './spec';
+
+/** What a record says of a page (the outputs markdown, text and html are kept beside it). */
+export interface ExtractedRecord {
+  metadata?: Metadata;
+  jsonLd?: JsonValue[];
+  fields?: { [name: string]: FieldValue };
+  fieldErrors?: Record<string, string>;
+  links?: string[];
+  images?: { src: string; alt: string }[];
+  wordCount: number;
+  /** SHA-256 (hex) of the content's text: the same text, the same hash, whatever else changed on the page. */
+  contentHash: string;
+  warnings: string[];
+}
+
+export interface ExtractOutputs {
+  markdown?: string;
+  text?: string;
+  html?: string;
+}
+
+export interface PageExtract {
+  record: ExtractedRecord;
+  outputs: ExtractOutputs;
+  /** Facts kept in D1 whatever the formats: small, and what listings and exports show. */
+  summary: { title: string | null; description: string | null; language: string | null };
+  /** Every link of the page (normalized), for the crawl to follow; null when the page was not parsed. */
+  links: string[] | null;
+  source: ContentSource | null;
+  encoding: string;
+}
+
+/** Words of a text: runs of letters or digits, and each ideograph or kana on its own. */
+function countWords(text: string): number {
+  return (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{N}\p{M}'’_-]*/gu) ?? []).length;
+}
+
+const cap = (text: string, what: string, warnings: string[]) => {
+  if (text.length <= PAGE_LIMITS.outputChars) return text;
+  warnings.push(`${what}: cut at ${PAGE_LIMITS.outputChars} characters`);
+  return text.slice(0, PAGE_LIMITS.outputChars);
+};
+
+/** Reads everything the spec asks for that does not change the document: metadata, JSON-LD, fields, links, images. */
+function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec, warnings: string[]) {
+  const base = baseUrlOf(document, pageUrl);
+  const jsonLd = readJsonLd(document, warnings);
+  const metadata = readMetadata(document, base, linkedFacts(jsonLd));
+  const fieldErrors: Record<string, string> = {};
+  const root = document.documentElement;
+  const fields = Object.keys(spec.fields).length > 0 ? readFields(root, spec.fields, { baseUrl: base, errors: fieldErrors }) : undefined;
+  const page = readPage(document, pageUrl);
+  const images = spec.formats.includes('images') ? readImages(root, base) : undefined;
+  return { base, jsonLd, metadata, fields, fieldErrors, links: page.links, images, title: page.title };
+}
+
+/**
+ * Extracts a page as the spec asks: decoded in its own encoding, parsed once, read for metadata, JSON-LD, fields,
+ * links and images, then cut down to its content for markdown, text and html. Pages past PAGE_LIMITS.domBytes are
+ * not parsed: their record says so, and their links are left to the streaming parser. Never throws for anything
+ * the page contains.
+ */
+export async function extractPage(body: Uint8Array, contentType: string | null, pageUrl: string, spec: ExtractSpec): Promise<PageExtract> {
+  const warnings: string[] = [];
+  const { text: html, encoding } = decodeHtml(body, contentType);
+  if (body.byteLength > PAGE_LIMITS.domBytes) {
+    warnings.push(`page of ${body.byteLength} bytes is larger than ${PAGE_LIMITS.domBytes}: not parsed, nothing extracted`);
+    const record: ExtractedRecord = { wordCount: 0, contentHash: await sha256Hex(''), warnings };
+    return { record, outputs: {}, summary: { title: null, description: null, language: null }, links: null, source: null, encoding };
+  }
+  const document = parseDocument(html);
+  const read = readDocument(document, pageUrl, spec, warnings);
+  const { root, source } = selectContent(document, spec, warnings);
+  const text = cap(toMarkdown(root, read.base, 'text'), 'text', warnings);
+  const wants = (format: ExtractSpec['formats'][number]) => spec.formats.includes(format);
+  const outputs: ExtractOutputs = {};
+  if (wants('markdown')) outputs.markdown = cap(toMarkdown(root, read.base), 'markdown', warnings);
+  if (wants('text')) outputs.text = text;
+  if (wants('html')) outputs.html = cap(cleanHtml(root, read.base), 'html', warnings);
+  const record: ExtractedRecord = {
+    ...(wants('metadata') ? { metadata: read.metadata } : {}),
+    ...(wants('jsonLd') ? { jsonLd: read.jsonLd } : {}),
+    ...(read.fields ? { fields: read.fields, fieldErrors: read.fieldErrors } : {}),
+    ...(wants('links') ? { links: read.links.slice(0, PAGE_LIMITS.links) } : {}),
+    ...(read.images ? { images: read.images } : {}),
+    wordCount: countWords(text),
+    contentHash: await sha256Hex(text),
+    warnings,
+  };
+  const summary = { title: read.title ?? read.metadata.title, description: read.metadata.description, language: read.metadata.language };
+  return { record, outputs, summary, links: read.links, source, encoding };
+}

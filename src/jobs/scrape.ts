@@ -1,0 +1,85 @@
+import type { ExtractSpec } from '../domain/extract/spec';
+import { limiter } from '../lib/limit';
+import { hostGateClient } from '../objects/host-gate-client';
+import { MAX_REDIRECT_HOPS, type ProcessDeps, processTask } from '../page/process';
+import { readSettings } from '../settings';
+import { decodeRecord, type StoredRecord } from '../storage/records';
+import type { Processed } from '../types';
+
+/** What a scrape answers: the page's record with its outputs inline, or why there is none. */
+export type ScrapeResult =
+  | {
+      kind: 'page';
+      url: string;
+      /** The URL the page was found at, after redirects. */
+      finalUrl: string;
+      status: number;
+      contentType: string | null;
+      fetchedAt: string;
+      record: StoredRecord['record'] | null;
+      outputs: StoredRecord['outputs'];
+    }
+  | { kind: 'refused'; status: 403 | 422 | 502 | 503; code: string; message: string };
+
+function depsFor(env: Env, spec: ExtractSpec): ProcessDeps {
+  const settings = { ...readSettings(env), maxAttempts: 1 };
+  return {
+    settings,
+    policy: () => true,
+    sitemapInScope: () => false,
+    readSitemaps: false,
+    extract: spec,
+    crawlId: 'scrape',
+    gate: hostGateClient(env.HOSTS, settings),
+    politeness: { minIntervalMs: 0 },
+    limit: limiter(1),
+  };
+}
+
+function refusal(processed: Processed): ScrapeResult {
+  const { outcome } = processed;
+  const reason = outcome.kind === 'stored' ? 'stored' : (outcome.reason ?? outcome.kind);
+  if (reason === 'blocked by robots.txt')
+    return { kind: 'refused', status: 403, code: 'blocked_by_robots', message: `robots.txt disallows ${outcome.url} for this crawler` };
+  if (reason.startsWith('blocked:')) return { kind: 'refused', status: 422, code: 'private_address', message: `${outcome.url} is a private network address` };
+  if (outcome.kind === 'throttled')
+    return { kind: 'refused', status: 503, code: 'host_busy', message: `the host of ${outcome.url} has no free slot now; try again shortly` };
+  const status = processed.page?.status;
+  return {
+    kind: 'refused',
+    status: 502,
+    code: 'fetch_failed',
+    message: `${outcome.url}: ${status !== undefined && !reason.includes(String(status)) ? `http ${status}, ` : ''}${reason}`,
+  };
+}
+
+/**
+ * Fetches one URL now and extracts it with `spec`, under the rules a crawl follows: private addresses refused,
+ * robots.txt obeyed, the host's politeness slots taken, each redirect hop checked again. Stores nothing.
+ */
+export async function scrape(env: Env, url: string, spec: ExtractSpec): Promise<ScrapeResult> {
+  const deps = depsFor(env, spec);
+  let current = url;
+  for (let hops = 0; hops <= MAX_REDIRECT_HOPS; hops++) {
+    const processed = await processTask({ crawlId: 'scrape', url: current, depth: 0, hops }, { depth: 0, hops, kind: 'page', attempts: 1 }, deps);
+    const { outcome, page } = processed;
+    const next = outcome.kind === 'skipped' && page?.redirectTo && outcome.links?.[0];
+    if (next) {
+      current = next.url;
+      continue;
+    }
+    if (outcome.kind !== 'stored' || !page) return refusal(processed);
+    const stored = processed.record ? decodeRecord(processed.record) : null;
+    return {
+      kind: 'page',
+      url,
+      finalUrl: current,
+      status: page.status,
+      contentType: page.contentType,
+      fetchedAt: new Date(page.fetchedAt).toISOString(),
+      record: stored?.record ?? null,
+      outputs: stored?.outputs ?? {},
+    };
+  }
+  return { kind: 'refused', status: 502, code: 'fetch_failed', message: `${url}: more than ${MAX_REDIRECT_HOPS} redirects` };
+}

@@ -1,0 +1,100 @@
+import { discoverLinks } from '../domain/discover';
+import { extractPage, type PageExtract } from '../domain/extract';
+import type { ExtractSpec } from '../domain/extract/spec';
+import { sha256Hex } from '../domain/hash';
+import { decodeBody, isHtml } from '../domain/html';
+import { normalizeUrl } from '../domain/normalize';
+import { isGzip, parseSitemap } from '../domain/sitemap';
+import { encodeRecord } from '../storage/records';
+import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../types';
+import { gunzipCapped } from './fetcher';
+import { finish, type Job } from './process';
+
+/** Outgoing links recorded in D1 per page (all of them are still considered for crawling). */
+const MAX_LINKS_RECORDED = 1000;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
+
+/**
+ * A 2xx response to store, with what it offers: a sitemap's locations (more sitemaps for an index), an HTML page's
+ * links and title (and its extraction record when the crawl extracts); other content types are stored as they are.
+ * What cannot be read of a page is a property of the page: it is stored with a warning, never retried.
+ */
+export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
+  if (job.claim.kind === 'sitemap') return readSitemap(job, page, body);
+  if (!isHtml(page.contentType)) {
+    page.contentHash = await sha256Hex(body);
+    return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, links: [], body });
+  }
+  const spec = job.deps.extract;
+  const read = spec ? await extracted(job, page, body, spec) : await discovered(job, page, body);
+  const depth = job.claim.depth + 1;
+  const candidates = read.links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
+  return finish(
+    job,
+    { kind: 'stored', fetched: true, links: candidates },
+    { page, links: read.links.slice(0, MAX_LINKS_RECORDED), body, ...(read.record ? { record: read.record } : {}) },
+  );
+}
+
+/** Links and title by streaming the page (no DOM); a page the parser gives up on keeps no links and says why. */
+async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise<{ links: string[]; record?: Uint8Array }> {
+  page.contentHash = await sha256Hex(body);
+  try {
+    const parsed = await discoverLinks(body, page.contentType, job.task.url);
+    page.title = parsed.title;
+    return { links: parsed.links };
+  } catch (error) {
+    page.warnings = [...(page.warnings ?? []), `links: the page could not be parsed (${messageOf(error)})`];
+    return { links: [] };
+  }
+}
+
+/** Sets what extraction says of a page on its record row; returns the encoded record to store beside the body. */
+export function applyExtract(page: ExtractedPage, result: PageExtract): Uint8Array {
+  Object.assign(page, {
+    title: result.summary.title,
+    description: result.summary.description,
+    language: result.summary.language,
+    wordCount: result.record.wordCount,
+    contentHash: result.record.contentHash,
+    warnings: result.record.warnings,
+  });
+  return encodeRecord(result.record, result.outputs);
+}
+
+/** The page extracted as the crawl's spec asks; links from the same parse. */
+async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: ExtractSpec): Promise<{ links: string[]; record?: Uint8Array }> {
+  let result: PageExtract;
+  try {
+    result = await extractPage(body, page.contentType, job.task.url, spec);
+  } catch (error) {
+    page.warnings = [`extract: failed (${messageOf(error)})`];
+    return discovered(job, page, body);
+  }
+  const record = applyExtract(page, result);
+  if (result.links !== null) return { links: result.links, record };
+  // Not parsed into a DOM (too large): links by streaming, as without extraction.
+  const hash = page.contentHash;
+  const streamed = await discovered(job, page, body);
+  page.contentHash = hash;
+  return { links: streamed.links, record };
+}
+
+async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
+  const { claim, deps } = job;
+  let xml: Uint8Array;
+  try {
+    xml = isGzip(body) ? await gunzipCapped(body, deps.settings.maxBodyBytes) : body;
+  } catch (error) {
+    return finish(job, { kind: 'failed', fetched: true, reason: `sitemap: ${messageOf(error)}` }, { page, body });
+  }
+  page.contentHash = await sha256Hex(body);
+  const sitemap = parseSitemap(decodeBody(xml, page.contentType));
+  const links = sitemap.locs.map((loc) => normalizeUrl(loc)).filter((url): url is string => url !== null);
+  const candidates: FrontierEntry[] =
+    sitemap.kind === 'index'
+      ? links.filter((url) => deps.sitemapInScope(url)).map((url) => ({ url, depth: claim.depth, hops: 0, kind: 'sitemap' as const }))
+      : links.filter((url) => deps.policy(url, claim.depth + 1)).map((url) => ({ url, depth: claim.depth + 1, hops: 0 }));
+  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page, links: links.slice(0, MAX_LINKS_RECORDED), body });
+}

@@ -1,0 +1,93 @@
+import { csvRow } from '../domain/csv';
+import type { ExtractSpec } from '../domain/extract/spec';
+import { type ExportRow, PAGE_RECORD_FIELDS, pageRecords } from './d1/pages';
+import { readRecord, type StoredRecord } from './records';
+
+export type ExportFormat = 'jsonl' | 'csv';
+
+/** Rows read from D1 per step: fewer when each also reads its record from R2. */
+const ROWS = 500;
+const ROWS_WITH_RECORDS = 100;
+/** Records read from R2 at once. */
+const RECORD_READS = 6;
+
+/** Extra CSV columns of a crawl that extracts: the extraction facts, then one per top-level field. */
+function extractColumns(spec: ExtractSpec | null | undefined): string[] {
+  return spec ? ['description', 'language', 'wordCount', 'contentHash', ...Object.keys(spec.fields)] : [];
+}
+
+const cell = (value: unknown): string | number | null =>
+  value === null || value === undefined
+    ? null
+    : typeof value === 'string' || typeof value === 'number'
+      ? value
+      : typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
+
+function jsonLine(row: ExportRow, stored: StoredRecord | null): string {
+  const { record: _where, warnings, contentHash, description, language, wordCount: _words, ...base } = row;
+  const extracted = stored ? { description, language, ...stored.record, ...stored.outputs } : {};
+  return `${JSON.stringify({ ...base, contentHash, ...(warnings.length > 0 ? { warnings } : {}), ...extracted })}\n`;
+}
+
+function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[]): string {
+  const fields = stored?.record.fields ?? {};
+  const extra: Record<string, unknown> = { description: row.description, language: row.language, wordCount: row.wordCount, contentHash: row.contentHash };
+  return csvRow([...PAGE_RECORD_FIELDS.map((f) => cell(row[f])), ...columns.map((c) => cell(c in extra ? extra[c] : fields[c]))]);
+}
+
+/** The records of a step of rows, read from R2 a few at a time (null where a row has none). */
+async function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
+  const out: (StoredRecord | null)[] = new Array(rows.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < rows.length; i = next++) {
+      const where = rows[i]?.record;
+      if (where) out[i] = await readRecord(bucket, where);
+    }
+  };
+  await Promise.all(Array.from({ length: RECORD_READS }, worker));
+  return out;
+}
+
+/**
+ * Every page of a crawl, in URL order, as JSONL (one object a line: the page's fields, and for a crawl that
+ * extracts, its record and outputs) or CSV (a header row; a crawl that extracts adds its facts and one column per
+ * top-level field). Read from D1 a step at a time as the client reads, so an export of millions of pages never
+ * sits in memory.
+ */
+export function streamPageExport(
+  db: D1Database,
+  bucket: R2Bucket,
+  crawlId: string,
+  spec: ExtractSpec | null | undefined,
+  format: ExportFormat,
+): ReadableStream<Uint8Array> {
+  const columns = extractColumns(spec);
+  const step = spec ? ROWS_WITH_RECORDS : ROWS;
+  const encoder = new TextEncoder();
+  let after = '';
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        if (format === 'csv') controller.enqueue(encoder.encode(csvRow([...PAGE_RECORD_FIELDS, ...columns])));
+      },
+      async pull(controller) {
+        if (done) return controller.close();
+        const rows = await pageRecords(db, crawlId, after, step);
+        const records = spec ? await recordsOf(bucket, rows) : rows.map(() => null);
+        const last = rows.at(-1);
+        if (last) {
+          after = last.url;
+          const lines = rows.map((row, i) => (format === 'jsonl' ? jsonLine(row, records[i] ?? null) : csvLine(row, records[i] ?? null, columns)));
+          controller.enqueue(encoder.encode(lines.join('')));
+        }
+        if (rows.length < step) done = true;
+        if (done && !last) controller.close();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}

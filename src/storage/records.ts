@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { ExtractedRecord, ExtractOutputs } from '../domain/extract';
+
+/**
+ * A page's extraction record as stored in R2 (JSON, beside its body in the chunk's segment): what /record returns,
+ * with the outputs /content?format= serves.
+ */
+const storedRecordSchema = z.object({
+  record: z.object({
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    jsonLd: z.array(z.unknown()).optional(),
+    fields: z.record(z.string(), z.unknown()).optional(),
+    fieldErrors: z.record(z.string(), z.string()).optional(),
+    links: z.array(z.string()).optional(),
+    images: z.array(z.object({ src: z.string(), alt: z.string() })).optional(),
+    wordCount: z.number(),
+    contentHash: z.string(),
+    warnings: z.array(z.string()),
+  }),
+  outputs: z.object({ markdown: z.string().optional(), text: z.string().optional(), html: z.string().optional() }),
+});
+
+export type StoredRecord = z.output<typeof storedRecordSchema>;
+
+export function encodeRecord(record: ExtractedRecord, outputs: ExtractOutputs): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify({ record, outputs }));
+}
+
+/** A stored record read back, or null when the bytes are not one (a truncated or foreign object). */
+export function decodeRecord(bytes: Uint8Array): StoredRecord | null {
+  try {
+    const parsed = storedRecordSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a record lives: a byte range of an R2 object. */
+export interface RecordLocation {
+  recordKey: string;
+  recordOffset: number;
+  recordLength: number;
+}
+
+/** Reads one stored record; null when its object is gone or does not hold a record. */
+export async function readRecord(bucket: R2Bucket, at: RecordLocation): Promise<StoredRecord | null> {
+  const object = await bucket.get(at.recordKey, { range: { offset: at.recordOffset, length: at.recordLength } });
+  return object ? decodeRecord(new Uint8Array(await object.arrayBuffer())) : null;
+}

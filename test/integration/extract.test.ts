@@ -1,0 +1,301 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { runDueSchedules } from '../../src/jobs/schedules';
+import { api, countBy, createCrawl, getCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
+
+const SPEC = {
+  formats: ['markdown', 'text', 'html', 'metadata', 'jsonLd', 'links', 'images'],
+  fields: {
+    name: { selector: 'h1.product-title' },
+    price: { selector: '.price', type: 'number' },
+    rating: { selector: '.rating', type: 'number' },
+    tags: { selector: '.tags li', list: true },
+    image: { selector: 'img.main', attr: 'src', type: 'url' },
+    specs: { selector: 'table.specs tr', list: true, fields: { key: { selector: 'th' }, value: { selector: 'td' } } },
+  },
+};
+
+interface RecordView {
+  url: string;
+  status: number;
+  contentType: string;
+  fetchedAt: string;
+  metadata?: Record<string, unknown>;
+  jsonLd?: Record<string, unknown>[];
+  fields?: Record<string, unknown>;
+  fieldErrors?: Record<string, string>;
+  links?: string[];
+  images?: { src: string; alt: string }[];
+  wordCount: number;
+  contentHash: string;
+  warnings: string[];
+}
+
+const record = async (id: string, url: string) => {
+  const res = await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(url)}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as RecordView;
+};
+const content = async (id: string, url: string, format: string) => {
+  const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}&format=${format}`);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return { type: res.headers.get('content-type'), body: await res.text() };
+};
+
+describe('a crawl with extract', () => {
+  it('stores a record per HTML page: metadata, JSON-LD, fields, and markdown, text and html of the main content', async () => {
+    const root = `${site()}/t/${namespace()}/docs/`;
+    const id = await createCrawl({ seeds: [root], maxDepth: 1, extract: SPEC });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toMatchObject({ discovered: 8, stored: 8, failed: 0 });
+
+    const article = await record(id, `${root}article.html`);
+    expect(article).toMatchObject({ url: `${root}article.html`, status: 200, contentType: 'text/html; charset=utf-8' });
+    expect(article.metadata).toMatchObject({
+      title: 'Getting started | Docs',
+      description: 'How to start crawling.',
+      language: 'en',
+      canonical: `${root}article.html`,
+      author: 'Ada',
+    });
+    expect(article.jsonLd?.map((item) => item['@type'])).toEqual(['TechArticle', 'WebSite']);
+    expect(article.warnings.some((w) => /jsonLd: block 2/.test(w))).toBe(true);
+    expect(article.links).toContain(`${root}product.html`);
+    const markdown = await content(id, `${root}article.html`, 'markdown');
+    expect(markdown.type).toBe('text/markdown; charset=utf-8');
+    expect(markdown.body).toMatch(/^# Getting started\n\nIntro paragraph 1/);
+    expect(markdown.body).toContain('| Option | Default |\n| --- | --- |\n| `maxPages` | none |');
+    expect(markdown.body).toContain('```ts\nconst crawl = await start();\nconsole.log(crawl.id);\n```');
+    expect(markdown.body).toContain(`[elsewhere](${new URL('/elsewhere/page.html', root).href})`);
+    for (const clutter of ['cookies', 'Docs home', 'Docs footer']) expect(markdown.body).not.toContain(clutter);
+    expect((await content(id, `${root}article.html`, 'text')).type).toBe('text/plain; charset=utf-8');
+    expect((await content(id, `${root}article.html`, 'html')).body).toContain(`href="${root}product.html"`);
+
+    const product = await record(id, `${root}product.html`);
+    expect(product.fields).toEqual({
+      name: 'Desk Lamp',
+      price: 1299,
+      rating: null,
+      tags: ['home', 'light'],
+      image: `${root}img/lamp.jpg`,
+      specs: [
+        { key: 'Height', value: '40 cm' },
+        { key: 'Weight', value: '1 kg' },
+      ],
+    });
+    expect(product.fieldErrors).toEqual({ rating: 'not a number: "five stars"' });
+    expect(product.images).toEqual([{ src: `${root}img/lamp.jpg`, alt: 'Lamp' }]);
+    expect((await record(id, `${root}latin1.html`)).metadata?.title).toBe('Café “menu”');
+    expect((await content(id, `${root}latin1.html`, 'text')).body).toBe('Crème brûlé.');
+    expect((await content(id, `${root}nav-only.html`, 'markdown')).body).toBe(`- [Home](${root}index.html)\n- [Guide](${root}article.html)`);
+  });
+
+  it('stores hostile pages once, never retried, each with a record or a warning, and the Worker stays up', async () => {
+    const root = `${site()}/t/${namespace()}/docs/`;
+    const pages = ['deep.html', 'unclosed.html', 'links.html', 'script.html'].map((p) => `${root}${p}`);
+    const id = await createCrawl({ seeds: pages, maxDepth: 0, extract: { formats: ['markdown', 'text'] } });
+    const crawl = await waitForCrawl(id, 120_000);
+    expect(crawl.counts).toMatchObject({ discovered: 4, stored: 4, failed: 0 });
+    const log = (await siteLog(new URL(root).pathname.split('/')[2] ?? '')).filter((l) => !l.endsWith('/robots.txt'));
+    expect(
+      [...countBy(log).values()].every((n) => n === 1),
+      JSON.stringify([...countBy(log)]),
+    ).toBe(true);
+    expect((await content(id, `${root}deep.html`, 'text')).body).toContain('deep text');
+    const deep = await record(id, `${root}deep.html`);
+    expect(
+      deep.warnings.some((w) => /nest deeper/.test(w)),
+      JSON.stringify(deep.warnings),
+    ).toBe(true);
+    const links = await record(id, `${root}links.html`);
+    expect(links.warnings).toEqual([
+      'content: more than 10000 elements; main content not detected, the whole body is used',
+      'markdown: cut at 2097152 characters',
+    ]);
+    expect((await content(id, `${root}links.html`, 'markdown')).body.length).toBe(2_097_152);
+    expect((await content(id, `${root}script.html`, 'markdown')).body).toBe('Script page text.');
+    expect((await record(id, `${root}unclosed.html`)).wordCount).toBe(20_000);
+    expect((await api('/v1/health')).status).toBe(200);
+  });
+
+  it('answers 404 for a record of a crawl without extract, and for a format it did not keep', async () => {
+    const root = `${site()}/t/${namespace()}/docs/`;
+    const plain = await createCrawl({ seeds: [`${root}article.html`], maxDepth: 0 });
+    await waitForCrawl(plain);
+    expect((await api(`/v1/crawls/${plain}/record?url=${encodeURIComponent(`${root}article.html`)}`)).status).toBe(404);
+    expect((await api(`/v1/crawls/${plain}/content?url=${encodeURIComponent(`${root}article.html`)}`)).status).toBe(200);
+    const some = await createCrawl({ seeds: [`${root}article.html`], maxDepth: 0, extract: { formats: ['metadata'] } });
+    await waitForCrawl(some);
+    const res = await api(`/v1/crawls/${some}/content?url=${encodeURIComponent(`${root}article.html`)}&format=markdown`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/formats does not include it/);
+  });
+
+  it('refuses bad specs with a 400 that says what is wrong', async () => {
+    const bad: [unknown, RegExp][] = [
+      [{ formats: ['pdf'] }, /extract\.formats\.0/],
+      [{ include: ['a[[['] }, /invalid CSS selector/],
+      [{ mainContent: { selector: '' } }, /mainContent/],
+      [{ fields: { x: { selector: 'p', type: 'date' } } }, /extract\.fields\.x\.type/],
+      [{ fields: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { selector: 'p' }])) }, /at most 100 fields/],
+      [
+        {
+          fields: {
+            a: {
+              selector: 'p',
+              fields: { b: { selector: 'p', fields: { c: { selector: 'p', fields: { d: { selector: 'p', fields: { e: { selector: 'p' } } } } } } } },
+            },
+          },
+        },
+        /nest at most 4/,
+      ],
+      [{ fields: { 'bad name': { selector: 'p' } } }, /field names/],
+      [{ formats: ['markdown'], extra: true }, /extract/],
+    ];
+    for (const [extract, message] of bad) {
+      const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds: ['https://example.com/'], extract }) });
+      const body = (await res.json()) as { error: { message: string } };
+      expect(res.status, JSON.stringify(extract).slice(0, 80)).toBe(400);
+      expect(body.error.message).toMatch(message);
+    }
+  });
+});
+
+describe('recrawls with extract', () => {
+  it('count a page unchanged when its content hash is the same, though the server ignores conditional requests', async () => {
+    const root = `${site()}/t/${namespace()}/docs/`;
+    const body = {
+      everySeconds: 600,
+      crawl: { seeds: [`${root}footer-clock.html`, `${root}news.html`, `${root}article.html`], maxDepth: 0, extract: { formats: ['text'] } },
+    };
+    const res = await api('/v1/schedules', { method: 'POST', body: JSON.stringify(body) });
+    const schedule = (await res.json()) as { id: string };
+    const now = Date.now();
+    const [first] = await runDueSchedules(env, now);
+    await waitForCrawl(first ?? '');
+    const [second] = await runDueSchedules(env, now + 601_000);
+    await waitForCrawl(second ?? '');
+    const view = (await (await api(`/v1/crawls/${second}`)).json()) as { changes: { new: number; changed: number; unchanged: number } };
+    // footer-clock.html changes only outside its main content; news.html changes inside it.
+    expect(view.changes).toMatchObject({ new: 0, changed: 1, unchanged: 2 });
+    expect((await getCrawl(second ?? '')).counts.stored).toBe(3);
+    await api(`/v1/schedules/${schedule.id}`, { method: 'DELETE' });
+  });
+});
+
+describe('exports of a crawl with extract', () => {
+  it('JSONL carries each record and its outputs; CSV adds the facts and a column per top-level field', async () => {
+    const root = `${site()}/t/${namespace()}/docs/`;
+    const id = await createCrawl({
+      seeds: [`${root}product.html`, `${root}article.html`],
+      maxDepth: 0,
+      extract: { formats: ['markdown', 'text', 'metadata'], fields: SPEC.fields },
+    });
+    await waitForCrawl(id);
+    const lines = (await (await api(`/v1/crawls/${id}/export?format=jsonl`)).text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.url)).toEqual([`${root}article.html`, `${root}product.html`]);
+    for (const line of lines) {
+      const url = String(line.url);
+      const { url: _url, status: _status, contentType: _type, fetchedAt: _at, ...rest } = await record(id, url);
+      expect(line).toMatchObject(rest);
+      expect(line.markdown).toBe((await content(id, url, 'markdown')).body);
+      expect(line.text).toBe((await content(id, url, 'text')).body);
+    }
+    const csv = (await (await api(`/v1/crawls/${id}/export?format=csv`)).text()).split('\r\n');
+    expect(csv[0]).toBe(
+      'url,status,contentType,title,depth,bytes,fetchedAt,redirectTo,etag,lastModified,change,stored,description,language,wordCount,contentHash,name,price,rating,tags,image,specs',
+    );
+    expect(csv[2]).toContain(',Desk Lamp,1299,,"[""home"",""light""]",');
+  });
+});
+
+describe('POST /v1/scrape', () => {
+  it('answers the same record a crawl stores, with the outputs inline, and stores nothing', async () => {
+    const root = `${site()}/t/${namespace()}/docs/`;
+    const extract = { formats: ['markdown', 'text', 'metadata', 'jsonLd'], fields: SPEC.fields };
+    const id = await createCrawl({ seeds: [`${root}product.html`], maxDepth: 0, extract });
+    await waitForCrawl(id);
+    const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: `${root}product.html`, extract }) });
+    expect(res.status).toBe(200);
+    const scraped = (await res.json()) as Record<string, unknown>;
+    const { fetchedAt: _a, ...crawled } = await record(id, `${root}product.html`);
+    const { fetchedAt: _b, finalUrl, markdown, text, ...rest } = scraped;
+    expect(rest).toEqual(crawled);
+    expect(finalUrl).toBe(`${root}product.html`);
+    expect(markdown).toBe((await content(id, `${root}product.html`, 'markdown')).body);
+    expect(text).toBe((await content(id, `${root}product.html`, 'text')).body);
+  });
+
+  it('follows redirects, and refuses what a crawl would refuse', async () => {
+    const ns = namespace();
+    const misc = `${site()}/t/${ns}/misc/`;
+    const moved = (await (await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: `${misc}moved` }) })).json()) as {
+      finalUrl: string;
+      status: number;
+    };
+    expect(moved).toMatchObject({ finalUrl: `${misc}ok2.html`, status: 200 });
+    const cases: [unknown, number, string][] = [
+      [{ url: `${misc}missing.html` }, 502, 'fetch_failed'],
+      [{ url: 'http://10.0.0.1/' }, 400, 'private_address'],
+      [{ url: 'not a url' }, 400, 'invalid_request'],
+      [{ url: `${misc}ok.html`, extract: { formats: [] } }, 400, 'invalid_request'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify(body) });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
+    }
+  });
+});
+
+describe('POST /v1/crawls/:id/reextract', () => {
+  it('re-runs a new spec over the stored bodies without a request to the site; records then follow it', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/docs/`;
+    const id = await createCrawl({ seeds: [root], maxDepth: 1 });
+    await waitForCrawl(id);
+    expect((await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(`${root}product.html`)}`)).status).toBe(404);
+    const requests = (await siteLog(ns)).length;
+
+    const res = await api(`/v1/crawls/${id}/reextract`, {
+      method: 'POST',
+      body: JSON.stringify({ extract: { formats: ['markdown', 'metadata'], fields: SPEC.fields } }),
+    });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ id, extraction: { status: 'running', done: 0, total: 8 } });
+    let view: { extraction?: { status: string; done: number; total: number } } = {};
+    for (let i = 0; i < 100 && view.extraction?.status !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      view = (await (await api(`/v1/crawls/${id}`)).json()) as typeof view;
+    }
+    expect(view.extraction).toEqual({ status: 'completed', done: 8, total: 8 });
+    expect((await record(id, `${root}product.html`)).fields).toMatchObject({ name: 'Desk Lamp', price: 1299 });
+    expect((await content(id, `${root}article.html`, 'markdown')).body).toMatch(/^# Getting started/);
+    expect((await siteLog(ns)).length).toBe(requests);
+
+    // Again with another spec: the records follow the newest one.
+    await api(`/v1/crawls/${id}/reextract`, { method: 'POST', body: JSON.stringify({ extract: { formats: ['text'], fields: { h: { selector: 'h1' } } } }) });
+    for (let i = 0; i < 100; i++) {
+      const again = (await (await api(`/v1/crawls/${id}`)).json()) as typeof view;
+      if (again.extraction?.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const product = await record(id, `${root}product.html`);
+    expect(product.fields).toEqual({ h: 'Desk Lamp' });
+    expect(product.metadata).toBeUndefined();
+    const csvHead = (await (await api(`/v1/crawls/${id}/export?format=csv`)).text()).split('\r\n')[0];
+    expect(csvHead?.endsWith(',description,language,wordCount,contentHash,h')).toBe(true);
+  });
+
+  it('refuses a running crawl and a bad spec', async () => {
+    const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/pure-300-d200/`] });
+    const running = await api(`/v1/crawls/${id}/reextract`, { method: 'POST', body: JSON.stringify({ extract: { formats: ['text'] } }) });
+    expect(running.status).toBe(409);
+    await api(`/v1/crawls/${id}`, { method: 'DELETE' });
+    const bad = await api(`/v1/crawls/${id}/reextract`, { method: 'POST', body: JSON.stringify({ extract: { formats: ['text'], include: ['::nope('] } }) });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { deadline } from '../../src/page/deadline';
+
+const busy = (ms: number) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // the thread is busy, as when a page is being extracted
+  }
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('fetch deadlines', () => {
+  it('expire after their length of idle time', async () => {
+    let expired = false;
+    deadline(150, () => {
+      expired = true;
+    });
+    await sleep(100);
+    expect(expired).toBe(false);
+    await sleep(150);
+    expect(expired).toBe(true);
+  });
+
+  it('do not count time the thread spent busy', async () => {
+    let expired = false;
+    const d = deadline(200, () => {
+      expired = true;
+    });
+    busy(400);
+    await sleep(60);
+    expect(expired).toBe(false);
+    await sleep(250);
+    expect(expired).toBe(true);
+    d.clear();
+  });
+
+  it('stop at three times their length however busy the thread is, and never fire once cleared', async () => {
+    let expired = 0;
+    deadline(100, () => expired++);
+    for (let i = 0; i < 8; i++) {
+      busy(60);
+      await sleep(1);
+    }
+    await sleep(50);
+    expect(expired).toBe(1);
+    let cleared = false;
+    deadline(50, () => {
+      cleared = true;
+    }).clear();
+    await sleep(100);
+    expect(cleared).toBe(false);
+  });
+});
