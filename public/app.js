@@ -2,6 +2,11 @@
 // The edgecrawl dashboard: plain DOM, no framework. Every figure comes from the /v1 API with the token the
 // operator typed, kept in sessionStorage (this tab only). Text from crawled pages is only ever set as text.
 
+import { h, table } from './dom.js';
+import { recordView } from './record.js';
+
+/** @typedef {import('./dom.js').Child} Child */
+
 const TOKEN_KEY = 'edgecrawl-token';
 const LIVE_MS = 1000;
 const IDLE_MS = 5000;
@@ -19,7 +24,6 @@ const IDLE_MS = 5000;
  *   robots: { origin: string, kind: string, crawlDelayMs: number | null }[] }} HostState
  * @typedef {{ url: string, status: number, title: string | null, contentType: string | null, bytes: number, fetchedAt: string }} Page
  * @typedef {{ url: string, outcome: string, reason: string, attempts: number, httpStatus: number | null, at: string }} ErrorItem
- * @typedef {string | Node | null | undefined | false} Child
  */
 
 class ApiError extends Error {
@@ -34,25 +38,6 @@ class ApiError extends Error {
 function byId(id) {
   const el = document.getElementById(id);
   if (!el) throw new Error(`#${id} missing`);
-  return el;
-}
-
-/**
- * Creates an element; attributes starting with "on" are listeners, children are text or nodes.
- * @param {string} tag
- * @param {Record<string, string | number | boolean | EventListener | undefined>} [attrs]
- * @param {...(Child | Child[])} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === false) continue;
-    if (typeof value === 'function') el.addEventListener(name.slice(2), value);
-    else if (value === true) el.setAttribute(name, '');
-    else el.setAttribute(name, String(value));
-  }
-  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) el.append(child);
   return el;
 }
 
@@ -103,47 +88,6 @@ const seconds = (ms) => (ms > 0 ? `${(ms / 1000).toFixed(1)} s` : 'now');
 /** @param {string} status */
 const badge = (status) => h('span', { class: `badge ${status}` }, status);
 
-/**
- * A table in a scrolling wrapper, with a caption for screen readers.
- * @param {string} caption
- * @param {(string | [string, string])[]} head  column titles, or [title, class]
- * @param {Child[][]} rows
- * @param {Child} [empty]
- */
-function table(caption, head, rows, empty = 'Nothing yet.') {
-  if (rows.length === 0) return h('p', { class: 'muted' }, empty);
-  const cls = head.map((c) => (Array.isArray(c) ? c[1] : undefined));
-  return h(
-    'div',
-    { class: 'table' },
-    h(
-      'table',
-      {},
-      h('caption', { class: 'visually-hidden' }, caption),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          head.map((c, i) => h('th', { scope: 'col', class: cls[i] }, Array.isArray(c) ? c[0] : c)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((row) =>
-          h(
-            'tr',
-            {},
-            row.map((cell, i) => h('td', { class: cls[i] }, cell)),
-          ),
-        ),
-      ),
-    ),
-  );
-}
-
 // ---- login ----
 
 /** @param {string} [message] */
@@ -186,6 +130,8 @@ function stopTimer() {
 function route() {
   stopTimer();
   if (!token()) return logout();
+  const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=(.+)$/.exec(location.hash);
+  if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''));
   const match = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
   if (match) void crawlView(match[1] ?? '');
   else void homeView();
@@ -239,6 +185,63 @@ function schedulesTable(rows) {
   );
 }
 
+/** The "try a spec" panel: one URL scraped now with a spec, its record shown as a crawl would store it. */
+function trySpecPanel() {
+  const result = h('div', { id: 'try-result', 'aria-live': 'polite' });
+  const error = h('p', { class: 'error', role: 'alert' });
+  const spec = JSON.stringify({ formats: ['markdown', 'metadata', 'jsonLd'], mainContent: true, fields: { title: { selector: 'h1' } } }, null, 2);
+  const submit = async (/** @type {Event} */ event) => {
+    event.preventDefault();
+    const form = /** @type {HTMLFormElement} */ (event.target);
+    const data = new FormData(form);
+    error.textContent = '';
+    try {
+      const body = { url: String(data.get('url') ?? '').trim(), extract: JSON.parse(String(data.get('spec') ?? '{}')) };
+      result.replaceChildren(h('p', { class: 'muted' }, 'Fetching…'));
+      result.replaceChildren(
+        recordView(/** @type {import('./record.js').PageRecord} */ (await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) }))),
+      );
+    } catch (e) {
+      result.replaceChildren();
+      error.textContent = e instanceof SyntaxError ? `The spec is not valid JSON: ${e.message}` : e instanceof Error ? e.message : String(e);
+    }
+  };
+  const form = h(
+    'form',
+    { id: 'try-spec', onsubmit: (event) => void submit(event) },
+    h('label', { for: 'try-url' }, 'Page URL'),
+    h('input', { id: 'try-url', name: 'url', type: 'url', required: true, placeholder: 'https://example.com/article' }),
+    h('label', { for: 'try-spec-json' }, 'Extraction spec (JSON)'),
+    h('textarea', { id: 'try-spec-json', name: 'spec', rows: 8, spellcheck: 'false' }, spec),
+    h('div', { class: 'row' }, h('button', { type: 'submit' }, 'Try spec')),
+    error,
+  );
+  return card('try', 'Try an extraction spec', form, result);
+}
+
+/** One page of a crawl: its extraction record and outputs. */
+async function pageView(/** @type {string} */ id, /** @type {string} */ url) {
+  const base = `/v1/crawls/${id}`;
+  const query = `url=${encodeURIComponent(url)}`;
+  const body = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  byId('view').replaceChildren(
+    h('p', {}, h('a', { href: `#/crawls/${id}` }, '← Crawl')),
+    h('h1', { class: 'url-title' }, url),
+    card('record', 'Extracted', body),
+  );
+  const output = (/** @type {string} */ format) =>
+    call(`${base}/content?${query}&format=${format}`).then(
+      (r) => r.text(),
+      () => undefined,
+    );
+  try {
+    const [record, markdown, text] = await Promise.all([json(`${base}/record?${query}`), output('markdown'), output('text')]);
+    body.replaceChildren(recordView({ .../** @type {import('./record.js').PageRecord} */ (record), markdown, text }));
+  } catch (error) {
+    body.replaceChildren(h('p', { class: 'muted' }, error instanceof Error ? error.message : String(error)));
+  }
+}
+
 async function homeView() {
   const crawls = h('div', { id: 'crawls' }, h('p', { class: 'muted' }, 'Loading…'));
   const schedules = h('div', { id: 'schedules' }, h('p', { class: 'muted' }, 'Loading…'));
@@ -247,6 +250,7 @@ async function homeView() {
     card('new', 'New crawl', newCrawlForm()),
     card('list', 'Recent crawls', crawls),
     card('schedules', 'Schedules', schedules),
+    trySpecPanel(),
   );
   const refresh = async () => {
     const [c, s] = await Promise.all([json('/v1/crawls?limit=50'), json('/v1/schedules?limit=50')]);
@@ -515,7 +519,12 @@ function renderTables(boxes, s, hostList, pages, short) {
   const kindRows = s.errorKinds.map((r) => [r.outcome, r.kind, fmt(r.count)]);
   boxes.reasons.replaceChildren(table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], kindRows, 'No errors.'));
   boxes.hosts.replaceChildren(hostsTable(hostList));
-  const pageRows = pages.map((p) => [short(p.url), String(p.status), p.title ?? '', clock(p.fetchedAt)]);
+  const pageRows = pages.map((p) => [
+    h('a', { href: `${location.hash}/page?url=${encodeURIComponent(p.url)}` }, short(p.url)),
+    String(p.status),
+    p.title ?? '',
+    clock(p.fetchedAt),
+  ]);
   boxes.recent.replaceChildren(table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], pageRows, 'No pages yet.'));
 }
 

@@ -3,9 +3,11 @@
  * JavaScript: while it extracts one page, no byte of another fetch arrives, and that fetch's timer would fire as soon
  * as the thread is free, before the bytes waiting for it are read. So time the thread spent blocked does not count
  * against a deadline: a heartbeat measures how late it runs (the time the thread was busy), and a deadline that
- * expires re-arms itself for the blocked time it was charged, up to a hard stop of three times its length.
+ * expires re-arms itself for the blocked time it was charged, up to a hard stop HARD_STOP_MS past its length.
  */
 const TICK_MS = 25;
+/** However busy the thread, a deadline expires this long after its length at the latest (a CPU limit ends a busier isolate first). */
+const HARD_STOP_MS = 30_000;
 /** Lateness below this is scheduling noise, not a blocked thread. */
 const SLACK_MS = 5;
 
@@ -39,7 +41,7 @@ export interface Deadline {
   clear(): void;
 }
 
-/** Calls `expire` once `ms` of time not spent blocked has passed (or 3 × `ms` in all), unless cleared first. */
+/** Calls `expire` once `ms` of time not spent blocked has passed (or `ms` + HARD_STOP_MS in all), unless cleared first. */
 export function deadline(ms: number, expire: () => void): Deadline {
   retain();
   const start = Date.now();
@@ -54,7 +56,7 @@ export function deadline(ms: number, expire: () => void): Deadline {
   const check = () => {
     const elapsed = Date.now() - start;
     const idle = elapsed - (blockedSoFar() - blockedAtStart);
-    if (idle >= ms || elapsed >= 3 * ms) {
+    if (idle >= ms || elapsed >= ms + HARD_STOP_MS) {
       finish();
       expire();
     } else timer = setTimeout(check, Math.max(TICK_MS, ms - idle));

@@ -127,6 +127,7 @@ describe('POST /v1/crawls validation', () => {
       priority: 'normal',
       boost: [],
       webhook: null,
+      extract: null,
     });
     await waitForCrawl(id);
   });

@@ -184,4 +184,55 @@ describe('the dashboard', () => {
     await expect.poll(() => page.getByLabel('API token').isVisible()).toBe(true);
     await page.close();
   });
+
+  it("shows a page's extraction record, and tries a spec on a URL", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await logIn(page);
+    const root = `${sites.siteA}/t/dashx${Date.now().toString(36)}/docs/`;
+    const request = {
+      seeds: [root],
+      maxDepth: 1,
+      extract: { formats: ['markdown', 'text', 'metadata', 'jsonLd'], fields: { name: { selector: 'h1.product-title' } } },
+    };
+    const res = await fetch(`${worker.url}/v1/crawls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${worker.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`${worker.url}/#/crawls/${id}`);
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent(), { timeout: 60_000 }).toBe('completed');
+
+    // From the recent pages to the page view: the markdown rendered, the metadata and JSON-LD shown.
+    await page
+      .getByRole('table', { name: 'Recent pages' })
+      .getByRole('link', { name: /article\.html$/ })
+      .click();
+    await expect.poll(() => page.locator('.markdown h3').first().textContent()).toBe('Getting started');
+    expect(await page.locator('.markdown table th').allTextContents()).toEqual(['Option', 'Default']);
+    expect(await page.locator('.markdown pre code').first().getAttribute('data-lang')).toBe('ts');
+    expect(
+      await page
+        .getByRole('table', { name: 'Metadata' })
+        .getByRole('row', { name: /^title Getting started \| Docs$/ })
+        .count(),
+    ).toBe(1);
+    expect(await page.locator('.record-part', { hasText: 'JSON-LD' }).locator('pre').textContent()).toContain('TechArticle');
+    await page.screenshot({ path: join(shots, 'dashboard-page.png'), fullPage: true });
+
+    // Try a spec on the product page from the home view.
+    await page.getByRole('link', { name: '← Crawl' }).click();
+    await page.getByRole('link', { name: '← All crawls' }).click();
+    await page.getByLabel('Page URL').fill(`${root}product.html`);
+    await page.getByLabel('Extraction spec (JSON)').fill(JSON.stringify({ formats: ['text'], fields: { price: { selector: '.price', type: 'number' } } }));
+    await page.getByRole('button', { name: 'Try spec' }).click();
+    await expect.poll(() => page.locator('#try-result .record-part', { hasText: 'Fields' }).locator('pre').first().textContent()).toContain('"price": 1299');
+    await page.getByLabel('Extraction spec (JSON)').fill('{ not json');
+    await page.getByRole('button', { name: 'Try spec' }).click();
+    await expect.poll(() => page.locator('#try-spec .error').textContent()).toMatch(/not valid JSON/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

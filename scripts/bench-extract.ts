@@ -1,0 +1,137 @@
+/**
+ * npm run bench:extract -- extraction quality and cost on Mozilla Readability's test pages
+ * (../shared/corpora/readability-test-pages, beside the project; skipped with a message when absent).
+ * Each page's source.html is extracted inside workerd (`wrangler dev`), timed from outside the Worker (its clocks
+ * stand still during CPU work). Main-content text is scored against Readability's expected.html by token F1, and
+ * metadata against its expected-metadata.json. VARIANTS=edgecrawl,body compares variants; RUNS per page (median).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { median } from './lib/local.ts';
+
+const root = new URL('../', import.meta.url).pathname;
+const corpus = process.env.CORPUS ?? join(root, '../shared/corpora/readability-test-pages');
+const RUNS = Number(process.env.RUNS ?? 3);
+const VARIANTS = (process.env.VARIANTS ?? 'edgecrawl,body').split(',');
+if (!existsSync(corpus)) {
+  console.log(`bench:extract: no corpus at ${corpus} (it is beside the project in ../shared/corpora); nothing to measure.`);
+  process.exit(0);
+}
+
+/** Lower-cased words: runs of letters or digits. */
+const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** Token F1 of a text against a reference, as bags of words. */
+function tokenF1(got: string, want: string): { precision: number; recall: number; f1: number } {
+  const counts = new Map<string, number>();
+  for (const t of tokens(want)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const gotTokens = tokens(got);
+  let overlap = 0;
+  for (const t of gotTokens) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      overlap++;
+      counts.set(t, n - 1);
+    }
+  }
+  const wantCount = tokens(want).length;
+  const precision = gotTokens.length === 0 ? (wantCount === 0 ? 1 : 0) : overlap / gotTokens.length;
+  const recall = wantCount === 0 ? 1 : overlap / wantCount;
+  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
+}
+
+const norm = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim().toLowerCase() : null);
+/** Readability's metadata fields, and ours that hold the same thing. */
+const METADATA: [string, string][] = [
+  ['title', 'title'],
+  ['byline', 'author'],
+  ['excerpt', 'description'],
+  ['siteName', 'siteName'],
+  ['publishedTime', 'publishedTime'],
+  ['lang', 'language'],
+];
+
+async function startWorker(): Promise<{ url: string; stop: () => void }> {
+  const port = 8600 + Math.floor(Math.random() * 90);
+  const child = spawn(
+    `${root}node_modules/.bin/wrangler`,
+    ['dev', '--config', `${root}scripts/extract-bench/wrangler.toml`, '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Ready on/.test(output)) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', () => reject(new Error(`wrangler dev exited:\n${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.pid && process.kill(-child.pid, 'SIGTERM') };
+}
+
+interface PageScore {
+  name: string;
+  f1: number;
+  precision: number;
+  recall: number;
+  ms: number;
+  metadata: Record<string, boolean | null>;
+}
+
+async function scorePage(base: string, variant: string, dir: string): Promise<PageScore> {
+  const source = readFileSync(join(dir, 'source.html'));
+  const expectedText = parseHTML(readFileSync(join(dir, 'expected.html'), 'utf8')).document.documentElement.textContent ?? '';
+  const expectedMeta = JSON.parse(readFileSync(join(dir, 'expected-metadata.json'), 'utf8')) as Record<string, unknown>;
+  const times: number[] = [];
+  let result = { text: '', metadata: null as Record<string, unknown> | null };
+  for (let r = 0; r < RUNS + 1; r++) {
+    const started = performance.now();
+    const res = await fetch(`${base}/?variant=${variant}&n=1`, { method: 'POST', body: source });
+    result = (await res.json()) as typeof result;
+    if (r > 0) times.push(performance.now() - started); // the first is a warm-up
+  }
+  const metadata: Record<string, boolean | null> = {};
+  for (const [theirs, ours] of METADATA) {
+    const want = norm(expectedMeta[theirs]);
+    metadata[theirs] = want === null ? null : norm(result.metadata?.[ours]) === want;
+  }
+  return { name: dir.split('/').at(-1) ?? dir, ...tokenF1(result.text, expectedText), ms: median(times), metadata };
+}
+
+function summarize(variant: string, scores: PageScore[]): void {
+  const f1s = scores.map((s) => s.f1);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const ms = scores.map((s) => s.ms).sort((a, b) => a - b);
+  console.log(`\n${variant}: ${scores.length} pages`);
+  console.log(
+    `  token F1  mean ${mean(f1s).toFixed(3)}  median ${median(f1s).toFixed(3)}  precision ${mean(scores.map((s) => s.precision)).toFixed(3)}  recall ${mean(scores.map((s) => s.recall)).toFixed(3)}`,
+  );
+  console.log(`  pages with F1 >= 0.9: ${scores.filter((s) => s.f1 >= 0.9).length}, < 0.5: ${scores.filter((s) => s.f1 < 0.5).length}`);
+  console.log(
+    `  ms per page (request round trip, extraction inside workerd): median ${median(ms).toFixed(1)}  p90 ${(ms[Math.floor(ms.length * 0.9)] ?? 0).toFixed(1)}  max ${(ms.at(-1) ?? 0).toFixed(1)}`,
+  );
+  for (const [field] of METADATA) {
+    const judged = scores.map((s) => s.metadata[field]).filter((v): v is boolean => v !== null && v !== undefined);
+    console.log(`  metadata ${field.padEnd(14)} ${judged.filter(Boolean).length}/${judged.length} exact`);
+  }
+  const worst = [...scores].sort((a, b) => a.f1 - b.f1).slice(0, 5);
+  console.log(`  lowest F1: ${worst.map((s) => `${s.name} ${s.f1.toFixed(2)}`).join(', ')}`);
+}
+
+const worker = await startWorker();
+try {
+  const dirs = readdirSync(corpus)
+    .map((d) => join(corpus, d))
+    .filter((d) => existsSync(join(d, 'source.html')) && existsSync(join(d, 'expected.html')));
+  for (const variant of VARIANTS) {
+    const scores: PageScore[] = [];
+    for (const dir of dirs) scores.push(await scorePage(worker.url, variant, dir));
+    summarize(variant, scores);
+  }
+} finally {
+  worker.stop();
+}
