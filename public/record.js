@@ -20,23 +20,23 @@ function inline(/** @type {string} */ text) {
   const pattern = /(`+)([\s\S]*?)\1|!?\[([^\]]*)\]\((https?:[^)\s]+)\)|\*\*([^*]+)\*\*|(?<![\w\\])_([^_]+)_(?!\w)/g;
   let last = 0;
   for (const m of text.matchAll(pattern)) {
-    out.push(unescape(text.slice(last, m.index)));
+    out.push(unescapeMarkdown(text.slice(last, m.index)));
     if (m[1]) out.push(h('code', {}, m[2] ?? ''));
     else if (m[4])
       out.push(
         m[0].startsWith('!')
           ? h('span', { class: 'muted' }, `[image: ${m[3] ?? ''}]`)
-          : h('a', { href: m[4], rel: 'noopener noreferrer', target: '_blank' }, unescape(m[3] ?? '')),
+          : h('a', { href: m[4], rel: 'noopener noreferrer', target: '_blank' }, unescapeMarkdown(m[3] ?? '')),
       );
-    else if (m[5]) out.push(h('strong', {}, unescape(m[5])));
-    else out.push(h('em', {}, unescape(m[6] ?? '')));
+    else if (m[5]) out.push(h('strong', {}, unescapeMarkdown(m[5])));
+    else out.push(h('em', {}, unescapeMarkdown(m[6] ?? '')));
     last = (m.index ?? 0) + m[0].length;
   }
-  out.push(unescape(text.slice(last)));
+  out.push(unescapeMarkdown(text.slice(last)));
   return out;
 }
 
-const unescape = (/** @type {string} */ text) => text.replace(/\\([\\`*_[\]<>#+\-.|!])/g, '$1');
+const unescapeMarkdown = (/** @type {string} */ text) => text.replace(/\\([\\`*_[\]<>#+\-.|!])/g, '$1');
 
 /** A GFM table from its lines. */
 function gfmTable(/** @type {string[]} */ lines) {
