@@ -97,7 +97,7 @@ function block(/** @type {string[]} */ lines) {
 }
 
 /** Markdown rendered as DOM nodes: headings, paragraphs, lists, quotes, tables, fenced code, links. */
-export function renderMarkdown(/** @type {string} */ markdown) {
+function renderMarkdown(/** @type {string} */ markdown) {
   const root = h('div', { class: 'markdown' });
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; ) {
