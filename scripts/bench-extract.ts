@@ -98,6 +98,9 @@ async function scorePage(base: string, variant: string, dir: string): Promise<Pa
   for (const [theirs, ours] of METADATA) {
     const want = norm(expectedMeta[theirs]);
     metadata[theirs] = want === null ? null : norm(result.metadata?.[ours]) === want;
+    // DETAIL=field prints the misses of that field.
+    if (process.env.DETAIL === theirs && metadata[theirs] === false)
+      console.log(`  ${dir.split('/').at(-1)}: want ${JSON.stringify(want)} got ${JSON.stringify(norm(result.metadata?.[ours]))}`);
   }
   return { name: dir.split('/').at(-1) ?? dir, ...tokenF1(result.text, expectedText), ms: median(times), metadata };
 }

@@ -216,7 +216,7 @@ describe('the dashboard', () => {
     expect(
       await page
         .getByRole('table', { name: 'Metadata' })
-        .getByRole('row', { name: /^title Getting started \| Docs$/ })
+        .getByRole('row', { name: /^title Getting started$/ })
         .count(),
     ).toBe(1);
     expect(await page.locator('.record-part', { hasText: 'JSON-LD' }).locator('pre').textContent()).toContain('TechArticle');

@@ -114,7 +114,7 @@ describe('extraction: metadata and JSON-LD', () => {
   it('reads the head, with absolute URLs and og/twitter objects', async () => {
     const { record } = await extract(ARTICLE);
     expect(record.metadata).toEqual({
-      title: 'Getting started | Example Docs',
+      title: 'Getting started',
       description: 'How to start.',
       language: 'en-GB',
       canonical: 'https://docs.example.com/guide/start',

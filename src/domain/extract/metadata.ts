@@ -23,10 +23,9 @@ function metaValues(document: DomDocument): Map<string, string> {
   for (const meta of selectAll(document, 'meta[content]')) {
     const content = collapse(meta.getAttribute('content'));
     if (!content) continue;
-    for (const key of [meta.getAttribute('property'), meta.getAttribute('name'), meta.getAttribute('itemprop'), meta.getAttribute('http-equiv')]) {
-      const name = key?.trim().toLowerCase();
-      if (name && !values.has(name)) values.set(name, content);
-    }
+    // property may list several names ("dc:title og:title").
+    const keys = [meta.getAttribute('property'), meta.getAttribute('name'), meta.getAttribute('itemprop'), meta.getAttribute('http-equiv')];
+    for (const name of keys.flatMap((k) => k?.trim().toLowerCase().split(/\s+/) ?? [])) if (name && !values.has(name)) values.set(name, content);
   }
   return values;
 }
@@ -48,31 +47,69 @@ export interface LinkedFacts {
   headline?: string | null;
 }
 
+const BYLINE = /(^|[\s_-])(byline|author|dateline|writtenby|p-author)([\s_-]|$)/i;
+
+/** A byline in the page: an element marked as the author, short enough to be a name. */
+function bylineOf(document: DomDocument): string | null {
+  for (const element of selectAll(document, '[rel~="author"], [itemprop~="author"], [class], [id]')) {
+    const marks = `${element.getAttribute('rel') ?? ''} ${element.getAttribute('itemprop') ?? ''}`;
+    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+    if (!/author/i.test(marks) && !BYLINE.test(names)) continue;
+    if (['body', 'html', 'meta', 'link'].includes(element.localName)) continue;
+    const text = collapse(element.textContent).replace(/^by\s+/i, '');
+    if (text.length > 0 && text.length < 100) return text;
+  }
+  return null;
+}
+
 function authorOf(document: DomDocument, values: Map<string, string>, facts: LinkedFacts): string | null {
-  const byRel = document.querySelector('[rel~="author"]');
-  const byItemprop = document.querySelector('[itemprop~="author"]');
-  const linkText = byRel && !byRel.getAttribute('href')?.startsWith('http') ? byRel.textContent : null;
-  return first(
-    values.get('author'),
-    values.get('article:author'),
-    values.get('dc.creator'),
-    facts.author,
-    linkText,
-    byItemprop?.textContent,
-    values.get('twitter:creator'),
-  );
+  const meta = first(values.get('author'), values.get('article:author'), values.get('dc.creator'), values.get('dc:creator'), facts.author);
+  return meta ?? first(bylineOf(document), values.get('twitter:creator'));
+}
+
+const SEPARATORS = /\s[|\-–—\\/>»]\s/;
+const words = (text: string) => text.split(/\s+/).filter((w) => w !== '').length;
+
+/**
+ * A <title> without the site's name around it, as Readability cleans it: "Story | Site" -> "Story", unless what
+ * is left is too short to be a title; "Site: Story" -> "Story" unless a heading says otherwise.
+ */
+function cleanTitle(raw: string, headings: string[]): string {
+  const original = collapse(raw);
+  let title = original;
+  let hierarchical = false;
+  if (SEPARATORS.test(title)) {
+    hierarchical = /\s[\\/>»]\s/.test(title);
+    title = original.replace(/(.*)\s[|\-–—\\/>»]\s.*/, '$1');
+    if (words(title) < 3) title = original.replace(/^[^|\-–—\\/>»]*[|\-–—\\/>»]\s(.*)/, '$1');
+  } else if (title.includes(': ') && !headings.includes(title)) {
+    title = original.slice(original.lastIndexOf(': ') + 2);
+    if (words(title) < 3) title = original.slice(original.indexOf(': ') + 2);
+    else if (words(original.slice(0, original.indexOf(': '))) > 5) title = original;
+  } else if ((title.length > 150 || title.length < 15) && headings.length === 1) title = headings[0] ?? title;
+  title = collapse(title);
+  if (words(title) <= 4 && (!hierarchical || words(title) !== words(original.replace(SEPARATORS, ' ')) - 1)) title = original;
+  return title;
+}
+
+/** The title the page declares for its content (JSON-LD, Dublin Core, Open Graph, Twitter), else its cleaned <title>. */
+function titleOf(document: DomDocument, values: Map<string, string>, facts: LinkedFacts): string | null {
+  const declared = first(facts.headline, values.get('dc:title'), values.get('dcterm:title'), values.get('og:title'), values.get('twitter:title'));
+  if (declared) return declared;
+  const raw = collapse(document.querySelector('title')?.textContent);
+  const headings = selectAll(document, 'h1').map((h) => collapse(h.textContent));
+  return raw ? cleanTitle(raw, headings) : (headings[0] ?? null);
 }
 
 /** The page's metadata from its <head> (and JSON-LD facts where the head says nothing); URLs absolute. */
 export function readMetadata(document: DomDocument, baseUrl: string, facts: LinkedFacts = {}): Metadata {
   const values = metaValues(document);
-  const titleElement = document.querySelector('title');
   const canonical = selectAll(document, 'link[rel][href]').find((l) => /(^|\s)canonical(\s|$)/i.test(l.getAttribute('rel') ?? ''));
   const keywords = values.get('keywords');
   const time = (...keys: string[]) => first(...keys.map((k) => values.get(k)));
   const publishedElement = document.querySelector('time[itemprop~="datePublished"], [itemprop~="datePublished"][content]');
   return {
-    title: first(titleElement?.textContent, values.get('og:title'), values.get('twitter:title'), facts.headline, document.querySelector('h1')?.textContent),
+    title: titleOf(document, values, facts),
     description: first(values.get('description'), values.get('og:description'), values.get('twitter:description'), values.get('dc.description')),
     language: first(
       document.documentElement.getAttribute('lang'),
