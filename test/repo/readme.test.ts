@@ -27,7 +27,7 @@ function resourcesOfRecipe(): Set<string> {
 
 describe('the README', () => {
   it('is under 20 KB', () => {
-    expect(new TextEncoder().encode(readme).byteLength).toBeLessThan(20 * 1024);
+    expect(new TextEncoder().encode(readme).byteLength).toBeLessThan(20_000);
   });
 
   it('starts with the whole setup: npm ci, npm start, npm test', () => {
