@@ -51,6 +51,8 @@ export default defineConfig(async () => {
           test: {
             name: 'system',
             include: ['test/system/**/*.test.ts'],
+            // One at a time: each runs wrangler dev (and one Chromium) on a 2-core machine.
+            fileParallelism: false,
             environment: 'node',
             testTimeout: 240_000,
             hookTimeout: 120_000,

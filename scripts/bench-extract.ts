@@ -5,11 +5,10 @@
  * stand still during CPU work). Main-content text is scored against Readability's expected.html by token F1, and
  * metadata against its expected-metadata.json. VARIANTS=edgecrawl,body compares variants; RUNS per page (median).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { median } from './lib/local.ts';
+import { median, startBenchWorker } from './lib/local.ts';
 
 const root = new URL('../', import.meta.url).pathname;
 const corpus = process.env.CORPUS ?? join(root, '../shared/corpora/readability-test-pages');
@@ -52,26 +51,6 @@ const METADATA: [string, string][] = [
   ['publishedTime', 'publishedTime'],
   ['lang', 'language'],
 ];
-
-async function startWorker(): Promise<{ url: string; stop: () => void }> {
-  const port = 8600 + Math.floor(Math.random() * 90);
-  const child = spawn(
-    `${root}node_modules/.bin/wrangler`,
-    ['dev', '--config', `${root}scripts/extract-bench/wrangler.toml`, '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Ready on/.test(output)) resolve();
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', () => reject(new Error(`wrangler dev exited:\n${output}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.pid && process.kill(-child.pid, 'SIGTERM') };
-}
 
 interface PageScore {
   name: string;
@@ -125,7 +104,7 @@ function summarize(variant: string, scores: PageScore[]): void {
   console.log(`  lowest F1: ${worst.map((s) => `${s.name} ${s.f1.toFixed(2)}`).join(', ')}`);
 }
 
-const worker = await startWorker();
+const worker = await startBenchWorker(`${root}scripts/extract-bench/wrangler.toml`);
 try {
   const dirs = readdirSync(corpus)
     .map((d) => join(corpus, d))

@@ -5,30 +5,14 @@
  * VARIANTS=1 also times HTMLRewriter with one handler (rewriter-min) and with none matching (rewriter-none),
  * which separates its native parse from the cost of each call into JavaScript.
  */
-import { spawn } from 'node:child_process';
 import { benchPage } from '../test/support/site.ts';
-import { median } from './lib/local.ts';
+import { median, startBenchWorker } from './lib/local.ts';
 
 const N = Number(process.env.N ?? 200);
 const RUNS = Number(process.env.RUNS ?? 7);
 const root = new URL('../', import.meta.url).pathname;
 
-const port = 8700 + Math.floor(Math.random() * 90);
-const wrangler = spawn(
-  `${root}node_modules/.bin/wrangler`,
-  ['dev', '--config', `${root}scripts/parse/wrangler.toml`, '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
-  { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-);
-await new Promise<void>((resolve, reject) => {
-  let output = '';
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString();
-    if (/Ready on/.test(output)) resolve();
-  };
-  wrangler.stdout.on('data', onData);
-  wrangler.stderr.on('data', onData);
-  wrangler.on('exit', () => reject(new Error(`wrangler dev exited:\n${output}`)));
-});
+const worker = await startBenchWorker(`${root}scripts/parse/wrangler.toml`);
 try {
   console.log(`link discovery inside workerd, ${N} parses per request, median of ${RUNS} (ms per page):`);
   console.log('page                      linkedom   HTMLRewriter   speed-up');
@@ -43,7 +27,7 @@ try {
       const runs: number[] = [];
       for (let r = 0; r < RUNS; r++) {
         const started = performance.now();
-        const res = await fetch(`http://127.0.0.1:${port}/?parser=${parser}&n=${N}`, { method: 'POST', body: html });
+        const res = await fetch(`${worker.url}/?parser=${parser}&n=${N}`, { method: 'POST', body: html });
         const { links: found } = (await res.json()) as { links: number };
         if (found < N) throw new Error(`${parser} found ${found} links`);
         runs.push((performance.now() - started) / N);
@@ -58,5 +42,5 @@ try {
     console.log(`${label.padEnd(24)}  ${dom.toFixed(3).padStart(8)}   ${rewriter.toFixed(3).padStart(12)}   ${(dom / rewriter).toFixed(1).padStart(7)}x`);
   }
 } finally {
-  process.kill(-(wrangler.pid as number), 'SIGTERM');
+  worker.stop();
 }

@@ -11,7 +11,8 @@
  * with every feature on: robots.txt, the host gate, bodies to R2, pages and links to D1.
  *
  * Env: CONCURRENCY (comma list, 20), PAGES (5000), PAGE_KB (40), LINKS (20), LATENCY_MS (0), RUNS (3),
- * PLOT (write an SVG of pages/s against concurrency to this path), PLOT_TITLE.
+ * PLOT (write an SVG of pages/s against concurrency to this path), PLOT_TITLE, EXTRACT (formats edgecrawl extracts
+ * from each page, e.g. markdown,metadata; Crawlee still reads only the title).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const LINKS = Number(process.env.LINKS ?? 20);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
 const RUNS = Number(process.env.RUNS ?? 3);
 const CRAWLEE = '@crawlee/cheerio@3.18.1';
+const EXTRACT = process.env.EXTRACT ? { extract: { formats: process.env.EXTRACT.split(',') } } : {};
 
 const root = new URL('../', import.meta.url).pathname;
 const node = join(root, 'node_modules/.bin/node');
@@ -99,7 +101,7 @@ try {
         const ns = `peer${concurrency}r${run}${Date.now().toString(36)}`;
         const cpuBefore = cpuSeconds(processGroup(pgid));
         const started = performance.now();
-        const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}e/${variant}/`] }, 1_800_000, 200);
+        const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}e/${variant}/`], ...EXTRACT }, 1_800_000, 200);
         const seconds = (performance.now() - started) / 1000;
         if (crawl.counts.stored !== PAGES + 1) throw new Error(`edgecrawl stored ${crawl.counts.stored} of ${PAGES + 1}`);
         ours.push({

@@ -1,7 +1,8 @@
 /**
  * npm run bench -- crawler throughput on a synthetic loopback site, under `wrangler dev` with every
  * feature on (robots.txt, the host gate, R2 and D1 writes), politeness set wide open.
- * Env: PAGES (5000), PAGE_KB (40), LINKS (20), LATENCY_MS (0), RUNS (3), CONCURRENCY (FETCH_CONCURRENCY, default 50).
+ * Env: PAGES (5000), PAGE_KB (40), LINKS (20), LATENCY_MS (0), RUNS (3), CONCURRENCY (FETCH_CONCURRENCY, default 50),
+ * EXTRACT (formats to extract from each page, e.g. markdown,metadata; none by default).
  * Prints pages/s, MB/s, CPU per page and peak workerd memory, medians over RUNS fresh crawls; timed from
  * outside the Worker (POST to completed), as Workers' clocks do not advance during CPU work.
  */
@@ -14,6 +15,7 @@ const PAGE_KB = Number(process.env.PAGE_KB ?? 40);
 const LINKS = Number(process.env.LINKS ?? 20);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
 const RUNS = Number(process.env.RUNS ?? 3);
+const EXTRACT = process.env.EXTRACT ? { extract: { formats: process.env.EXTRACT.split(',') } } : {};
 
 const sites = await startSites(0);
 const worker = await startWorker({
@@ -30,7 +32,7 @@ try {
     const cpuBefore = cpuSeconds(processGroup(pgid));
     const workerdBefore = cpuSeconds(processGroup(pgid), /workerd/);
     const started = performance.now();
-    const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}/${variant}/`] }, 1_800_000, 250);
+    const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}/${variant}/`], ...EXTRACT }, 1_800_000, 250);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuSeconds(processGroup(pgid)) - cpuBefore;
     const workerdCpu = cpuSeconds(processGroup(pgid), /workerd/) - workerdBefore;
@@ -47,7 +49,8 @@ try {
     console.log(`run ${run + 1}: ${stored} pages in ${seconds.toFixed(1)} s, ${(stored / seconds).toFixed(1)} pages/s`);
   }
   const peak = peakRssMiB(processGroup(pgid), /workerd/);
-  console.log(`\nedgecrawl, ${PAGES + 1} pages of ~${PAGE_KB} KB with ${LINKS} links, ${LATENCY_MS} ms latency, median of ${RUNS} runs:`);
+  const extracting = process.env.EXTRACT ? `, extracting ${process.env.EXTRACT}` : '';
+  console.log(`\nedgecrawl, ${PAGES + 1} pages of ~${PAGE_KB} KB with ${LINKS} links, ${LATENCY_MS} ms latency${extracting}, median of ${RUNS} runs:`);
   console.log(`  pages/s         ${median(results.map((r) => r.pagesPerSecond)).toFixed(1)}`);
   console.log(`  MB/s            ${median(results.map((r) => r.mbPerSecond)).toFixed(2)}`);
   console.log(

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,9 +65,19 @@ export interface WorkerOptions {
   npmStart?: boolean;
 }
 
+/** A TCP port free on 127.0.0.1 now (the OS picks it), so parallel runs do not collide. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
 /** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
 export async function startWorker(vars: Record<string, string>, options: WorkerOptions = {}): Promise<Worker> {
-  const port = options.port ?? 8800 + Math.floor(Math.random() * 800);
+  const port = options.port ?? (await freePort());
   const state = options.state ?? mkdtempSync(join(tmpdir(), 'edgecrawl-'));
   const wrangler = join(root, 'node_modules/.bin/wrangler');
   if (!options.npmStart) {
@@ -177,4 +188,30 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Starts `wrangler dev` with a bench Worker's own config (no bindings, no state); `stop` ends it. */
+export async function startBenchWorker(configPath: string): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(
+    join(root, 'node_modules/.bin/wrangler'),
+    ['dev', '--config', configPath, '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Ready on/.test(output)) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', () => reject(new Error(`wrangler dev exited:\n${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    },
+  };
 }

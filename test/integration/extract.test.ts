@@ -118,6 +118,16 @@ describe('a crawl with extract', () => {
     expect((await api('/v1/health')).status).toBe(200);
   });
 
+  it('without extract, a page the streaming parser gives up on is stored once with a warning, not retried', async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/docs/deep.html`;
+    const id = await createCrawl({ seeds: [url], maxDepth: 0 });
+    expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 1, failed: 0 });
+    expect((await siteLog(ns)).filter((l) => l.endsWith('deep.html'))).toHaveLength(1);
+    const [line] = (await (await api(`/v1/crawls/${id}/export?format=jsonl`)).text()).trimEnd().split('\n');
+    expect((JSON.parse(line ?? '{}') as { warnings?: string[] }).warnings?.[0]).toMatch(/^links: the page could not be parsed/);
+  });
+
   it('answers 404 for a record of a crawl without extract, and for a format it did not keep', async () => {
     const root = `${site()}/t/${namespace()}/docs/`;
     const plain = await createCrawl({ seeds: [`${root}article.html`], maxDepth: 0 });

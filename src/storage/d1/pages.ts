@@ -113,6 +113,18 @@ export async function getStoredPage(db: D1Database, crawlId: string, url: string
   };
 }
 
+/** The columns extraction writes, as D1 returns them. */
+type RawExtractedColumns = {
+  content_hash: string | null;
+  description: string | null;
+  language: string | null;
+  word_count: number | null;
+  warnings: string | null;
+  record_key: string | null;
+  record_offset: number | null;
+  record_length: number | null;
+};
+
 /** What a previous crawl fetched for a URL: the validators for a conditional GET, and its stored body. */
 export interface PreviousVersion extends StoredBody {
   etag: string | null;
@@ -133,24 +145,18 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
   );
   const out = new Map<string, PreviousVersion>();
   for (const statement of statements) {
-    const { results } = await statement.all<{
-      url: string;
-      etag: string | null;
-      last_modified: string | null;
-      r2_key: string | null;
-      body_offset: number | null;
-      body_length: number | null;
-      content_type: string | null;
-      title: string | null;
-      content_hash: string | null;
-      description: string | null;
-      language: string | null;
-      word_count: number | null;
-      warnings: string | null;
-      record_key: string | null;
-      record_offset: number | null;
-      record_length: number | null;
-    }>();
+    const { results } = await statement.all<
+      {
+        url: string;
+        etag: string | null;
+        last_modified: string | null;
+        r2_key: string | null;
+        body_offset: number | null;
+        body_length: number | null;
+        content_type: string | null;
+        title: string | null;
+      } & RawExtractedColumns
+    >();
     for (const r of results) {
       out.set(r.url, {
         etag: r.etag,
@@ -240,15 +246,7 @@ type RawExportRow = RawPageRow & {
   last_modified: string | null;
   change: string | null;
   stored: number;
-  content_hash: string | null;
-  description: string | null;
-  language: string | null;
-  word_count: number | null;
-  warnings: string | null;
-  record_key: string | null;
-  record_offset: number | null;
-  record_length: number | null;
-};
+} & RawExtractedColumns;
 
 const toExportRow = (r: RawExportRow): ExportRow => ({
   ...toPageView(r),
