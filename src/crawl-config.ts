@@ -17,7 +17,7 @@ const storedFieldSchema: z.ZodType<FieldSpec> = z.lazy(() =>
 );
 
 /** An extraction spec as stored (validated in full when it was given: selectors ran then). */
-export const storedExtractSchema: z.ZodType<ExtractSpec> = z.object({
+const storedExtractSchema: z.ZodType<ExtractSpec> = z.object({
   formats: z.array(z.enum(OUTPUT_FORMATS)),
   mainContent: z.union([z.boolean(), z.object({ selector: z.string() })]),
   include: z.array(z.string()),
@@ -48,13 +48,22 @@ const storedConfigSchema: z.ZodType<CrawlConfig> = z.object({
 
 /** Parses a stored config's JSON text; `where` names the row for the error. */
 export function parseStoredConfig(json: string, where: string): CrawlConfig {
+  return parseStored(storedConfigSchema, json, `${where}: stored crawl config`);
+}
+
+/** Parses a stored extraction spec's JSON text (a re-extraction's); `where` names the row for the error. */
+export function parseStoredExtract(json: string, where: string): ExtractSpec {
+  return parseStored(storedExtractSchema, json, `${where}: stored extraction spec`);
+}
+
+function parseStored<T>(schema: z.ZodType<T>, json: string, what: string): T {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch {
-    throw new StoredDataError(`${where}: stored crawl config is not JSON`);
+    throw new StoredDataError(`${what} is not JSON`);
   }
-  const parsed = storedConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new StoredDataError(`${where}: stored crawl config is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new StoredDataError(`${what} is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
   return parsed.data;
 }

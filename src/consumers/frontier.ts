@@ -29,8 +29,6 @@ function policiesFor(crawlId: string, config: CrawlConfig): Policies {
   return compiled;
 }
 
-type Item = TaskMessage;
-
 /**
  * The frontier queue consumer. Messages are grouped by crawl; per crawl, one Durable Object call
  * claims the whole group and its pages are fetched FETCH_CONCURRENCY at a time. As they finish, results
@@ -45,7 +43,7 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
   await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, limit)));
 }
 
-async function consumeGroup(crawlId: string, group: Item[], env: Env, settings: Settings, limit: Limit): Promise<void> {
+async function consumeGroup(crawlId: string, group: TaskMessage[], env: Env, settings: Settings, limit: Limit): Promise<void> {
   const stub = env.CRAWL.getByName(crawlId);
   let claimed: Awaited<ReturnType<CrawlStub['claim']>>;
   try {
@@ -95,7 +93,7 @@ const SETTLE_CHUNK_MIN = 25;
  * the last chunk's writes are left once the last response is in. A chunk is a wave of FETCH_CONCURRENCY pages
  * (at least SETTLE_CHUNK_MIN), recorded one at a time in the order they filled. Unclaimed messages are acked.
  */
-async function fetchInChunks(group: Item[], claims: (Claim | null)[], deps: ProcessDeps, record: (chunk: Finished[]) => Promise<void>): Promise<void> {
+async function fetchInChunks(group: TaskMessage[], claims: (Claim | null)[], deps: ProcessDeps, record: (chunk: Finished[]) => Promise<void>): Promise<void> {
   const chunkSize = Math.max(SETTLE_CHUNK_MIN, deps.settings.fetchConcurrency);
   let buffer: Finished[] = [];
   let recording = Promise.resolve();

@@ -38,16 +38,21 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
 }
 
 /** Links and title by streaming the page (no DOM); a page the parser gives up on keeps no links and says why. */
-async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise<{ links: string[]; record?: Uint8Array }> {
-  page.contentHash = await sha256Hex(body);
+async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promise<string[]> {
   try {
     const parsed = await discoverLinks(body, page.contentType, job.task.url);
     page.title = parsed.title;
-    return { links: parsed.links };
+    return parsed.links;
   } catch (error) {
     page.warnings = [...(page.warnings ?? []), `links: the page could not be parsed (${messageOf(error)})`];
-    return { links: [] };
+    return [];
   }
+}
+
+/** A page read without extraction: its links and title by streaming, its content hash of the body. */
+async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise<{ links: string[]; record?: Uint8Array }> {
+  page.contentHash = await sha256Hex(body);
+  return { links: await streamLinks(job, page, body) };
 }
 
 /** Sets what extraction says of a page on its record row; returns the encoded record to store beside the body. */
@@ -75,10 +80,7 @@ async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: Ext
   const record = applyExtract(page, result);
   if (result.links !== null) return { links: result.links, record };
   // Not parsed into a DOM (too large): links by streaming, as without extraction.
-  const hash = page.contentHash;
-  const streamed = await discovered(job, page, body);
-  page.contentHash = hash;
-  return { links: streamed.links, record };
+  return { links: await streamLinks(job, page, body), record };
 }
 
 async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {

@@ -1,5 +1,6 @@
 import { csvRow } from '../domain/csv';
 import type { ExtractSpec } from '../domain/extract/spec';
+import { limiter } from '../lib/limit';
 import { type ExportRow, PAGE_RECORD_FIELDS, pageRecords } from './d1/pages';
 import { readRecord, type StoredRecord } from './records';
 
@@ -38,17 +39,9 @@ function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[])
 }
 
 /** The records of a step of rows, read from R2 a few at a time (null where a row has none). */
-async function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
-  const out: (StoredRecord | null)[] = new Array(rows.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < rows.length; i = next++) {
-      const where = rows[i]?.record;
-      if (where) out[i] = await readRecord(bucket, where);
-    }
-  };
-  await Promise.all(Array.from({ length: RECORD_READS }, worker));
-  return out;
+function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
+  const limit = limiter(RECORD_READS);
+  return Promise.all(rows.map(({ record }) => (record ? limit(() => readRecord(bucket, record)) : null)));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseStoredConfig, storedExtractSchema } from '../../crawl-config';
+import { parseStoredConfig, parseStoredExtract } from '../../crawl-config';
 import type { ExtractSpec } from '../../domain/extract/spec';
 import type { CrawlConfig, CrawlStatus } from '../../types';
 
@@ -38,7 +38,7 @@ const COLUMNS = 'id, status, config, created_at, finished_at, extract, extract_v
 
 function toRow(r: RawCrawlRow): CrawlRow {
   const config = parseStoredConfig(r.config, `crawl ${r.id}`);
-  const extract = r.extract === null ? (config.extract ?? null) : storedExtractSchema.parse(JSON.parse(r.extract));
+  const extract = r.extract === null ? (config.extract ?? null) : parseStoredExtract(r.extract, `crawl ${r.id}`);
   const extraction =
     r.extraction_status === null ? null : { version: r.extract_version, status: r.extraction_status, done: r.extraction_done, total: r.extraction_total };
   return { id: r.id, status: r.status, config, createdAt: r.created_at, finishedAt: r.finished_at, extract, extraction };

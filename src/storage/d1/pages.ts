@@ -321,6 +321,9 @@ export async function storedPages(db: D1Database, crawlId: string, after: Stored
   }));
 }
 
+/** A page's warnings as stored: a JSON array, or NULL for none. */
+const warningsColumn = (warnings: readonly string[] | undefined): string | null => (warnings && warnings.length > 0 ? JSON.stringify(warnings) : null);
+
 /** A page's stored warnings (a JSON array of strings), read back; anything else is no warnings. */
 function parseWarnings(json: string | null): string[] {
   if (json === null) return [];
@@ -359,7 +362,7 @@ const PAGE_COLUMNS = [
 ] as const;
 
 function pageRow(crawlId: string, p: PageRecord): unknown[] {
-  const warnings = p.warnings && p.warnings.length > 0 ? JSON.stringify(p.warnings) : null;
+  const warnings = warningsColumn(p.warnings);
   return [
     crawlId,
     p.url,
@@ -490,7 +493,7 @@ export async function updateExtracted(db: D1Database, crawlId: string, pages: re
         p.language ?? null,
         p.wordCount ?? null,
         p.contentHash ?? null,
-        p.warnings && p.warnings.length > 0 ? JSON.stringify(p.warnings) : null,
+        warningsColumn(p.warnings),
         p.recordKey ?? null,
         p.recordOffset ?? null,
         p.recordLength ?? null,
