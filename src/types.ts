@@ -121,6 +121,10 @@ export interface PageRecord {
   recordKey?: string | null;
   recordOffset?: number | null;
   recordLength?: number | null;
+  /** The page's outgoing links (newline-separated URLs): a byte range of an R2 object. */
+  linksKey?: string | null;
+  linksOffset?: number | null;
+  linksLength?: number | null;
 }
 
 /** What extraction sets on a page's row: its facts and where its record is. */

@@ -8,6 +8,7 @@ import { pages } from './routes/pages';
 import { schedules } from './routes/schedules';
 import { scrapeRoutes } from './routes/scrape';
 import { stats } from './routes/stats';
+import { usageRoutes } from './routes/usage';
 
 export function createApp() {
   const app = new Hono<{ Bindings: Env }>();
@@ -20,7 +21,13 @@ export function createApp() {
     bearerAuth((env) => env.API_TOKEN),
   );
   // Every route of one crawl finds it loaded (an unknown id is a 404 before anything else is read).
-  const crawlApi = new Hono<CrawlEnv>().use('/:id/*', loadCrawl).route('/', crawls).route('/', pages).route('/', stats).route('/', exportRoutes);
+  const crawlApi = new Hono<CrawlEnv>()
+    .use('/:id/*', loadCrawl)
+    .route('/', crawls)
+    .route('/', pages)
+    .route('/', stats)
+    .route('/', usageRoutes)
+    .route('/', exportRoutes);
   app.route('/v1/crawls', crawlApi);
   app.route('/v1/schedules', schedules);
   app.route('/v1/scrape', scrapeRoutes);

@@ -1,15 +1,16 @@
 import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
+import { UsageMeter } from '../domain/usage';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { hostGateClient } from '../objects/host-gate-client';
 import { type ProcessDeps, processTask } from '../page/process';
 import { readSettings, type Settings } from '../settings';
-import { previousLinks } from '../storage/d1/links';
 import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
+import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { type CrawlStub, type Finished, settle } from './settle';
-import { type TaskMessage, tasksByCrawl } from './tasks';
+import { meteredMessage, type TaskMessage, tasksByCrawl } from './tasks';
 
 interface Policies {
   page: LinkPolicy;
@@ -43,8 +44,30 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
   await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, limit)));
 }
 
-async function consumeGroup(crawlId: string, group: TaskMessage[], env: Env, settings: Settings, limit: Limit): Promise<void> {
+/**
+ * One crawl's messages of the batch, its operations counted (UsageMeter) and reported to the crawl in one call at the
+ * end: the invocation (each crawl of a shared batch is charged one), each delivery and ack, and what fetching and
+ * recording its pages took. The crawl's Durable Object counts its own requests and rows.
+ */
+async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, settings: Settings, limit: Limit): Promise<void> {
+  const meter = new UsageMeter();
+  meter.count('workerInvocations');
+  meter.count('queueOperations', messages.length);
+  const group = messages.map(({ message, task }) => ({ message: meteredMessage(message, meter), task }));
   const stub = env.CRAWL.getByName(crawlId);
+  await claimAndFetch(crawlId, group, env, settings, limit, stub, meter);
+  await stub.recordUsage(meter.usage).catch((error: unknown) => log('warn', 'usage not recorded', { crawlId, error: String(error) }));
+}
+
+async function claimAndFetch(
+  crawlId: string,
+  group: TaskMessage[],
+  env: Env,
+  settings: Settings,
+  limit: Limit,
+  stub: CrawlStub,
+  meter: UsageMeter,
+): Promise<void> {
   let claimed: Awaited<ReturnType<CrawlStub['claim']>>;
   try {
     claimed = await stub.claim(group.map((g) => g.task.url));
@@ -59,28 +82,34 @@ async function consumeGroup(crawlId: string, group: TaskMessage[], env: Env, set
     return;
   }
   const claimedUrls = group.filter((_, i) => claims[i]).map((g) => g.task.url);
-  const deps = await processDeps(crawlId, config, claimedUrls, env, settings, limit);
+  const deps = await processDeps(crawlId, config, claimedUrls, { env, settings, limit, meter });
   const record = (chunk: Finished[]) =>
-    settle(crawlId, chunk, stub, env, config).catch((error: unknown) =>
+    settle(crawlId, chunk, stub, env, config, meter).catch((error: unknown) =>
       log('error', 'recording a chunk failed', { crawlId, count: chunk.length, error: String(error) }),
     );
   await fetchInChunks(group, claims, deps, record);
 }
 
 /** What processing a crawl's pages needs: settings, policies, the host gates, and a recrawl's previous versions. */
-async function processDeps(crawlId: string, config: CrawlConfig, urls: string[], env: Env, settings: Settings, limit: Limit): Promise<ProcessDeps> {
+async function processDeps(
+  crawlId: string,
+  config: CrawlConfig,
+  urls: string[],
+  { env, settings, limit, meter }: { env: Env; settings: Settings; limit: Limit; meter: UsageMeter },
+): Promise<ProcessDeps> {
   // A scheduled recrawl makes its requests conditional on what the previous crawl fetched.
   const previousCrawl = typeof config.recrawlOf === 'string' ? config.recrawlOf : null;
   const recrawl =
     config.recrawlOf === undefined
       ? undefined
       : {
-          previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, urls) : new Map<string, PreviousVersion>(),
-          links: (url: string) => (previousCrawl ? previousLinks(env.DB, previousCrawl, url) : Promise.resolve([])),
+          previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, urls, meter) : new Map<string, PreviousVersion>(),
+          links: async (url: string, previous: PreviousVersion) =>
+            previousCrawl ? ((await readLinks(env, previousCrawl, { url, ...previous }, meter)) ?? []) : [],
         };
   const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
-  const gate = hostGateClient(env.HOSTS, settings);
+  const gate = hostGateClient(env.HOSTS, settings, meter);
   return { settings, policy, sitemapInScope, readSitemaps: config.sitemaps, extract: config.extract ?? null, crawlId, gate, politeness, recrawl, limit };
 }
 

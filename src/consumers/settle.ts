@@ -1,4 +1,5 @@
 import { backoffSeconds } from '../domain/backoff';
+import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
@@ -23,7 +24,7 @@ const offered = new OfferedUrls();
  * re-queued as new delayed messages (requeueThrottled); then each message acked or retried on its own (answer).
  * Never throws.
  */
-export async function settle(crawlId: string, chunk: Finished[], stub: CrawlStub, env: Env, config: CrawlConfig): Promise<void> {
+export async function settle(crawlId: string, chunk: Finished[], stub: CrawlStub, env: Env, config: CrawlConfig, meter: UsageMeter): Promise<void> {
   const done = chunk.filter((f): f is Done => f.processed !== undefined);
   const broken = chunk.filter((f) => f.processed === undefined);
   const retryAll = (reason: string, error: unknown) => {
@@ -31,7 +32,7 @@ export async function settle(crawlId: string, chunk: Finished[], stub: CrawlStub
     for (const { message } of chunk) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
   };
   try {
-    await record(env, crawlId, done);
+    await record(env, crawlId, done, meter);
   } catch (error) {
     // Nothing of this chunk is recorded in D1 (a segment may be orphaned): hand its URLs back and retry its messages.
     await stub.complete(chunk.map((f): Outcome => ({ url: f.task.url, kind: 'retry', fetched: false, reason: 'storage error' }))).catch(() => undefined);
@@ -39,25 +40,25 @@ export async function settle(crawlId: string, chunk: Finished[], stub: CrawlStub
   }
   let accepted: FrontierEntry[];
   try {
-    accepted = await report(env, crawlId, config, stub, done, broken);
+    accepted = await report({ env, crawlId, config, stub, meter }, done, broken);
   } catch (error) {
     return retryAll('complete failed', error);
   }
   try {
-    await enqueueTasks(env, crawlId, config, accepted);
+    await enqueueTasks(env, crawlId, config, accepted, undefined, meter);
   } catch (error) {
     // The URLs are recorded as queued in the Durable Object; its sweeper re-sends them.
     log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: accepted.length, error: String(error) });
   }
-  const requeued = await requeueThrottled(env, crawlId, config, done);
+  const requeued = await requeueThrottled(env, crawlId, config, done, meter);
   answer(crawlId, done, broken, requeued);
 }
 
 /** Bodies to R2 (one segment per chunk), then the chunk's rows to D1 (one batch). */
-async function record(env: Env, crawlId: string, done: readonly Done[]): Promise<void> {
+async function record(env: Env, crawlId: string, done: readonly Done[], meter: UsageMeter): Promise<void> {
   const results = done.map((d) => d.processed);
-  await writeSegments(env.BODIES, crawlId, results);
-  await writeResults(env.DB, crawlId, results);
+  await writeSegments(env.BODIES, crawlId, results, { usage: meter });
+  await writeResults(env.DB, crawlId, results, meter);
 }
 
 /**
@@ -66,10 +67,7 @@ async function record(env: Env, crawlId: string, done: readonly Done[]): Promise
  * it accepted.
  */
 async function report(
-  env: Env,
-  crawlId: string,
-  config: CrawlConfig,
-  stub: CrawlStub,
+  { env, crawlId, config, stub, meter }: { env: Env; crawlId: string; config: CrawlConfig; stub: CrawlStub; meter: UsageMeter },
   done: readonly Done[],
   broken: readonly Finished[],
 ): Promise<FrontierEntry[]> {
@@ -93,7 +91,7 @@ async function report(
       crawlId,
       done.map((d) => d.processed).filter((p) => recorded.has(p.outcome.url)),
     );
-    await emitWebhookEvents(env.WEBHOOKS, config, events);
+    if (await emitWebhookEvents(env.WEBHOOKS, config, events)) meter.queueWrites(events.map((e) => JSON.stringify(e).length));
   }
   return accepted;
 }
@@ -102,7 +100,7 @@ async function report(
  * Throttled URLs go back to the queue as new messages, delayed until their host has a slot: waiting for a
  * host must not use up the messages' retries. Returns the messages whose URL was re-queued.
  */
-async function requeueThrottled(env: Env, crawlId: string, config: CrawlConfig, done: readonly Done[]): Promise<Set<Message>> {
+async function requeueThrottled(env: Env, crawlId: string, config: CrawlConfig, done: readonly Done[], meter: UsageMeter): Promise<Set<Message>> {
   const byDelay = new Map<number, Done[]>();
   for (const d of done) {
     if (d.processed.outcome.kind !== 'throttled') continue;
@@ -115,7 +113,7 @@ async function requeueThrottled(env: Env, crawlId: string, config: CrawlConfig, 
       const entries = items.map(
         ({ task }): FrontierEntry => ({ url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}) }),
       );
-      await enqueueTasks(env, crawlId, config, entries, delay);
+      await enqueueTasks(env, crawlId, config, entries, delay, meter);
       for (const { message } of items) requeued.add(message);
     } catch (error) {
       log('warn', 're-queueing throttled URLs failed; retrying their messages instead', { crawlId, error: String(error) });

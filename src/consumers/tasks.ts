@@ -1,3 +1,4 @@
+import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { taskSchema } from '../queues/frontier';
 import type { CrawlTask } from '../types';
@@ -19,4 +20,26 @@ export function tasksByCrawl(batch: MessageBatch, what: string): Map<string, Tas
     groups.set(task.crawlId, [...(groups.get(task.crawlId) ?? []), { message, task }]);
   }
   return groups;
+}
+
+/**
+ * The message, its acks counted as the queue bills them: each delivery is one read (counted by the caller), an ack
+ * one delete; a retry costs nothing until the message is delivered again.
+ */
+export function meteredMessage(message: Message, meter: UsageMeter): Message {
+  let acked = false;
+  return {
+    id: message.id,
+    timestamp: message.timestamp,
+    body: message.body,
+    attempts: message.attempts,
+    ack() {
+      message.ack();
+      if (!acked) meter.count('queueOperations');
+      acked = true;
+    },
+    retry(options) {
+      message.retry(options);
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
 import { deleteCrawl, insertCrawl } from '../storage/d1/crawls';
@@ -11,10 +12,12 @@ export class CrawlStartError extends Error {}
  */
 export async function startCrawl(env: Env, config: CrawlConfig, origin: { scheduleId?: string } = {}): Promise<string> {
   const id = crypto.randomUUID();
-  await insertCrawl(env.DB, id, config, Date.now(), origin.scheduleId ?? null);
+  const meter = new UsageMeter();
+  await insertCrawl(env.DB, id, config, Date.now(), origin.scheduleId ?? null, meter);
+  const stub = env.CRAWL.getByName(id);
   let seeds: FrontierEntry[];
   try {
-    seeds = await env.CRAWL.getByName(id).start(id, config);
+    seeds = await stub.start(id, config);
   } catch (error) {
     // No crawl state exists: remove the job row so nothing half-made is listed.
     await deleteCrawl(env.DB, id).catch(() => undefined);
@@ -22,6 +25,7 @@ export async function startCrawl(env: Env, config: CrawlConfig, origin: { schedu
     throw new CrawlStartError('could not start the crawl; try again');
   }
   // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
-  await enqueueTasks(env, id, config, seeds);
+  await enqueueTasks(env, id, config, seeds, undefined, meter);
+  await stub.recordUsage(meter.usage).catch((error: unknown) => log('warn', 'usage not recorded', { crawlId: id, error: String(error) }));
   return id;
 }

@@ -1,5 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
+import { z } from 'zod';
 import { parseStoredConfig } from '../crawl-config';
+import { addUsage, emptyUsage, type Operations, type Usage, UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
 import { emitWebhookEvents, webhookEvent } from '../queues/webhook-events';
@@ -18,7 +20,10 @@ import {
 } from '../types';
 import { hasColumn, migrateSchema, type SchemaStep } from './sqlite-schema';
 
-/** URL states in the seen-set. QUEUED and INFLIGHT are pending; the rest are final. */
+/**
+ * URL states in the seen-set. QUEUED is pending (a URL handed to a consumer stays QUEUED in storage: its lease is
+ * kept in memory); INFLIGHT only in rows written before leases moved to memory, and is read like QUEUED.
+ */
 enum State {
   Queued = 0,
   Inflight = 1,
@@ -33,9 +38,37 @@ const FINAL_STATE = { stored: State.Stored, failed: State.Failed, skipped: State
 const LEASE_MS = 3 * 60_000;
 /** Backstop: a URL queued this long past its expected delivery has its message re-sent, even while the crawl is busy. */
 const REQUEUE_AFTER_MS = 60 * 60_000;
+/** The backstop's scan of the whole seen-set (there is no index to keep cheap writes cheap) runs at most this often. */
+const BACKSTOP_EVERY_MS = 10 * 60_000;
 const SWEEP_LIMIT = 1000;
 
 type CounterName = keyof Counts | 'pending';
+
+const countsSchema = z.object({
+  counters: z.object({
+    discovered: z.number(),
+    fetched: z.number(),
+    stored: z.number(),
+    failed: z.number(),
+    skipped: z.number(),
+    pending: z.number(),
+  }),
+  usage: z.object({
+    operations: z.object({
+      workerInvocations: z.number(),
+      queueOperations: z.number(),
+      durableObjectRequests: z.number(),
+      durableObjectRowsRead: z.number(),
+      durableObjectRowsWritten: z.number(),
+      d1RowsRead: z.number(),
+      d1RowsWritten: z.number(),
+      r2ClassA: z.number(),
+      r2ClassB: z.number(),
+    }) satisfies z.ZodType<Operations>,
+    r2Bytes: z.number(),
+  }),
+});
+type StoredCounts = z.infer<typeof countsSchema>;
 
 /** The crawl's SQLite schema, step by step (see migrateSchema). */
 const SCHEMA: SchemaStep[] = [
@@ -59,106 +92,166 @@ const SCHEMA: SchemaStep[] = [
     `);
     if (!hasColumn(sql, 'urls', 'kind')) sql.exec("ALTER TABLE urls ADD COLUMN kind TEXT NOT NULL DEFAULT 'page'");
   },
+  // 2: a URL costs two rows written (offered, then finished): no index (each entry was one more row written on
+  // every change of state), leases in memory, and the counters one JSON row (meta 'counts') written once per call.
+  (sql) => {
+    sql.exec('DROP INDEX IF EXISTS urls_pending');
+    const counters = Object.fromEntries(
+      sql
+        .exec<{ name: string; n: number }>('SELECT name, n FROM counters')
+        .toArray()
+        .map((r) => [r.name, r.n]),
+    );
+    const counts: StoredCounts = {
+      counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0, ...counters },
+      usage: emptyUsage(),
+    };
+    sql.exec("INSERT OR REPLACE INTO meta (k, v) VALUES ('counts', ?)", JSON.stringify(counts));
+    sql.exec('DROP TABLE counters');
+  },
 ];
+
+/** A URL handed to a consumer: until when, and the attempt it is. */
+interface Lease {
+  until: number;
+  attempts: number;
+}
 
 /**
  * One per crawl (addressed by crawl id): the atomic seen-set and the crawl's frontier state.
  * A Durable Object runs one call at a time, and each method below does its SQLite work
  * synchronously, so "is this URL new?" and "mark it seen" can never interleave between consumers.
+ *
+ * Rows written are what a crawl pays for (SQLite rows written are billed), so a URL costs two: its insert when
+ * offered and its update when it ends. Claims live in memory (`leases`): lost with the object, a claim only lets a
+ * duplicate delivery fetch the URL again. Counters, usage and the activity stamp are kept in memory and the counters
+ * written as one row at the end of each call that changed them. The object's storage exists only once the crawl has
+ * started: a call for an unknown (or purged) crawl answers "no such crawl" and writes nothing.
  */
 export class CrawlCoordinator extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly settings: Settings;
   /** The crawl's config never changes once set; parsed once per instance. */
   private cachedConfig: CrawlConfig | null = null;
+  private exists: boolean;
+  private counts: StoredCounts = { counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0 }, usage: emptyUsage() };
+  private dirty = false;
+  private statusValue: CrawlStatus = 'running';
+  /** Last claim or completion; the sweeper treats a crawl quiet for STALL_AFTER_MS as stalled. */
+  private activeAt = Date.now();
+  /** When the backstop last scanned: never, for a fresh instance (its leases, if any, were lost with the last one). */
+  private backstopAt = 0;
+  /** URLs handed out and not finished (see Lease). Visible to tests, which expire them. */
+  readonly leases = new Map<string, Lease>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.settings = readSettings(env);
+    this.exists = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    if (this.exists) this.load();
+  }
+
+  private load(): void {
     migrateSchema(this.sql, SCHEMA);
+    const raw = this.meta('counts');
+    if (raw !== null) this.counts = countsSchema.parse(JSON.parse(raw));
+    const status = this.meta('status');
+    this.statusValue = status === 'completed' || status === 'cancelled' ? status : 'running';
   }
 
   // ---- RPC ----
 
   /** Starts the crawl with its seeds (idempotent). Returns the entries to enqueue. */
   async start(crawlId: string, config: CrawlConfig): Promise<FrontierEntry[]> {
+    if (!this.exists) {
+      this.load();
+      this.exists = true;
+    }
     if (this.meta('id') !== null) return [];
     this.setMeta('id', crawlId);
     this.setMeta('config', JSON.stringify(config));
-    this.setMeta('status', 'running');
-    for (const name of ['discovered', 'fetched', 'stored', 'failed', 'skipped', 'pending'] as const) {
-      this.sql.exec('INSERT OR IGNORE INTO counters (name, n) VALUES (?, 0)', name);
-    }
+    this.setStatus('running');
+    this.request();
     const accepted = this.offer(config.seeds.map((url) => ({ url, depth: 0, hops: 0 })));
     this.finishIfDone();
-    this.touch();
+    this.save();
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
     return accepted;
   }
 
   /**
-   * Reserves URLs for fetching: one call for a whole queue batch. A URL is handed out when it is
-   * queued, or in flight with an expired lease; otherwise (already done, taken, unknown, or the crawl
-   * is no longer running) its slot is null and the message is to be acked without fetching.
+   * Reserves URLs for fetching: one call for a whole queue batch. A URL is handed out when it is queued and not
+   * leased to another consumer (or its lease expired); otherwise (already done, taken, unknown, or the crawl is no
+   * longer running) its slot is null and the message is to be acked without fetching. Writes nothing.
    */
   claim(urls: string[]): { status: CrawlStatus; config: CrawlConfig | null; claims: (Claim | null)[] } {
     const status = this.status();
     const config = this.config();
     if (status !== 'running' || config === null) return { status, config, claims: urls.map(() => null) };
     const now = Date.now();
-    this.touch();
+    this.activeAt = now;
+    this.request();
     const claims = urls.map((url): Claim | null => {
-      const row = this.sql
-        .exec<{ depth: number; hops: number; kind: TaskKind; state: number; attempts: number; lease_until: number | null }>(
-          'SELECT depth, hops, kind, state, attempts, lease_until FROM urls WHERE url = ?',
-          url,
-        )
-        .toArray()[0];
-      if (!row) return null;
-      const free = row.state === State.Queued || (row.state === State.Inflight && (row.lease_until ?? 0) <= now);
-      if (!free) return null;
-      this.sql.exec('UPDATE urls SET state = ?, attempts = attempts + 1, lease_until = ? WHERE url = ?', State.Inflight, now + LEASE_MS, url);
-      return { depth: row.depth, hops: row.hops, kind: row.kind, attempts: row.attempts + 1 };
+      const lease = this.leases.get(url);
+      if (lease && lease.until > now) return null;
+      const row = this.rows<{ depth: number; hops: number; kind: TaskKind; state: number; attempts: number }>(
+        'SELECT depth, hops, kind, state, attempts FROM urls WHERE url = ?',
+        url,
+      )[0];
+      if (!row || row.state > State.Inflight) return null;
+      const attempts = Math.max(row.attempts, lease?.attempts ?? 0) + 1;
+      this.leases.set(url, { until: now + LEASE_MS, attempts });
+      return { depth: row.depth, hops: row.hops, kind: row.kind, attempts };
     });
+    this.save();
     return { status, config, claims };
   }
 
   /**
    * Records what became of claimed URLs and offers the links they found, all in one call.
-   * Outcomes for URLs that are not in flight (a duplicate delivery finishing late) are ignored.
+   * Outcomes for URLs already final (a duplicate delivery finishing late) are ignored.
    * Returns the links newly accepted, to be enqueued by the caller.
    */
   complete(outcomes: Outcome[]): { accepted: FrontierEntry[]; failed: string[]; status: CrawlStatus } {
     const accepted: FrontierEntry[] = [];
     const failed: string[] = [];
-    const now = Date.now();
-    this.touch();
+    if (!this.exists) return { accepted, failed, status: 'cancelled' };
+    this.activeAt = Date.now();
+    this.request();
     for (const outcome of outcomes) {
-      const row = this.sql.exec<{ state: number }>('SELECT state FROM urls WHERE url = ?', outcome.url).toArray()[0];
-      if (!row || row.state !== State.Inflight) continue;
+      const row = this.rows<{ state: number }>('SELECT state FROM urls WHERE url = ?', outcome.url)[0];
+      if (!row || row.state > State.Inflight) continue;
+      this.leases.delete(outcome.url);
       if (outcome.fetched) this.bump('fetched', 1);
       if (outcome.kind === 'retry' || outcome.kind === 'throttled') {
-        // A throttled URL gives back the attempt its claim counted. enqueued_at is when its message is
-        // due back, so the sweeper does not mistake a delayed message for a lost one.
-        this.sql.exec(
-          'UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ?, reason = ?, attempts = attempts - ? WHERE url = ?',
-          State.Queued,
-          now + (outcome.retryDelaySeconds ?? 0) * 1000,
-          outcome.reason ?? null,
-          outcome.kind === 'throttled' ? 1 : 0,
-          outcome.url,
-        );
+        this.requeued(outcome);
         continue;
       }
-      this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, reason = ? WHERE url = ?', FINAL_STATE[outcome.kind], reasonOf(outcome), outcome.url);
+      this.rows('UPDATE urls SET state = ?, reason = ? WHERE url = ?', FINAL_STATE[outcome.kind], reasonOf(outcome), outcome.url);
       this.bump(outcome.kind, 1);
       this.bump('pending', -1);
       if (outcome.kind === 'failed') failed.push(outcome.url);
       if (outcome.links && this.status() === 'running') accepted.push(...this.offer(outcome.links));
     }
     this.finishIfDone();
+    this.save();
     return { accepted, failed, status: this.status() };
+  }
+
+  /**
+   * A retried URL counts its attempt; a throttled one does not (waiting for a host must not use up retries).
+   * enqueued_at is when its message is due back, so the sweeper does not mistake a delayed message for a lost one.
+   */
+  private requeued(outcome: Extract<Outcome, { kind: 'retry' | 'throttled' }>): void {
+    this.rows(
+      'UPDATE urls SET state = ?, enqueued_at = ?, reason = ?, attempts = attempts + ? WHERE url = ?',
+      State.Queued,
+      Date.now() + (outcome.retryDelaySeconds ?? 0) * 1000,
+      outcome.reason ?? null,
+      outcome.kind === 'retry' ? 1 : 0,
+      outcome.url,
+    );
   }
 
   /**
@@ -167,42 +260,77 @@ export class CrawlCoordinator extends DurableObject<Env> {
    */
   abandon(entries: { url: string; reason: string }[]): { url: string; attempts: number }[] {
     const changed: { url: string; attempts: number }[] = [];
+    if (!this.exists) return changed;
+    this.request();
     for (const { url, reason } of entries) {
-      const row = this.sql.exec<{ state: number; attempts: number }>('SELECT state, attempts FROM urls WHERE url = ?', url).toArray()[0];
-      if (!row || (row.state !== State.Queued && row.state !== State.Inflight)) continue;
-      this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, reason = ? WHERE url = ?', State.Failed, reason, url);
+      const row = this.rows<{ state: number; attempts: number }>('SELECT state, attempts FROM urls WHERE url = ?', url)[0];
+      if (!row || row.state > State.Inflight) continue;
+      this.rows('UPDATE urls SET state = ?, reason = ? WHERE url = ?', State.Failed, reason, url);
       this.bump('failed', 1);
       this.bump('pending', -1);
-      changed.push({ url, attempts: row.attempts });
+      changed.push({ url, attempts: Math.max(row.attempts, this.leases.get(url)?.attempts ?? 0) });
+      this.leases.delete(url);
     }
     this.finishIfDone();
+    this.save();
     return changed;
   }
 
   /** Offers candidate URLs directly (deduplicated; used for seeds and by tests of the seen-set). */
   offerUrls(entries: FrontierEntry[]): FrontierEntry[] {
-    return this.status() === 'running' ? this.offer(entries) : [];
+    if (this.status() !== 'running' || !this.exists) return [];
+    const accepted = this.offer(entries);
+    this.save();
+    return accepted;
   }
 
-  /** Cancels the crawl: queued URLs become skipped; nothing more is handed out. */
+  /** Adds what a consumer counted of the crawl's operations (see UsageMeter); one row written per call at most. */
+  recordUsage(usage: Usage): void {
+    if (!this.exists || this.meta('id') === null) return;
+    this.request();
+    addUsage(this.counts.usage, usage);
+    this.dirty = true;
+    this.save();
+  }
+
+  /** The crawl's counted operations and pages fetched, or null for no such crawl. */
+  usage(): { fetched: number; usage: Usage } | null {
+    if (!this.exists || this.meta('id') === null) return null;
+    return { fetched: this.counts.counters.fetched, usage: this.counts.usage };
+  }
+
+  /** Cancels the crawl: every URL not yet finished becomes skipped; nothing more is handed out. */
   async cancel(): Promise<CrawlSnapshot | null> {
-    if (this.meta('id') === null) return null;
+    if (!this.exists || this.meta('id') === null) return null;
     if (this.status() === 'running') {
-      const skipped = this.sql
-        .exec('UPDATE urls SET state = ?, reason = ? WHERE state = ? RETURNING url', State.Skipped, 'cancelled', State.Queued)
-        .toArray().length;
+      this.request();
+      const skipped = this.rows('UPDATE urls SET state = ?, reason = ? WHERE state <= ? RETURNING url', State.Skipped, 'cancelled', State.Inflight).length;
+      this.leases.clear();
       this.bump('skipped', skipped);
       this.bump('pending', -skipped);
-      this.setMeta('status', 'cancelled');
+      this.setStatus('cancelled');
+      this.save();
       await this.syncStatus();
     }
     return this.snapshot();
   }
 
+  /** Deletes everything the object stored (the crawl's data is being purged); afterwards it knows no such crawl. */
+  async purge(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.exists = false;
+    this.cachedConfig = null;
+    this.leases.clear();
+    this.counts = { counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0 }, usage: emptyUsage() };
+    this.dirty = false;
+    this.statusValue = 'running';
+  }
+
   snapshot(): CrawlSnapshot | null {
-    const id = this.meta('id');
+    const id = this.exists ? this.meta('id') : null;
     if (id === null) return null;
-    const c = this.counters();
+    const c = this.counts.counters;
     return {
       id,
       status: this.status(),
@@ -216,20 +344,17 @@ export class CrawlCoordinator extends DurableObject<Env> {
    * At most `limit` per call; returns them for enqueueing, and how many failed ones remain.
    */
   async retryFailed(limit: number, urls?: readonly string[]): Promise<{ entries: FrontierEntry[]; remaining: number; status: CrawlStatus } | null> {
-    const id = this.meta('id');
-    if (id === null) return null;
+    if (!this.exists || this.meta('id') === null) return null;
     if (this.status() === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
+    this.request();
     const now = Date.now();
     const requeue = (where: string, ...args: (string | number)[]) =>
-      this.sql
-        .exec<{ url: string; depth: number; hops: number; kind: TaskKind }>(
-          `UPDATE urls SET state = ?, attempts = 0, lease_until = NULL, enqueued_at = ?, reason = NULL WHERE ${where} RETURNING url, depth, hops, kind`,
-          State.Queued,
-          now,
-          ...args,
-        )
-        .toArray()
-        .map((r) => ({ url: r.url, depth: r.depth, hops: r.hops, kind: r.kind }));
+      this.rows<{ url: string; depth: number; hops: number; kind: TaskKind }>(
+        `UPDATE urls SET state = ?, attempts = 0, lease_until = NULL, enqueued_at = ?, reason = NULL WHERE ${where} RETURNING url, depth, hops, kind`,
+        State.Queued,
+        now,
+        ...args,
+      ).map((r) => ({ url: r.url, depth: r.depth, hops: r.hops, kind: r.kind }));
     // Given URLs: those of them that failed (one statement each, so a long list needs no long SQL).
     const entries = urls
       ? urls.slice(0, limit).flatMap((url) => requeue('url = ? AND state = ?', url, State.Failed))
@@ -237,58 +362,71 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (entries.length > 0) {
       this.bump('failed', -entries.length);
       this.bump('pending', entries.length);
-      this.touch();
+      this.activeAt = now;
       if (this.status() === 'completed') {
-        this.setMeta('status', 'running');
+        this.setStatus('running');
         await this.syncStatus();
       }
       await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
     }
-    const remaining = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM urls WHERE state = ?', State.Failed).one().n;
+    this.save();
+    const remaining = this.rows<{ n: number }>('SELECT COUNT(*) AS n FROM urls WHERE state = ?', State.Failed)[0]?.n ?? 0;
     return { entries, remaining, status: this.status() };
   }
 
   /**
    * Sweeps lost work. Queue messages can vanish (a Worker killed mid-batch, a failed send), so:
-   * - a URL in flight whose lease expired is handed out again (its consumer died);
+   * - a URL whose lease expired is handed out again (its consumer died);
    * - when the crawl has stalled (no claim or completion for STALL_AFTER_MS) while URLs are pending,
-   *   the URLs queued since before the stall and the ones in flight are sent again;
-   * - a URL queued REQUEUE_AFTER_MS past its expected delivery is sent again in any case.
+   *   the URLs queued since before the stall and not leased are sent again;
+   * - a URL queued REQUEUE_AFTER_MS past its expected delivery is sent again in any case (checked every
+   *   BACKSTOP_EVERY_MS: a scan of the seen-set).
    * Re-sending is safe: the seen-set hands each URL to one consumer, and duplicates are acked.
    */
   override async alarm(): Promise<void> {
-    const id = this.meta('id');
+    const id = this.exists ? this.meta('id') : null;
     if (id === null) return;
+    this.request();
     if (this.meta('synced') !== this.status()) await this.syncStatus();
-    if (this.status() !== 'running') return;
-    const now = Date.now();
-    const stallBefore = now - this.settings.stallAfterMs;
-    const stalled = Number(this.meta('active_at') ?? 0) <= stallBefore;
-    const stale = this.sql
-      .exec<{ url: string; depth: number; hops: number; kind: TaskKind }>(
-        `SELECT url, depth, hops, kind FROM urls
-         WHERE (state = ? AND (enqueued_at <= ? OR (? AND enqueued_at <= ?)))
-            OR (state = ? AND (lease_until <= ? OR ?))
-         LIMIT ?`,
-        State.Queued,
-        now - REQUEUE_AFTER_MS,
-        stalled ? 1 : 0,
-        stallBefore,
-        State.Inflight,
-        now,
-        stalled ? 1 : 0,
-        SWEEP_LIMIT,
-      )
-      .toArray();
+    if (this.status() !== 'running') return this.save();
+    const stale = this.staleUrls(Date.now());
     if (stale.length > 0) {
-      for (const row of stale) {
-        this.sql.exec('UPDATE urls SET state = ?, lease_until = NULL, enqueued_at = ? WHERE url = ?', State.Queued, now, row.url);
-      }
-      log('warn', 'sweeper re-sent lost URLs', { crawlId: id, count: stale.length, stalled });
-      await enqueueTasks(this.env, id, this.config() ?? {}, stale);
-      this.touch();
+      const now = Date.now();
+      for (const row of stale) this.rows('UPDATE urls SET enqueued_at = ? WHERE url = ?', now, row.url);
+      log('warn', 'sweeper re-sent lost URLs', { crawlId: id, count: stale.length });
+      const meter = new UsageMeter();
+      await enqueueTasks(this.env, id, this.config() ?? {}, stale, undefined, meter);
+      addUsage(this.counts.usage, meter.usage);
+      this.activeAt = now;
     }
+    this.save();
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
+  }
+
+  /** The URLs the sweeper re-sends now (see alarm); expired leases are dropped. */
+  private staleUrls(now: number): FrontierEntry[] {
+    const expired: string[] = [];
+    for (const [url, lease] of this.leases) {
+      if (lease.until <= now) {
+        this.leases.delete(url);
+        expired.push(url);
+      }
+    }
+    type Row = { url: string; depth: number; hops: number; kind: TaskKind; state: number };
+    const select = 'SELECT url, depth, hops, kind, state FROM urls';
+    const found = expired.flatMap((url) => this.rows<Row>(`${select} WHERE url = ?`, url));
+    const stallBefore = now - this.settings.stallAfterMs;
+    const stalled = this.activeAt <= stallBefore && this.counts.counters.pending > 0;
+    const backstop = now - this.backstopAt >= BACKSTOP_EVERY_MS;
+    if (stalled || backstop) {
+      if (backstop) this.backstopAt = now;
+      const before = stalled ? stallBefore : now - REQUEUE_AFTER_MS;
+      found.push(...this.rows<Row>(`${select} WHERE state <= ? AND enqueued_at <= ? LIMIT ?`, State.Inflight, before, SWEEP_LIMIT));
+    }
+    const seen = new Set<string>();
+    return found
+      .filter((r) => r.state <= State.Inflight && !this.leases.has(r.url) && !seen.has(r.url) && seen.add(r.url))
+      .map((r) => ({ url: r.url, depth: r.depth, hops: r.hops, ...(r.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) }));
   }
 
   // ---- internals ----
@@ -296,22 +434,20 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private offer(entries: FrontierEntry[]): FrontierEntry[] {
     const config = this.config();
     const cap = config?.maxPages ?? Number.POSITIVE_INFINITY;
-    let discovered = this.counters().discovered;
+    let discovered = this.counts.counters.discovered;
     const accepted: FrontierEntry[] = [];
     const now = Date.now();
     for (const entry of entries) {
       if (discovered >= cap) break;
-      const inserted = this.sql
-        .exec(
-          'INSERT INTO urls (url, depth, hops, kind, state, enqueued_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING RETURNING url',
-          entry.url,
-          entry.depth,
-          entry.hops,
-          entry.kind ?? 'page',
-          State.Queued,
-          now,
-        )
-        .toArray().length;
+      const inserted = this.rows(
+        'INSERT INTO urls (url, depth, hops, kind, state, enqueued_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING RETURNING url',
+        entry.url,
+        entry.depth,
+        entry.hops,
+        entry.kind ?? 'page',
+        State.Queued,
+        now,
+      ).length;
       if (inserted === 1) {
         discovered += 1;
         accepted.push({ url: entry.url, depth: entry.depth, hops: entry.hops, ...(entry.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) });
@@ -322,14 +458,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
     return accepted;
   }
 
-  /** Records activity: the sweeper only treats a quiet crawl as stalled. */
-  private touch(): void {
-    this.setMeta('active_at', String(Date.now()));
-  }
-
   private finishIfDone(): void {
-    if (this.status() === 'running' && this.counters().pending === 0) {
-      this.setMeta('status', 'completed');
+    if (this.status() === 'running' && this.counts.counters.pending === 0) {
+      this.setStatus('completed');
       this.ctx.waitUntil(this.syncStatus());
     }
   }
@@ -368,23 +499,48 @@ export class CrawlCoordinator extends DurableObject<Env> {
     }
   }
 
-  private counters(): Record<CounterName, number> {
-    const out: Record<CounterName, number> = { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0 };
-    for (const row of this.sql.exec<{ name: CounterName; n: number }>('SELECT name, n FROM counters')) out[row.name] = row.n;
-    return out;
+  /** Runs a statement and counts the rows it read and wrote into the crawl's usage. */
+  private rows<T extends Record<string, SqlStorageValue> = Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    const cursor = this.sql.exec<T>(query, ...bindings);
+    const rows = cursor.toArray();
+    this.counts.usage.operations.durableObjectRowsRead += cursor.rowsRead;
+    this.counts.usage.operations.durableObjectRowsWritten += cursor.rowsWritten;
+    if (cursor.rowsWritten > 0) this.dirty = true;
+    return rows;
+  }
+
+  /** A call served for the crawl's work (API reads of its state are not counted). */
+  private request(): void {
+    this.counts.usage.operations.durableObjectRequests += 1;
+    this.dirty = true;
   }
 
   private bump(name: CounterName, by: number): void {
-    if (by !== 0) this.sql.exec('UPDATE counters SET n = n + ? WHERE name = ?', by, name);
+    if (by === 0) return;
+    this.counts.counters[name] += by;
+    this.dirty = true;
+  }
+
+  /** Writes the counters (and usage) as one row, when this call changed them. */
+  private save(): void {
+    if (!this.dirty || !this.exists) return;
+    this.dirty = false;
+    this.rows("INSERT INTO meta (k, v) VALUES ('counts', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v", JSON.stringify(this.counts));
+    // Its own row is counted in the next save.
+    this.dirty = false;
   }
 
   private status(): CrawlStatus {
-    const status = this.meta('status');
-    return status === 'completed' || status === 'cancelled' ? status : 'running';
+    return this.statusValue;
+  }
+
+  private setStatus(status: CrawlStatus): void {
+    this.statusValue = status;
+    this.setMeta('status', status);
   }
 
   private config(): CrawlConfig | null {
-    if (this.cachedConfig === null) {
+    if (this.cachedConfig === null && this.exists) {
       const raw = this.meta('config');
       if (raw !== null) this.cachedConfig = parseStoredConfig(raw, `crawl ${this.meta('id') ?? '?'}`);
     }
@@ -392,10 +548,10 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   private meta(key: string): string | null {
-    return this.sql.exec<{ v: string }>('SELECT v FROM meta WHERE k = ?', key).toArray()[0]?.v ?? null;
+    return this.rows<{ v: string }>('SELECT v FROM meta WHERE k = ?', key)[0]?.v ?? null;
   }
 
   private setMeta(key: string, value: string): void {
-    this.sql.exec('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v', key, value);
+    this.rows('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v', key, value);
   }
 }

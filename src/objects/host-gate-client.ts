@@ -1,4 +1,5 @@
 import { hostKey } from '../domain/normalize';
+import type { UsageMeter } from '../domain/usage';
 import { sleep } from '../lib/sleep';
 import type { Gate, GateReport } from '../page/gate';
 import type { Settings } from '../settings';
@@ -23,7 +24,16 @@ class HostChannel {
   /** Unpaced requests of this consumer to the host that were granted and not yet finished. */
   private running = 0;
 
-  constructor(readonly stub: HostStub) {}
+  constructor(
+    private readonly stub: HostStub,
+    private readonly meter?: UsageMeter,
+  ) {}
+
+  /** Counts a call to the host's Durable Object. */
+  call(): HostStub {
+    this.meter?.count('durableObjectRequests');
+    return this.stub;
+  }
 
   admit(request: AdmitRequest): Promise<Admission> {
     return new Promise((resolve, reject) => {
@@ -34,26 +44,28 @@ class HostChannel {
   private sendAdmits(): void {
     const pending = this.admits;
     this.admits = [];
-    this.stub.admitMany(pending.map((p) => p.request)).then(
-      (admissions) => {
-        for (const [i, p] of pending.entries()) {
-          const admission = admissions[i];
-          if (!admission) {
-            p.reject(new Error('host gate answered fewer admissions than asked'));
-            continue;
+    this.call()
+      .admitMany(pending.map((p) => p.request))
+      .then(
+        (admissions) => {
+          for (const [i, p] of pending.entries()) {
+            const admission = admissions[i];
+            if (!admission) {
+              p.reject(new Error('host gate answered fewer admissions than asked'));
+              continue;
+            }
+            if (admission.kind === 'go' && admission.spacing === 0) this.running++;
+            p.resolve(admission);
           }
-          if (admission.kind === 'go' && admission.spacing === 0) this.running++;
-          p.resolve(admission);
-        }
-      },
-      (error: unknown) => {
-        for (const p of pending) p.reject(error);
-      },
-    );
+        },
+        (error: unknown) => {
+          for (const p of pending) p.reject(error);
+        },
+      );
   }
 
   async release(slot: Released, paced: boolean): Promise<void> {
-    if (paced) return this.stub.release(slot.slot, slot.respondedAt);
+    if (paced) return this.call().release(slot.slot, slot.respondedAt);
     this.running--;
     this.releases.push(slot);
     if (this.running > 0) {
@@ -69,7 +81,7 @@ class HostChannel {
     const slots = this.releases;
     this.releases = [];
     // A slot never released is taken back by the gate after its grace period.
-    if (slots.length > 0) await this.stub.releaseMany(slots);
+    if (slots.length > 0) await this.call().releaseMany(slots);
   }
 }
 
@@ -83,7 +95,7 @@ function slowDownMs(report: GateReport | undefined): number {
 /** The slot's request is over: report a slow-down to the host before releasing, so no request slips in between. */
 async function finishSlot(channel: HostChannel, slot: string, paced: boolean, report: GateReport | undefined): Promise<void> {
   const slowDown = slowDownMs(report);
-  if (slowDown > 0) await channel.stub.backoff(slowDown);
+  if (slowDown > 0) await channel.call().backoff(slowDown);
   await channel.release(report?.respondedAt === undefined ? { slot } : { slot, respondedAt: report.respondedAt }, paced);
 }
 
@@ -94,11 +106,11 @@ async function finishSlot(channel: HostChannel, slot: string, paced: boolean, re
  * releases the slot and reports 429s and Retry-After to the host. One client serves one consumer
  * invocation: its round trips to each host are batched (HostChannel).
  */
-export function hostGateClient(hosts: Env['HOSTS'], settings: Settings): Gate {
+export function hostGateClient(hosts: Env['HOSTS'], settings: Settings, meter?: UsageMeter): Gate {
   const channels = new Map<string, HostChannel>();
   const channelFor = (url: string) => {
     const key = hostKey(url);
-    const channel = channels.get(key) ?? new HostChannel(hosts.getByName(key));
+    const channel = channels.get(key) ?? new HostChannel(hosts.getByName(key), meter);
     channels.set(key, channel);
     return channel;
   };
@@ -117,7 +129,7 @@ export function hostGateClient(hosts: Env['HOSTS'], settings: Settings): Gate {
       const wait = admission.startAt - Date.now();
       if (wait > 0) await sleep(wait);
       const paced = admission.spacing > 0;
-      if (paced) await channel.stub.begin(admission.slot, admission.spacing);
+      if (paced) await channel.call().begin(admission.slot, admission.spacing);
       return {
         kind: 'go',
         ...(admission.robotsSitemaps ? { robotsSitemaps: admission.robotsSitemaps } : {}),

@@ -11,6 +11,12 @@ const ROBOTS_TTL_MS = 24 * 60 * 60_000;
 const ROBOTS_RETRY_MS = 30_000;
 /** A granted slot not released by then is taken back (its consumer died). */
 const SLOT_GRACE_MS = 30_000;
+/**
+ * Pacing state is written at most this often (SQLite rows written are billed: one per request would cost more than
+ * the rest of a page). A restarted object, which may have lost up to this much, starts conservatively: its first
+ * paced request waits a whole interval.
+ */
+const PERSIST_EVERY_MS = 1000;
 /** Back-off for a 429 without Retry-After. */
 export const DEFAULT_429_BACKOFF_MS = 10_000;
 
@@ -105,16 +111,23 @@ export class HostGate extends DurableObject<Env> {
   private lastBegin: number;
   private lastDone: number;
   private blockedUntil: number;
+  /** Requests granted since the object was made (the persisted count included). */
+  private requests: number;
+  private persistedAt = 0;
+  private dirty = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.settings = readSettings(env);
     migrateSchema(this.sql, SCHEMA);
+    const now = Date.now();
     this.nextFree = this.pacing('next_free');
     this.blockedUntil = this.pacing('blocked_until');
     this.lastBegin = this.pacing('last_begin');
-    this.lastDone = this.pacing('last_done');
+    this.requests = this.pacing('requests');
+    // The last second of pacing may not have been written: a host seen before is paced from now.
+    this.lastDone = this.requests > 0 ? Math.max(this.pacing('last_done'), now) : 0;
   }
 
   // ---- RPC ----
@@ -132,6 +145,7 @@ export class HostGate extends DurableObject<Env> {
     await Promise.all([...origins].map(([origin, minIntervalMs]) => this.robotsFor(origin, minIntervalMs)));
     const admissions: Admission[] = [];
     for (const request of requests) admissions.push(await this.admit(request));
+    this.persist();
     return admissions;
   }
 
@@ -172,7 +186,8 @@ export class HostGate extends DurableObject<Env> {
       }
       this.begun.add(slot);
       this.lastBegin = now;
-      this.setPacing('last_begin', now);
+      this.dirty = true;
+      this.persist();
       return;
     }
   }
@@ -185,7 +200,7 @@ export class HostGate extends DurableObject<Env> {
     if (this.begun.delete(slot)) {
       const now = Date.now();
       this.lastDone = respondedAt === undefined ? now : Math.min(now, Math.max(respondedAt, this.lastBegin));
-      this.setPacing('last_done', this.lastDone);
+      this.dirty = true;
       const waiters = this.releaseWaiters.splice(0);
       for (const wake of waiters) wake();
     }
@@ -195,6 +210,7 @@ export class HostGate extends DurableObject<Env> {
   /** release() for several slots at once. */
   releaseMany(slots: { slot: string; respondedAt?: number }[]): void {
     for (const { slot, respondedAt } of slots) this.release(slot, respondedAt);
+    this.persist();
   }
 
   private released(): Promise<void> {
@@ -218,7 +234,7 @@ export class HostGate extends DurableObject<Env> {
       inflight: this.inflight.size,
       nextSlotInMs: Math.max(0, this.nextFree - now),
       blockedForMs: Math.max(0, this.blockedUntil - now),
-      requests: this.pacing('requests'),
+      requests: this.requests,
       robots: this.sql
         .exec<RobotsRow>('SELECT * FROM robots ORDER BY origin')
         .toArray()
@@ -243,8 +259,8 @@ export class HostGate extends DurableObject<Env> {
     const slot = crypto.randomUUID();
     this.inflight.set(slot, { expiresAt: start + this.settings.fetchTimeoutMs + SLOT_GRACE_MS, spacing });
     this.nextFree = start + spacing;
-    this.setPacing('next_free', this.nextFree);
-    this.sql.exec("INSERT INTO pacing (k, v) VALUES ('requests', 1) ON CONFLICT (k) DO UPDATE SET v = v + 1");
+    this.requests += 1;
+    this.dirty = true;
     return { kind: 'go', slot, startAt: start, waitMs: start - now, spacing };
   }
 
@@ -255,6 +271,16 @@ export class HostGate extends DurableObject<Env> {
         this.begun.delete(slot);
       }
     }
+  }
+
+  /** Writes the pacing state, at most once per PERSIST_EVERY_MS (see there). */
+  private persist(): void {
+    const now = Date.now();
+    if (!this.dirty || now - this.persistedAt < PERSIST_EVERY_MS) return;
+    this.dirty = false;
+    this.persistedAt = now;
+    const state = { next_free: this.nextFree, last_begin: this.lastBegin, last_done: this.lastDone, requests: this.requests };
+    for (const [key, value] of Object.entries(state)) this.setPacing(key, value);
   }
 
   private pacing(key: string): number {

@@ -24,7 +24,7 @@ export interface ProcessDeps {
   /** What each HTML page is extracted into; none: links and title only. */
   extract?: ExtractSpec | null;
   /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
-  recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string) => Promise<string[]> } | null;
+  recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string, previous: PreviousVersion) => Promise<string[]> } | null;
   crawlId: string;
   /** robots.txt and the host's rate limiter. */
   gate: Gate;
@@ -166,8 +166,13 @@ function pageRecord(job: Job, response: FetchedResponse): PageRecord {
   };
 }
 
-/** Unchanged since the previous crawl (304): keep its body (no new R2 write) and follow its links. */
-async function unchanged(job: Job, page: PageRecord, previous: PreviousVersion, linksOf: (url: string) => Promise<string[]>): Promise<Processed> {
+/** Unchanged since the previous crawl (304): keep its body and links (no new R2 write) and follow its links. */
+async function unchanged(
+  job: Job,
+  page: PageRecord,
+  previous: PreviousVersion,
+  linksOf: (url: string, previous: PreviousVersion) => Promise<string[]>,
+): Promise<Processed> {
   Object.assign(page, {
     contentType: previous.contentType,
     title: previous.title,
@@ -175,15 +180,19 @@ async function unchanged(job: Job, page: PageRecord, previous: PreviousVersion, 
     bodyOffset: previous.bodyOffset,
     bodyLength: previous.bodyLength,
     contentHash: previous.contentHash,
+    linksKey: previous.linksKey,
+    linksOffset: previous.linksOffset,
+    linksLength: previous.linksLength,
     ...previous.extracted,
     change: 'unchanged' as const,
   });
   page.etag ??= previous.etag;
   page.lastModified ??= previous.lastModified;
-  const links = await linksOf(job.task.url);
+  const links = await linksOf(job.task.url, previous);
   const depth = job.claim.depth + 1;
   const candidates = links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
-  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page, links });
+  // Links kept in R2 are pointed at, not written again; links of a page stored before they moved to R2 are.
+  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page, ...(previous.linksKey === null ? { links } : {}) });
 }
 
 /** A redirect is a new task for its target (every hop is checked again); this URL is skipped. */

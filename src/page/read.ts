@@ -10,7 +10,7 @@ import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../typ
 import { gunzipCapped } from './fetcher';
 import { finish, type Job } from './process';
 
-/** Outgoing links recorded in D1 per page (all of them are still considered for crawling). */
+/** Outgoing links recorded per page, in R2 beside its body (all of them are still considered for crawling). */
 const MAX_LINKS_RECORDED = 1000;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compilePattern } from '../domain/patterns';
+import type { UsageMeter } from '../domain/usage';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
 /** Queues accept at most 100 messages per sendBatch. */
@@ -34,13 +35,12 @@ function taskBody(crawlId: string, e: FrontierEntry): CrawlTask {
   return { crawlId, url: e.url, depth: e.depth, hops: e.hops, ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
 }
 
-async function send(queue: Queue, crawlId: string, entries: readonly FrontierEntry[], delaySeconds?: number): Promise<void> {
+async function send(queue: Queue, crawlId: string, entries: readonly FrontierEntry[], delaySeconds?: number, meter?: UsageMeter): Promise<void> {
   for (let i = 0; i < entries.length; i += QUEUE_SEND_BATCH) {
-    await queue.sendBatch(
-      entries
-        .slice(i, i + QUEUE_SEND_BATCH)
-        .map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })),
-    );
+    const slice = entries.slice(i, i + QUEUE_SEND_BATCH);
+    await queue.sendBatch(slice.map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })));
+    // One operation per message: a task's body is far below the 64 KB an operation covers.
+    meter?.count('queueOperations', slice.length);
   }
 }
 
@@ -51,9 +51,10 @@ export async function enqueueTasks(
   config: Pick<CrawlConfig, 'priority' | 'boost'>,
   entries: readonly FrontierEntry[],
   delaySeconds?: number,
+  meter?: UsageMeter,
 ): Promise<void> {
   const isHigh = highPriority(config);
   const high = entries.filter(isHigh);
   const normal = entries.filter((e) => !isHigh(e));
-  await Promise.all([send(queues.FRONTIER_HIGH, crawlId, high, delaySeconds), send(queues.FRONTIER, crawlId, normal, delaySeconds)]);
+  await Promise.all([send(queues.FRONTIER_HIGH, crawlId, high, delaySeconds, meter), send(queues.FRONTIER, crawlId, normal, delaySeconds, meter)]);
 }

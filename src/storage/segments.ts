@@ -1,5 +1,7 @@
 import { concatBytes } from '../domain/bytes';
-import type { ExtractedPage, Processed } from '../types';
+import type { UsageMeter } from '../domain/usage';
+import type { ExtractedPage, PageRecord, Processed } from '../types';
+import { encodeLinks } from './links';
 
 /** A segment is closed at this size and the next body starts a new one. */
 const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;
@@ -23,15 +25,24 @@ function segmentKey(crawlId: string): string {
   return `crawls/${crawlId}/segments/${Date.now().toString(36).padStart(9, '0')}-${crypto.randomUUID()}`;
 }
 
-type WithBody = Processed & { body: Uint8Array; page: NonNullable<Processed['page']> };
+/** A result with something to store: its body (a 2xx), its extraction record, or the links it found. */
+type Stored = Processed & { page: NonNullable<Processed['page']> };
 
-const bytesOf = (r: WithBody) => r.body.byteLength + (r.record?.byteLength ?? 0);
+const toStore = (r: Processed): r is Stored => r.page !== undefined && (r.body !== undefined || (r.links?.length ?? 0) > 0);
+
+/** One result's parts, as they go into a segment. */
+interface Parts {
+  r: Stored;
+  links: Uint8Array | null;
+}
+
+const bytesOf = ({ r, links }: Parts) => (r.body?.byteLength ?? 0) + (r.record?.byteLength ?? 0) + (links?.byteLength ?? 0);
 
 /** Results in groups of about `targetBytes` each (a group holds at least one result). */
-function groupsOf(results: readonly WithBody[], targetBytes: number): WithBody[][] {
-  const groups: WithBody[][] = [];
+function groupsOf(results: readonly Parts[], targetBytes: number): Parts[][] {
+  const groups: Parts[][] = [];
   let size = Number.POSITIVE_INFINITY;
-  let group: WithBody[] = [];
+  let group: Parts[] = [];
   for (const r of results) {
     if (size >= targetBytes) {
       group = [];
@@ -44,27 +55,32 @@ function groupsOf(results: readonly WithBody[], targetBytes: number): WithBody[]
   return groups;
 }
 
-/** Writes one group as one object: every body, then every record, back to back; points each page at its ranges. */
-async function writeGroup(bucket: R2Bucket, crawlId: string, group: WithBody[], concatMaxBytes: number): Promise<void> {
+/**
+ * Writes one group as one object: every body, then every record, then every page's links, back to back; points
+ * each page at its ranges.
+ */
+async function writeGroup(bucket: R2Bucket, crawlId: string, group: Parts[], concatMaxBytes: number, usage?: UsageMeter): Promise<void> {
   const key = segmentKey(crawlId);
-  const parts = [...group.map((r) => r.body), ...group.flatMap((r) => (r.record ? [r.record] : []))];
+  const bodies = group.flatMap(({ r }) => (r.body ? [r.body] : []));
+  const records = group.flatMap(({ r }) => (r.record ? [r.record] : []));
+  const links = group.flatMap((p) => (p.links ? [p.links] : []));
+  const parts = [...bodies, ...records, ...links];
   const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
   const value = total <= concatMaxBytes ? concatBytes(parts, total) : streamOf(parts, total);
   await bucket.put(key, value, { customMetadata: { crawlId, pages: String(group.length) } });
+  usage?.r2Put(total);
   let offset = 0;
-  for (const r of group) {
-    Object.assign(r.page, { r2Key: key, bodyOffset: offset, bodyLength: r.body.byteLength });
-    offset += r.body.byteLength;
-  }
-  for (const r of group) {
-    if (!r.record) continue;
-    Object.assign(r.page, { recordKey: key, recordOffset: offset, recordLength: r.record.byteLength });
-    offset += r.record.byteLength;
-  }
+  const place = (bytes: Uint8Array, set: (offset: number, length: number) => Partial<PageRecord>, page: PageRecord) => {
+    Object.assign(page, set(offset, bytes.byteLength));
+    offset += bytes.byteLength;
+  };
+  for (const { r } of group) if (r.body) place(r.body, (o, l) => ({ r2Key: key, bodyOffset: o, bodyLength: l }), r.page);
+  for (const { r } of group) if (r.record) place(r.record, (o, l) => ({ recordKey: key, recordOffset: o, recordLength: l }), r.page);
+  for (const p of group) if (p.links) place(p.links, (o, l) => ({ linksKey: key, linksOffset: o, linksLength: l }), p.r.page);
 }
 
 /**
- * Writes the bodies of a chunk of results, and their extraction records, to R2 as few objects as possible (one,
+ * Writes the bodies of a chunk of results, their extraction records and their links, to R2 as few objects as possible (one,
  * unless they pass SEGMENT_TARGET_BYTES), large ones streamed so they are not copied into one buffer, and points
  * each page record at its byte ranges. One R2 write per chunk instead of one or two per page: the local simulator
  * spends most of a page's CPU on a put, and on Cloudflare each put is a billed Class A operation.
@@ -73,16 +89,21 @@ export async function writeSegments(
   bucket: R2Bucket,
   crawlId: string,
   results: readonly Processed[],
-  { targetBytes = SEGMENT_TARGET_BYTES, concatMaxBytes = CONCAT_MAX_BYTES }: { targetBytes?: number; concatMaxBytes?: number } = {},
+  { targetBytes = SEGMENT_TARGET_BYTES, concatMaxBytes = CONCAT_MAX_BYTES, usage }: { targetBytes?: number; concatMaxBytes?: number; usage?: UsageMeter } = {},
 ): Promise<number> {
-  const withBody = results.filter((r): r is WithBody => r.body !== undefined && r.page !== undefined);
-  const groups = groupsOf(withBody, targetBytes);
-  await Promise.all(groups.map((group) => writeGroup(bucket, crawlId, group, concatMaxBytes)));
+  const stored = results.filter(toStore).map((r): Parts => ({ r, links: r.links && r.links.length > 0 ? encodeLinks(r.links) : null }));
+  const groups = groupsOf(stored, targetBytes);
+  await Promise.all(groups.map((group) => writeGroup(bucket, crawlId, group, concatMaxBytes, usage)));
   return groups.length;
 }
 
 /** Writes extraction records alone (a re-extraction: the bodies are stored already) as one object; points each page at its record. */
-export async function writeRecordSegment(bucket: R2Bucket, crawlId: string, items: readonly { page: ExtractedPage; record: Uint8Array }[]): Promise<void> {
+export async function writeRecordSegment(
+  bucket: R2Bucket,
+  crawlId: string,
+  items: readonly { page: ExtractedPage; record: Uint8Array }[],
+  usage?: UsageMeter,
+): Promise<void> {
   if (items.length === 0) return;
   const key = segmentKey(crawlId);
   const total = items.reduce((sum, item) => sum + item.record.byteLength, 0);
@@ -94,6 +115,7 @@ export async function writeRecordSegment(bucket: R2Bucket, crawlId: string, item
     ),
     { customMetadata: { crawlId, records: String(items.length) } },
   );
+  usage?.r2Put(total);
   let offset = 0;
   for (const { page, record } of items) {
     Object.assign(page, { recordKey: key, recordOffset: offset, recordLength: record.byteLength });

@@ -118,8 +118,8 @@ describe('the sweeper (Durable Object alarm)', () => {
     const { stub } = await startedCoordinator();
     expect((await stub.claim(['https://example.com/'])).claims[0]).not.toBeNull();
     expect((await stub.claim(['https://example.com/'])).claims[0]).toBeNull();
-    await runInDurableObject(stub, (_instance, state) => {
-      state.storage.sql.exec('UPDATE urls SET lease_until = 1');
+    await runInDurableObject(stub, (instance) => {
+      for (const lease of instance.leases.values()) lease.until = 1;
     });
     expect((await stub.claim(['https://example.com/'])).claims[0]?.attempts).toBe(2);
   });

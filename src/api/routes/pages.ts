@@ -3,6 +3,7 @@ import { normalizeUrl } from '../../domain/normalize';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
+import { readLinks } from '../../storage/links';
 import { readRecord, type StoredRecord } from '../../storage/records';
 import { badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
@@ -10,7 +11,7 @@ import type { CrawlEnv } from '../load-crawl';
 import { contentQuerySchema, errorListQuerySchema, keyCursorSchema, pageListQuerySchema, recentCursorSchema, recordQuerySchema } from '../schemas';
 import { parseCursor, queryInput } from '../validate';
 
-/** What a crawl fetched: its pages, its errors, and each stored body. */
+/** What a crawl fetched: its pages, its errors, and each stored body, record and list of links. */
 export const pages = new Hono<CrawlEnv>()
   .get('/:id/pages', queryInput(pageListQuerySchema), async (c) => {
     const crawl = c.var.crawl;
@@ -45,6 +46,13 @@ export const pages = new Hono<CrawlEnv>()
     return new Response(stored.body, {
       headers: { 'content-length': String(stored.size), 'x-edgecrawl-url': page.url, 'content-type': contentType, etag: stored.etag },
     });
+  })
+  .get('/:id/links', queryInput(recordQuerySchema), async (c) => {
+    const crawlId = c.var.crawl.id;
+    const page = await requirePage(c.env.DB, crawlId, c.req.valid('query').url);
+    const links = await readLinks(c.env, crawlId, page);
+    if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
+    return c.json({ url: page.url, links });
   })
   .get('/:id/record', queryInput(recordQuerySchema), async (c) => {
     const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);

@@ -1,5 +1,6 @@
 import { parseStoredConfig, parseStoredExtract } from '../../crawl-config';
 import type { ExtractSpec } from '../../domain/extract/spec';
+import type { UsageMeter } from '../../domain/usage';
 import type { CrawlConfig, CrawlStatus } from '../../types';
 
 /** A re-extraction of a crawl's stored bodies with a new spec: its version and progress. */
@@ -44,11 +45,19 @@ function toRow(r: RawCrawlRow): CrawlRow {
   return { id: r.id, status: r.status, config, createdAt: r.created_at, finishedAt: r.finished_at, extract, extraction };
 }
 
-export async function insertCrawl(db: D1Database, id: string, config: CrawlConfig, now: number, scheduleId: string | null = null): Promise<void> {
-  await db
+export async function insertCrawl(
+  db: D1Database,
+  id: string,
+  config: CrawlConfig,
+  now: number,
+  scheduleId: string | null = null,
+  meter?: UsageMeter,
+): Promise<void> {
+  const result = await db
     .prepare("INSERT INTO crawls (id, status, config, created_at, updated_at, schedule_id, previous_crawl_id) VALUES (?, 'running', ?, ?, ?, ?, ?)")
     .bind(id, JSON.stringify(config), now, now, scheduleId, typeof config.recrawlOf === 'string' ? config.recrawlOf : null)
     .run();
+  meter?.d1([result]);
 }
 
 export async function deleteCrawl(db: D1Database, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { reasonKind } from '../../domain/reasons';
-import { chunkedIn, intervalStart, multiRowInsert } from './sql';
+import { chunkedIn, intervalStart, jsonRowsInsert } from './sql';
 
 export type ErrorOutcome = 'failed' | 'skipped';
 
@@ -51,12 +51,12 @@ export async function listErrors(db: D1Database, crawlId: string, limit: number,
 
 /** Upserts keyed by (crawl, url): a URL that fails again, or a redelivered message, rewrites its row. */
 export function errorUpserts(db: D1Database, crawlId: string, errors: readonly ErrorRecord[], at: number): D1PreparedStatement[] {
-  return multiRowInsert(
+  return jsonRowsInsert(
     db,
     'INSERT INTO errors (crawl_id, url, outcome, reason, attempts, http_status, at)',
+    7,
     `ON CONFLICT (crawl_id, url) DO UPDATE SET outcome = excluded.outcome, reason = excluded.reason,
      attempts = excluded.attempts, http_status = excluded.http_status, at = excluded.at`,
-    7,
     errors.map((e) => [crawlId, e.url, e.outcome, e.reason, e.attempts, e.httpStatus, at]),
   );
 }

@@ -1,6 +1,7 @@
+import type { UsageMeter } from '../../domain/usage';
 import type { StoredResponse } from '../../domain/warc';
 import type { ExtractedPage, PageRecord } from '../../types';
-import { chunkedIn, intervalStart, multiRowInsert } from './sql';
+import { chunkedIn, intervalStart, jsonRowsInsert } from './sql';
 
 /** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
 export interface PageView extends Pick<PageRecord, 'url' | 'status' | 'contentType' | 'title' | 'depth' | 'bytes'> {
@@ -78,26 +79,32 @@ export interface StoredPageRow extends StoredBody {
   recordKey: string | null;
   recordOffset: number | null;
   recordLength: number | null;
+  linksKey: string | null;
+  linksOffset: number | null;
+  linksLength: number | null;
 }
 
 export async function getStoredPage(db: D1Database, crawlId: string, url: string): Promise<StoredPageRow | null> {
   const row = await db
     .prepare(
-      'SELECT url, status, fetched_at, r2_key, body_offset, body_length, content_type, record_key, record_offset, record_length FROM pages WHERE crawl_id = ? AND url = ?',
+      `SELECT url, status, fetched_at, r2_key, body_offset, body_length, content_type, record_key, record_offset, record_length,
+       links_key, links_offset, links_length FROM pages WHERE crawl_id = ? AND url = ?`,
     )
     .bind(crawlId, url)
-    .first<{
-      url: string;
-      status: number;
-      fetched_at: number;
-      r2_key: string | null;
-      body_offset: number | null;
-      body_length: number | null;
-      content_type: string | null;
-      record_key: string | null;
-      record_offset: number | null;
-      record_length: number | null;
-    }>();
+    .first<
+      {
+        url: string;
+        status: number;
+        fetched_at: number;
+        r2_key: string | null;
+        body_offset: number | null;
+        body_length: number | null;
+        content_type: string | null;
+        record_key: string | null;
+        record_offset: number | null;
+        record_length: number | null;
+      } & RawLinksColumns
+    >();
   if (!row) return null;
   return {
     url: row.url,
@@ -110,8 +117,13 @@ export async function getStoredPage(db: D1Database, crawlId: string, url: string
     recordKey: row.record_key,
     recordOffset: row.record_offset,
     recordLength: row.record_length,
+    ...linksOf(row),
   };
 }
+
+type RawLinksColumns = { links_key: string | null; links_offset: number | null; links_length: number | null };
+
+const linksOf = (r: RawLinksColumns) => ({ linksKey: r.links_key, linksOffset: r.links_offset, linksLength: r.links_length });
 
 /** The columns extraction writes, as D1 returns them. */
 type RawExtractedColumns = {
@@ -131,21 +143,25 @@ export interface PreviousVersion extends StoredBody {
   lastModified: string | null;
   title: string | null;
   contentHash: string | null;
+  /** Where the previous crawl stored the page's links: a 304 keeps them, as it keeps the body. */
+  linksKey: string | null;
+  linksOffset: number | null;
+  linksLength: number | null;
   /** What the previous crawl extracted: a 304 keeps it, as it keeps the body. */
   extracted: Pick<PageRecord, 'description' | 'language' | 'wordCount' | 'warnings' | 'recordKey' | 'recordOffset' | 'recordLength'>;
 }
 
-export async function previousVersions(db: D1Database, crawlId: string, urls: readonly string[]): Promise<Map<string, PreviousVersion>> {
+export async function previousVersions(db: D1Database, crawlId: string, urls: readonly string[], meter?: UsageMeter): Promise<Map<string, PreviousVersion>> {
   const statements = chunkedIn(
     db,
     `SELECT url, etag, last_modified, r2_key, body_offset, body_length, content_type, title, content_hash, description, language, word_count, warnings,
-      record_key, record_offset, record_length FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`,
+      record_key, record_offset, record_length, links_key, links_offset, links_length FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`,
     [crawlId],
     urls,
   );
   const out = new Map<string, PreviousVersion>();
   for (const statement of statements) {
-    const { results } = await statement.all<
+    const result = await statement.all<
       {
         url: string;
         etag: string | null;
@@ -155,9 +171,11 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
         body_length: number | null;
         content_type: string | null;
         title: string | null;
-      } & RawExtractedColumns
+      } & RawExtractedColumns &
+        RawLinksColumns
     >();
-    for (const r of results) {
+    meter?.d1([result]);
+    for (const r of result.results) {
       out.set(r.url, {
         etag: r.etag,
         lastModified: r.last_modified,
@@ -167,6 +185,7 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
         contentType: r.content_type,
         title: r.title,
         contentHash: r.content_hash,
+        ...linksOf(r),
         extracted: {
           description: r.description,
           language: r.language,
@@ -359,6 +378,9 @@ const PAGE_COLUMNS = [
   'record_key',
   'record_offset',
   'record_length',
+  'links_key',
+  'links_offset',
+  'links_length',
 ] as const;
 
 function pageRow(crawlId: string, p: PageRecord): unknown[] {
@@ -387,17 +409,20 @@ function pageRow(crawlId: string, p: PageRecord): unknown[] {
     p.recordKey ?? null,
     p.recordOffset ?? null,
     p.recordLength ?? null,
+    p.linksKey ?? null,
+    p.linksOffset ?? null,
+    p.linksLength ?? null,
   ];
 }
 
 /** Upserts of page rows keyed by (crawl, url): a redelivered message rewrites its row instead of adding one. */
 export function pageUpserts(db: D1Database, crawlId: string, pages: readonly PageRecord[]): D1PreparedStatement[] {
   const updates = PAGE_COLUMNS.filter((c) => c !== 'crawl_id' && c !== 'url').map((c) => `${c} = excluded.${c}`);
-  return multiRowInsert(
+  return jsonRowsInsert(
     db,
     `INSERT INTO pages (${PAGE_COLUMNS.join(', ')})`,
-    `ON CONFLICT (crawl_id, url) DO UPDATE SET ${updates.join(', ')}`,
     PAGE_COLUMNS.length,
+    `ON CONFLICT (crawl_id, url) DO UPDATE SET ${updates.join(', ')}`,
     pages.map((p) => pageRow(crawlId, p)),
   );
 }

@@ -11,15 +11,34 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 /** `?, ?, ?` for n parameters. */
 const placeholders = (n: number): string => Array(n).fill('?').join(', ');
 
+/** JSON of the rows bound to one statement stays under this (D1 caps a bound string at 2 MB; statements at 100 KB of SQL). */
+const JSON_ROWS_MAX_BYTES = 1_000_000;
+
 /**
- * Multi-row INSERTs of `rows` (each `columns` values), as many rows per statement as the parameter limit
- * allows: `${head} VALUES (...), (...) ${tail}`.
+ * INSERTs of `rows` (arrays of `columns.length` values) bound as one JSON array each: `${head} SELECT value->>0, ...
+ * FROM json_each(?) ${tail}`. A chunk of a hundred pages is one statement with one parameter instead of dozens of
+ * 100-parameter statements; a statement is cut only when its JSON passes JSON_ROWS_MAX_BYTES.
  */
-export function multiRowInsert(db: D1Database, head: string, tail: string, columns: number, rows: unknown[][]): D1PreparedStatement[] {
-  const row = `(${placeholders(columns)})`;
-  return chunks(rows, Math.floor(D1_MAX_PARAMS / columns)).map((chunk) =>
-    db.prepare(`${head} VALUES ${chunk.map(() => row).join(', ')} ${tail}`).bind(...chunk.flat()),
-  );
+export function jsonRowsInsert(db: D1Database, head: string, columns: number, tail: string, rows: readonly unknown[][]): D1PreparedStatement[] {
+  const select = Array.from({ length: columns }, (_, i) => `value->>${i}`).join(', ');
+  // WHERE true: an upsert's ON CONFLICT after a SELECT needs it (SQLite's parsing ambiguity).
+  const sql = `${head} SELECT ${select} FROM json_each(?) WHERE true ${tail}`;
+  const statements: D1PreparedStatement[] = [];
+  let slice: string[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (slice.length > 0) statements.push(db.prepare(sql).bind(`[${slice.join(',')}]`));
+    slice = [];
+    bytes = 0;
+  };
+  for (const row of rows) {
+    const json = JSON.stringify(row);
+    if (bytes + json.length > JSON_ROWS_MAX_BYTES) flush();
+    slice.push(json);
+    bytes += json.length + 1;
+  }
+  flush();
+  return statements;
 }
 
 /**
