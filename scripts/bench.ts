@@ -4,7 +4,9 @@
  * Env: PAGES (5000), PAGE_KB (40), LINKS (20), LATENCY_MS (0), RUNS (3), CONCURRENCY (FETCH_CONCURRENCY, default 50),
  * EXTRACT (formats to extract from each page, e.g. markdown,metadata; none by default).
  * Prints pages/s, MB/s, CPU per page and peak workerd memory, medians over RUNS fresh crawls; timed from
- * outside the Worker (POST to completed), as Workers' clocks do not advance during CPU work.
+ * outside the Worker (POST to completed), as Workers' clocks do not advance during CPU work. And what the crawl
+ * costs on Cloudflare from its counted operations (GET /v1/crawls/:id/usage): $ per million pages and rows written
+ * per page, against the targets (<= $5 per million pages, <= 2 D1 rows written per page).
  */
 
 import { api, crawlToEnd, median, startSites, startWorker } from './lib/local.ts';
@@ -17,6 +19,40 @@ const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
 const RUNS = Number(process.env.RUNS ?? 3);
 const EXTRACT = process.env.EXTRACT ? { extract: { formats: process.env.EXTRACT.split(',') } } : {};
 
+interface Cost {
+  usdPerMillionPages: number;
+  d1RowsWrittenPerPage: number;
+  doRowsWrittenPerPage: number;
+  queueOpsPerPage: number;
+  breakdown: Record<string, number>;
+}
+
+interface UsageView {
+  pages: number;
+  operations: Record<string, number>;
+  estimate: { usdPerMillionPages: number; breakdown: Record<string, number> };
+}
+
+/** The crawl's counted usage, once its last consumer has reported (the counts stop moving). */
+async function costOf(id: string): Promise<Cost> {
+  let usage: UsageView = await api(worker, `/v1/crawls/${id}/usage`);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    const again: UsageView = await api(worker, `/v1/crawls/${id}/usage`);
+    if (JSON.stringify(again.operations) === JSON.stringify(usage.operations)) break;
+    usage = again;
+  }
+  const perPage = (n: number | undefined) => (n ?? 0) / usage.pages;
+  const perMillion = Object.fromEntries(Object.entries(usage.estimate.breakdown).map(([k, v]) => [k, Math.round((v / usage.pages) * 1e8) / 100]));
+  return {
+    usdPerMillionPages: usage.estimate.usdPerMillionPages,
+    d1RowsWrittenPerPage: perPage(usage.operations.d1RowsWritten),
+    doRowsWrittenPerPage: perPage(usage.operations.durableObjectRowsWritten),
+    queueOpsPerPage: perPage(usage.operations.queueOperations),
+    breakdown: perMillion,
+  };
+}
+
 const sites = await startSites(0);
 const worker = await startWorker({
   HOST_MIN_INTERVAL_MS: '0',
@@ -25,7 +61,7 @@ const worker = await startWorker({
 });
 const pgid = worker.process.pid as number;
 try {
-  const results: { pagesPerSecond: number; mbPerSecond: number; cpuMsPerPage: number; workerdMsPerPage: number }[] = [];
+  const results: ({ pagesPerSecond: number; mbPerSecond: number; cpuMsPerPage: number; workerdMsPerPage: number } & Cost)[] = [];
   for (let run = 0; run < RUNS; run++) {
     const ns = `bench${run}${Date.now().toString(36)}`;
     const variant = `bench-${PAGES}-${PAGE_KB}-${LINKS}${LATENCY_MS ? `-d${LATENCY_MS}` : ''}`;
@@ -45,6 +81,7 @@ try {
       mbPerSecond: (stored * avgBytes) / 1e6 / seconds,
       cpuMsPerPage: (cpu * 1000) / stored,
       workerdMsPerPage: (workerdCpu * 1000) / stored,
+      ...(await costOf(crawl.id)),
     });
     console.log(`run ${run + 1}: ${stored} pages in ${seconds.toFixed(1)} s, ${(stored / seconds).toFixed(1)} pages/s`);
   }
@@ -57,6 +94,14 @@ try {
     `  CPU ms/page     ${median(results.map((r) => r.cpuMsPerPage)).toFixed(2)} (workerd + wrangler), of which workerd ${median(results.map((r) => r.workerdMsPerPage)).toFixed(2)}`,
   );
   console.log(`  peak workerd    ${peak.toFixed(0)} MiB`);
+  const usd = median(results.map((r) => r.usdPerMillionPages));
+  const d1Rows = median(results.map((r) => r.d1RowsWrittenPerPage));
+  console.log(`  $/million pages ${usd.toFixed(2)} (target <= 5: ${usd <= 5 ? 'met' : 'NOT met'}), counted operations at published prices`);
+  console.log(`  D1 rows/page    ${d1Rows.toFixed(3)} written (target <= 2: ${d1Rows <= 2 ? 'met' : 'NOT met'})`);
+  console.log(`  DO rows/page    ${median(results.map((r) => r.doRowsWrittenPerPage)).toFixed(3)} written`);
+  console.log(`  queue ops/page  ${median(results.map((r) => r.queueOpsPerPage)).toFixed(3)}`);
+  const last = results.at(-1);
+  if (last) console.log(`  cost breakdown (last run, $ per million pages): ${JSON.stringify(last.breakdown)}`);
 } finally {
   await worker.stop();
   await sites.stop();
