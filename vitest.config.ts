@@ -1,8 +1,8 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
-/** Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.14, see test/support). */
-const TEST_HOSTS = ['localhost', ...Array.from({ length: 14 }, (_, i) => `127.0.0.${i + 1}`)];
+/** Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.15, see test/support). */
+const TEST_HOSTS = ['localhost', ...Array.from({ length: 15 }, (_, i) => `127.0.0.${i + 1}`)];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
@@ -22,6 +22,8 @@ export default defineConfig(async () => {
                   // among them, which the faults site redirects to) must be refused.
                   ALLOW_PRIVATE_NETWORKS: TEST_HOSTS.join(','),
                   FETCH_TIMEOUT_MS: '3000',
+                  // Page fetches follow Cloudflare's six-connections rule, as deployed (see src/page/connections.ts).
+                  EMULATE_CONNECTION_LIMIT: '6',
                   // Politeness is tested on hosts of its own (test/integration/politeness.test.ts);
                   // elsewhere the shared 127.0.0.1 host is not paced, so tests stay fast.
                   HOST_MIN_INTERVAL_MS: '0',

@@ -13,3 +13,10 @@ ALTER TABLE crawls ADD COLUMN purge_requested_at INTEGER;
 ALTER TABLE crawls ADD COLUMN expires_at INTEGER;
 CREATE INDEX crawls_purge ON crawls (purge_requested_at) WHERE purge_requested_at IS NOT NULL;
 CREATE INDEX crawls_expiry ON crawls (expires_at) WHERE expires_at IS NOT NULL;
+-- R2 objects of a purged crawl that later crawls of its schedule still point at (a page unchanged since keeps the
+-- earlier crawl's body, record and links): kept until no live crawl of the schedule refers to them.
+CREATE TABLE retained_objects (
+  key         TEXT PRIMARY KEY,
+  schedule_id TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX retained_objects_schedule ON retained_objects (schedule_id);

@@ -39,6 +39,9 @@ if (!hasToken) {
   console.log(`edgecrawl: local API token is "${token}" (Authorization: Bearer ${token})`);
 }
 
+// Locally the consumer's fetches follow the platform's six-connections rule too (wrangler dev does not enforce it).
+if (!args.some((a) => a.includes('EMULATE_CONNECTION_LIMIT'))) extra.push('--var', 'EMULATE_CONNECTION_LIMIT:6');
+
 const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: 'inherit' });
 const host = option('--ip') ?? 'localhost';
 const driver = crons

@@ -44,6 +44,7 @@ const storedConfigSchema: z.ZodType<CrawlConfig> = z.object({
   boost: z.array(z.string()).optional(),
   webhook: z.object({ url: z.string(), secret: z.string() }).nullable().optional(),
   extract: storedExtractSchema.nullable().optional(),
+  retentionDays: z.number().int().nullable().optional(),
 });
 
 /** Parses a stored config's JSON text; `where` names the row for the error. */

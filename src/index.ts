@@ -3,6 +3,7 @@ import { consumeDeadLetters } from './consumers/dead-letters';
 import { consumeFrontier } from './consumers/frontier';
 import { consumeReextraction } from './consumers/reextract';
 import { consumeWebhooks } from './consumers/webhooks';
+import { runHousekeeping } from './jobs/purge';
 import { runDueSchedules } from './jobs/schedules';
 
 export { CrawlCoordinator } from './objects/crawl-coordinator';
@@ -14,6 +15,7 @@ export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runDueSchedules(env, controller.scheduledTime));
+    ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
   },
   async queue(batch, env) {
     if (batch.queue.endsWith('-dlq')) await consumeDeadLetters(batch, env);

@@ -10,6 +10,17 @@ export interface Settings {
   maxAttempts: number;
   /** Requests one consumer invocation has in flight at once (its batch may be larger). */
   fetchConcurrency: number;
+  /**
+   * Of those, how many may wait for response headers at once: Cloudflare gives an invocation six connections in
+   * that phase and queues the rest while their timeouts run, so this is at most 6 (CONNECTIONS_PER_INVOCATION).
+   */
+  connectionsPerInvocation: number;
+  /**
+   * Local emulation of that platform rule (wrangler dev does not enforce it): when > 0, page fetches beyond this
+   * many waiting for headers are held back inside fetch() as the runtime would, their timeouts running
+   * (EMULATE_CONNECTION_LIMIT; 0: off).
+   */
+  emulatedConnectionLimit: number;
   /** Minimum gap between two requests to one host, for every crawl (robots crawl-delay can raise it). */
   hostMinIntervalMs: number;
   /** Requests in flight to one host at once, across every consumer and crawl. */
@@ -24,6 +35,9 @@ export interface Settings {
   stallAfterMs: number;
 }
 
+/** Connections a Worker invocation may have waiting for response headers at once (Cloudflare's limit). */
+const PLATFORM_CONNECTIONS = 6;
+
 function intVar(value: string | undefined, fallback: number, min: number, max: number): number {
   const n = value === undefined || value.trim() === '' ? NaN : Number(value);
   return Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
@@ -37,6 +51,8 @@ export function readSettings(env: Env): Settings {
     maxBodyBytes: intVar(env.MAX_BODY_BYTES, 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     maxAttempts: intVar(env.MAX_ATTEMPTS, 4, 1, 20),
     fetchConcurrency: intVar(env.FETCH_CONCURRENCY, 50, 1, 500),
+    connectionsPerInvocation: intVar(env.CONNECTIONS_PER_INVOCATION, PLATFORM_CONNECTIONS, 1, PLATFORM_CONNECTIONS),
+    emulatedConnectionLimit: intVar(env.EMULATE_CONNECTION_LIMIT, 0, 0, 1000),
     hostMinIntervalMs: intVar(env.HOST_MIN_INTERVAL_MS, 1000, 0, 600_000),
     hostMaxConcurrency: intVar(env.HOST_MAX_CONCURRENCY, 2, 1, 256),
     hostMaxWaitMs: intVar(env.HOST_MAX_WAIT_MS, 10_000, 0, 600_000),

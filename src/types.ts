@@ -28,6 +28,8 @@ export interface CrawlConfig {
   webhook?: Webhook | null;
   /** What each HTML page is extracted into (markdown, metadata, fields, ...); none: the raw body, title and links only. */
   extract?: ExtractSpec | null;
+  /** Days the crawl's data is kept once it has ended; then the cron trigger purges it. None: kept until deleted. */
+  retentionDays?: number | null;
 }
 
 export interface Webhook {

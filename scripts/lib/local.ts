@@ -107,7 +107,8 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     ...config,
     ...(options.args ?? []),
   ];
-  for (const [name, value] of Object.entries({ API_TOKEN: token, ALLOW_PRIVATE_NETWORKS: 'true', ...vars })) args.push('--var', `${name}:${value}`);
+  for (const [name, value] of Object.entries({ API_TOKEN: token, ALLOW_PRIVATE_NETWORKS: 'true', EMULATE_CONNECTION_LIMIT: '6', ...vars }))
+    args.push('--var', `${name}:${value}`);
   const [command, commandArgs] = options.npmStart ? ['npm', ['start', '--', ...args.slice(1)]] : [wrangler, args];
   const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';

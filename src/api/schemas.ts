@@ -125,6 +125,8 @@ export const createCrawlSchema = z
       .nullable()
       .default(null),
     extract: extractSpecSchema.nullable().default(null),
+    /** Days to keep the crawl's data once it has ended (then purged by the cron trigger); null: until deleted. */
+    retentionDays: z.number().int().min(1).max(3650).nullable().default(null),
   })
   .strict()
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));
@@ -173,3 +175,13 @@ export const keyCursorSchema = z.string().min(1);
 
 /** POST /v1/crawls/:id/reextract: the spec the stored pages are extracted with again. */
 export const reextractSchema = z.object({ extract: extractSpecSchema }).strict();
+
+/** DELETE /v1/crawls/:id: purge=true deletes everything the crawl stored, not just cancels it. */
+export const deleteQuerySchema = z
+  .object({
+    purge: z
+      .enum(['true', 'false'], { message: 'purge must be true or false' })
+      .default('false')
+      .transform((v) => v === 'true'),
+  })
+  .strict();

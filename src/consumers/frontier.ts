@@ -4,6 +4,7 @@ import { UsageMeter } from '../domain/usage';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { hostGateClient } from '../objects/host-gate-client';
+import { type Connections, invocationConnections } from '../page/connections';
 import { type ProcessDeps, processTask } from '../page/process';
 import { readSettings, type Settings } from '../settings';
 import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
@@ -39,9 +40,10 @@ function policiesFor(crawlId: string, config: CrawlConfig): Policies {
 export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<void> {
   const settings = readSettings(env);
   const groups = tasksByCrawl(batch, 'frontier message');
-  // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to.
-  const limit = limiter(settings.fetchConcurrency);
-  await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, limit)));
+  // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to, and the
+  // invocation's six connections waiting for headers.
+  const invocation = { limit: limiter(settings.fetchConcurrency), connections: invocationConnections(settings) };
+  await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, invocation)));
 }
 
 /**
@@ -49,25 +51,31 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
  * end: the invocation (each crawl of a shared batch is charged one), each delivery and ack, and what fetching and
  * recording its pages took. The crawl's Durable Object counts its own requests and rows.
  */
-async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, settings: Settings, limit: Limit): Promise<void> {
+async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, settings: Settings, invocation: Invocation): Promise<void> {
   const meter = new UsageMeter();
   meter.count('workerInvocations');
   meter.count('queueOperations', messages.length);
   const group = messages.map(({ message, task }) => ({ message: meteredMessage(message, meter), task }));
   const stub = env.CRAWL.getByName(crawlId);
-  await claimAndFetch(crawlId, group, env, settings, limit, stub, meter);
+  await claimAndFetch(crawlId, group, { env, settings, invocation, meter }, stub);
   await stub.recordUsage(meter.usage).catch((error: unknown) => log('warn', 'usage not recorded', { crawlId, error: String(error) }));
 }
 
-async function claimAndFetch(
-  crawlId: string,
-  group: TaskMessage[],
-  env: Env,
-  settings: Settings,
-  limit: Limit,
-  stub: CrawlStub,
-  meter: UsageMeter,
-): Promise<void> {
+/** What the invocation shares between its crawls' groups: the cap on fetches in flight and the connections. */
+interface Invocation {
+  limit: Limit;
+  connections: Connections;
+}
+
+interface GroupContext {
+  env: Env;
+  settings: Settings;
+  invocation: Invocation;
+  meter: UsageMeter;
+}
+
+async function claimAndFetch(crawlId: string, group: TaskMessage[], context: GroupContext, stub: CrawlStub): Promise<void> {
+  const { env, meter } = context;
   let claimed: Awaited<ReturnType<CrawlStub['claim']>>;
   try {
     claimed = await stub.claim(group.map((g) => g.task.url));
@@ -82,7 +90,7 @@ async function claimAndFetch(
     return;
   }
   const claimedUrls = group.filter((_, i) => claims[i]).map((g) => g.task.url);
-  const deps = await processDeps(crawlId, config, claimedUrls, { env, settings, limit, meter });
+  const deps = await processDeps(crawlId, config, claimedUrls, context);
   const record = (chunk: Finished[]) =>
     settle(crawlId, chunk, stub, env, config, meter).catch((error: unknown) =>
       log('error', 'recording a chunk failed', { crawlId, count: chunk.length, error: String(error) }),
@@ -91,12 +99,7 @@ async function claimAndFetch(
 }
 
 /** What processing a crawl's pages needs: settings, policies, the host gates, and a recrawl's previous versions. */
-async function processDeps(
-  crawlId: string,
-  config: CrawlConfig,
-  urls: string[],
-  { env, settings, limit, meter }: { env: Env; settings: Settings; limit: Limit; meter: UsageMeter },
-): Promise<ProcessDeps> {
+async function processDeps(crawlId: string, config: CrawlConfig, urls: string[], { env, settings, invocation, meter }: GroupContext): Promise<ProcessDeps> {
   // A scheduled recrawl makes its requests conditional on what the previous crawl fetched.
   const previousCrawl = typeof config.recrawlOf === 'string' ? config.recrawlOf : null;
   const recrawl =
@@ -110,7 +113,20 @@ async function processDeps(
   const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
   const gate = hostGateClient(env.HOSTS, settings, meter);
-  return { settings, policy, sitemapInScope, readSitemaps: config.sitemaps, extract: config.extract ?? null, crawlId, gate, politeness, recrawl, limit };
+  const { limit, connections } = invocation;
+  return {
+    settings,
+    policy,
+    sitemapInScope,
+    readSitemaps: config.sitemaps,
+    extract: config.extract ?? null,
+    crawlId,
+    gate,
+    politeness,
+    recrawl,
+    limit,
+    connections,
+  };
 }
 
 /** The smallest chunk of results recorded at once (see fetchInChunks). */

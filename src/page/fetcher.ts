@@ -1,6 +1,7 @@
 import { concatBytes } from '../domain/bytes';
 import type { Settings } from '../settings';
-import { deadline } from './deadline';
+import type { Connections } from './connections';
+import { type Deadline, deadline } from './deadline';
 
 export interface FetchedResponse {
   status: number;
@@ -51,17 +52,31 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
   return readCapped(response.body, limit);
 }
 
-/** One GET, redirects not followed (the crawler schedules each hop as its own task). */
-export async function fetchOnce(url: string, settings: Settings, extraHeaders: Record<string, string> = {}): Promise<FetchedResponse> {
+/** A connection for one request with no other request of the invocation to share the limit with. */
+const ALONE: Connections = { limit: (start) => start(), fetch: (input, init) => fetch(input, init) };
+
+/**
+ * One GET, redirects not followed (the crawler schedules each hop as its own task). With `connections`, the request
+ * waits for one of the invocation's connections first, and its timeout starts once it has one (see Connections).
+ */
+export async function fetchOnce(
+  url: string,
+  settings: Settings,
+  extraHeaders: Record<string, string> = {},
+  connections: Connections = ALONE,
+): Promise<FetchedResponse> {
   const controller = new AbortController();
-  const timer = deadline(settings.fetchTimeoutMs, () => controller.abort());
+  const timing: { timer?: Deadline } = {};
   try {
     let response: Response;
     try {
-      response = await fetch(url, {
-        redirect: 'manual',
-        signal: controller.signal,
-        headers: { 'user-agent': settings.userAgent, accept: ACCEPT, ...extraHeaders },
+      response = await connections.limit(() => {
+        timing.timer = deadline(settings.fetchTimeoutMs, () => controller.abort());
+        return connections.fetch(url, {
+          redirect: 'manual',
+          signal: controller.signal,
+          headers: { 'user-agent': settings.userAgent, accept: ACCEPT, ...extraHeaders },
+        });
       });
     } catch (error) {
       throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms` : `network error: ${(error as Error).message}`);
@@ -77,7 +92,7 @@ export async function fetchOnce(url: string, settings: Settings, extraHeaders: R
       );
     }
   } finally {
-    timer.clear();
+    timing.timer?.clear();
   }
 }
 

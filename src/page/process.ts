@@ -8,6 +8,7 @@ import type { Limit } from '../lib/limit';
 import type { Settings } from '../settings';
 import type { PreviousVersion } from '../storage/d1/pages';
 import type { Claim, CrawlTask, FrontierEntry, Outcome, PageRecord, Processed } from '../types';
+import type { Connections } from './connections';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
 import type { CrawlPoliteness, Gate, GateReport, GateResult } from './gate';
 import { readBody } from './read';
@@ -32,6 +33,8 @@ export interface ProcessDeps {
   politeness: CrawlPoliteness;
   /** The consumer invocation's cap on requests in flight (settings.fetchConcurrency); none: no cap. */
   limit?: Limit;
+  /** The invocation's connections (at most six waiting for headers; see Connections). */
+  connections?: Connections;
   now?: () => number;
 }
 
@@ -107,7 +110,7 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
   if (previous?.lastModified) conditional['if-modified-since'] = previous.lastModified;
   let response: FetchedResponse;
   try {
-    response = await (deps.limit ?? ((fetch) => fetch()))(() => fetchOnce(task.url, deps.settings, conditional));
+    response = await (deps.limit ?? ((fetch) => fetch()))(() => fetchOnce(task.url, deps.settings, conditional, deps.connections));
   } catch (error) {
     await done();
     return fetchFailed(job, error);

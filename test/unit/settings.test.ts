@@ -11,6 +11,8 @@ describe('settings', () => {
       maxBodyBytes: 1024,
       maxAttempts: 3,
       fetchConcurrency: 50,
+      connectionsPerInvocation: 6,
+      emulatedConnectionLimit: 0,
       hostMinIntervalMs: 1000,
       hostMaxConcurrency: 2,
       hostMaxWaitMs: 10_000,
@@ -21,6 +23,10 @@ describe('settings', () => {
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'false' }).allowPrivateNetworks).toBe(false);
     expect(readSettings({ ...base, FETCH_CONCURRENCY: '0' }).fetchConcurrency).toBe(1);
     expect(readSettings({ ...base, FETCH_CONCURRENCY: '20' }).fetchConcurrency).toBe(20);
+    // Never more connections waiting for headers than the platform gives an invocation.
+    expect(readSettings({ ...base, CONNECTIONS_PER_INVOCATION: '50' }).connectionsPerInvocation).toBe(6);
+    expect(readSettings({ ...base, CONNECTIONS_PER_INVOCATION: '4' }).connectionsPerInvocation).toBe(4);
+    expect(readSettings({ ...base, EMULATE_CONNECTION_LIMIT: '6' }).emulatedConnectionLimit).toBe(6);
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: ' 127.0.0.1, LocalHost ,' }).allowPrivateNetworks).toEqual(['127.0.0.1', 'localhost']);
   });
 });

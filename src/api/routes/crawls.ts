@@ -1,17 +1,18 @@
 import { Hono } from 'hono';
+import { purgeCrawl } from '../../jobs/purge';
 import { CrawlStartError, startCrawl } from '../../jobs/start';
 import { sendReextractStep } from '../../queues/extract';
 import { enqueueTasks } from '../../queues/frontier';
-import { listCrawls, startReextraction } from '../../storage/d1/crawls';
+import { listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
 import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
 import { ApiError, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
-import { crawlCursorSchema, crawlListQuerySchema, createCrawlSchema, MAX_BODY_BYTES, reextractSchema, retryErrorsSchema } from '../schemas';
+import { crawlCursorSchema, crawlListQuerySchema, createCrawlSchema, deleteQuerySchema, MAX_BODY_BYTES, reextractSchema, retryErrorsSchema } from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
 
-/** Crawl jobs: start, list, show, cancel, and try failed URLs again. */
+/** Crawl jobs: start, list, show, cancel (or purge), and try failed URLs again. */
 export const crawls = new Hono<CrawlEnv>()
   .post('/', limitBody(MAX_BODY_BYTES), jsonInput(createCrawlSchema), async (c) => {
     const config = c.req.valid('json');
@@ -50,9 +51,16 @@ export const crawls = new Hono<CrawlEnv>()
       createdAt: new Date(crawl.createdAt).toISOString(),
     });
   })
-  .delete('/:id', async (c) => {
+  .delete('/:id', queryInput(deleteQuerySchema), async (c) => {
     const crawl = c.var.crawl;
     const snapshot = await c.env.CRAWL.getByName(crawl.id).cancel();
+    if (c.req.valid('query').purge) {
+      // From here on the crawl is listed nowhere and each of its routes answers 404; what one pass leaves, cron finishes.
+      const now = Date.now();
+      await requestPurge(c.env.DB, crawl.id, now);
+      const { done } = await purgeCrawl(c.env, { ...crawl, purgeRequestedAt: now }, now);
+      return c.json({ id: crawl.id, purged: done }, done ? 200 : 202);
+    }
     if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
     return c.json({ id: crawl.id, status: snapshot.status, counts: snapshot.counts });
   })

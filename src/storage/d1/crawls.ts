@@ -20,6 +20,9 @@ export interface CrawlRow {
   /** The spec records follow now: the last re-extraction's, or the crawl's own. */
   extract: ExtractSpec | null;
   extraction: Extraction | null;
+  scheduleId: string | null;
+  /** When its data was asked to be purged (it is listed nowhere from then on), or null. */
+  purgeRequestedAt: number | null;
 }
 
 interface RawCrawlRow {
@@ -33,16 +36,29 @@ interface RawCrawlRow {
   extraction_status: Extraction['status'] | null;
   extraction_done: number;
   extraction_total: number;
+  schedule_id: string | null;
+  purge_requested_at: number | null;
 }
 
-const COLUMNS = 'id, status, config, created_at, finished_at, extract, extract_version, extraction_status, extraction_done, extraction_total';
+const COLUMNS =
+  'id, status, config, created_at, finished_at, extract, extract_version, extraction_status, extraction_done, extraction_total, schedule_id, purge_requested_at';
 
 function toRow(r: RawCrawlRow): CrawlRow {
   const config = parseStoredConfig(r.config, `crawl ${r.id}`);
   const extract = r.extract === null ? (config.extract ?? null) : parseStoredExtract(r.extract, `crawl ${r.id}`);
   const extraction =
     r.extraction_status === null ? null : { version: r.extract_version, status: r.extraction_status, done: r.extraction_done, total: r.extraction_total };
-  return { id: r.id, status: r.status, config, createdAt: r.created_at, finishedAt: r.finished_at, extract, extraction };
+  return {
+    id: r.id,
+    status: r.status,
+    config,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    extract,
+    extraction,
+    scheduleId: r.schedule_id,
+    purgeRequestedAt: r.purge_requested_at,
+  };
 }
 
 export async function insertCrawl(
@@ -64,23 +80,57 @@ export async function deleteCrawl(db: D1Database, id: string): Promise<void> {
   await db.prepare('DELETE FROM crawls WHERE id = ?').bind(id).run();
 }
 
-export async function getCrawl(db: D1Database, id: string): Promise<CrawlRow | null> {
-  const row = await db.prepare(`SELECT ${COLUMNS} FROM crawls WHERE id = ?`).bind(id).first<RawCrawlRow>();
+/** A crawl, or null when there is none (or its data is being purged: it answers 404 from the purge request on). */
+export async function getCrawl(db: D1Database, id: string, { purging = false }: { purging?: boolean } = {}): Promise<CrawlRow | null> {
+  const row = await db
+    .prepare(`SELECT ${COLUMNS} FROM crawls WHERE id = ? AND (? OR purge_requested_at IS NULL)`)
+    .bind(id, purging ? 1 : 0)
+    .first<RawCrawlRow>();
   return row ? toRow(row) : null;
 }
 
-/** Mirrors the status the crawl's Durable Object holds (it is the source of truth). */
+/**
+ * Mirrors the status the crawl's Durable Object holds (it is the source of truth). A crawl that ends with a
+ * `retentionDays` expires that long after (the cron trigger purges it then).
+ */
 export async function setCrawlStatus(db: D1Database, id: string, status: CrawlStatus, now: number): Promise<void> {
+  const finishedAt = status === 'running' ? null : now;
   await db
-    .prepare('UPDATE crawls SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?')
-    .bind(status, now, status === 'running' ? null : now, id)
+    .prepare(
+      `UPDATE crawls SET status = ?1, updated_at = ?2, finished_at = ?3,
+       expires_at = ?3 + CAST(json_extract(config, '$.retentionDays') AS INTEGER) * 86400000 WHERE id = ?4`,
+    )
+    .bind(status, now, finishedAt, id)
     .run();
+}
+
+/** Asks for a crawl's data to be purged (from now on it is listed nowhere); false when there is no such crawl. */
+export async function requestPurge(db: D1Database, id: string, now: number): Promise<boolean> {
+  const result = await db.prepare('UPDATE crawls SET purge_requested_at = COALESCE(purge_requested_at, ?) WHERE id = ?').bind(now, id).run();
+  return result.meta.changes > 0;
+}
+
+/** Marks crawls whose retention ended by `now` for purging; returns how many. */
+export async function expireCrawls(db: D1Database, now: number): Promise<number> {
+  const result = await db.prepare('UPDATE crawls SET purge_requested_at = ?1 WHERE expires_at <= ?1 AND purge_requested_at IS NULL').bind(now).run();
+  return result.meta.changes;
+}
+
+/** Crawls whose purge is under way, oldest request first. */
+export async function purgingCrawls(db: D1Database, limit: number): Promise<CrawlRow[]> {
+  const { results } = await db
+    .prepare(`SELECT ${COLUMNS} FROM crawls WHERE purge_requested_at IS NOT NULL ORDER BY purge_requested_at LIMIT ?`)
+    .bind(limit)
+    .all<RawCrawlRow>();
+  return results.map(toRow);
 }
 
 /** Newest first; the cursor is the (created_at, id) of the last row seen. */
 export async function listCrawls(db: D1Database, limit: number, after: { createdAt: number; id: string } | null): Promise<CrawlRow[]> {
   const { results } = await db
-    .prepare(`SELECT ${COLUMNS} FROM crawls WHERE ? IS NULL OR (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .prepare(
+      `SELECT ${COLUMNS} FROM crawls WHERE purge_requested_at IS NULL AND (? IS NULL OR (created_at, id) < (?, ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
     .bind(after?.createdAt ?? null, after?.createdAt ?? 0, after?.id ?? '', limit)
     .all<RawCrawlRow>();
   return results.map(toRow);

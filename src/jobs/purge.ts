@@ -1,0 +1,60 @@
+import { log } from '../log';
+import { type CrawlRow, expireCrawls, purgingCrawls } from '../storage/d1/crawls';
+import { deleteCrawlRow, deleteCrawlRows, keysReferencedBySchedule, retainedObjects, setRetained } from '../storage/d1/purge';
+import { deleteCrawlObjects, deleteObjects } from '../storage/purge-objects';
+
+/**
+ * A purged crawl's row is removed this long after the purge was asked for, after a last pass: a consumer that
+ * claimed pages before the purge may still write them (its lease runs three minutes, its fetches less).
+ */
+const PURGE_SETTLE_MS = 10 * 60_000;
+/** How much one pass deletes: R2 listing pages of 1,000 objects, D1 statements of 5,000 rows. */
+const PASS = { objectPages: 20, rowSteps: 40 };
+/** Crawls one cron run carries on purging. */
+const PURGES_PER_RUN = 5;
+
+export interface PurgeProgress {
+  /** Nothing of the crawl is left in R2, D1 or its Durable Object (its row too, once `removed`). */
+  done: boolean;
+  removed: boolean;
+}
+
+/**
+ * One pass of a crawl's purge (requestPurge first): its Durable Object's storage, its R2 objects (but those later
+ * crawls of its schedule still point at, which are kept for the schedule until none does), its D1 rows, and, once
+ * everything is gone and PURGE_SETTLE_MS has passed, its row. Idempotent; the cron trigger runs passes until done.
+ */
+export async function purgeCrawl(env: Env, crawl: CrawlRow, now: number): Promise<PurgeProgress> {
+  await env.CRAWL.getByName(crawl.id).purge();
+  const keep = crawl.scheduleId ? await keysReferencedBySchedule(env.DB, crawl.scheduleId, crawl.id) : new Set<string>();
+  const objects = await deleteCrawlObjects(env.BODIES, crawl.id, keep, PASS.objectPages);
+  if (crawl.scheduleId) await releaseRetained(env, crawl.scheduleId, keep, objects.kept);
+  const rows = await deleteCrawlRows(env.DB, crawl.id, PASS.rowSteps);
+  const done = objects.done && rows;
+  if (done && now - (crawl.purgeRequestedAt ?? now) >= PURGE_SETTLE_MS) {
+    await deleteCrawlRow(env.DB, crawl.id);
+    return { done, removed: true };
+  }
+  return { done, removed: false };
+}
+
+/** Objects kept for the schedule that no live crawl of it points at any more are deleted; `kept` are added. */
+async function releaseRetained(env: Env, scheduleId: string, keep: ReadonlySet<string>, kept: readonly string[]): Promise<void> {
+  const free = (await retainedObjects(env.DB, scheduleId)).filter((key) => !keep.has(key));
+  await deleteObjects(env.BODIES, free);
+  await setRetained(env.DB, scheduleId, kept, free);
+}
+
+/** Cron housekeeping: crawls past their retention are marked for purging, and purges under way go on. */
+export async function runHousekeeping(env: Env, now: number): Promise<void> {
+  const expired = await expireCrawls(env.DB, now);
+  if (expired > 0) log('info', 'crawls past their retention marked for purging', { count: expired });
+  for (const crawl of await purgingCrawls(env.DB, PURGES_PER_RUN)) {
+    try {
+      const progress = await purgeCrawl(env, crawl, now);
+      log('info', 'purge pass', { crawlId: crawl.id, ...progress });
+    } catch (error) {
+      log('error', 'purge pass failed; the next cron run goes on', { crawlId: crawl.id, error: String(error) });
+    }
+  }
+}
