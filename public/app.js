@@ -24,6 +24,7 @@ const IDLE_MS = 5000;
  *   robots: { origin: string, kind: string, crawlDelayMs: number | null }[] }} HostState
  * @typedef {{ url: string, status: number, title: string | null, contentType: string | null, bytes: number, fetchedAt: string }} Page
  * @typedef {{ url: string, outcome: string, reason: string, attempts: number, httpStatus: number | null, at: string }} ErrorItem
+ * @typedef {{ pages: number, storage: { r2Bytes: number }, estimate: { usd: number, usdPerMillionPages: number | null } }} Usage
  */
 
 class ApiError extends Error {
@@ -407,8 +408,11 @@ function progressParts() {
   };
 }
 
-/** @param {ReturnType<typeof progressParts>} parts @param {Stats} s */
-function renderProgress(parts, s) {
+/** US dollars, with enough digits for a crawl that has cost a fraction of a cent. */
+const usd = (/** @type {number} */ n) => (n === 0 ? '$0' : n < 0.01 ? `$${n.toPrecision(2)}` : `$${n.toFixed(2)}`);
+
+/** @param {ReturnType<typeof progressParts>} parts @param {Stats} s @param {Usage} u */
+function renderProgress(parts, s, u) {
   const c = s.counts;
   const done = c.stored + c.failed + c.skipped;
   const percent = s.status === 'completed' ? 100 : c.discovered > 0 ? Math.floor((100 * done) / c.discovered) : 0;
@@ -424,6 +428,8 @@ function renderProgress(parts, s) {
     figure('stored', fmt(c.stored)),
     figure('failed', fmt(c.failed)),
     figure('skipped', fmt(c.skipped)),
+    figure('cost so far', usd(u.estimate.usd)),
+    figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),
   );
   parts.chart.replaceChildren(chart(s.series, s.interval));
 }
@@ -551,15 +557,15 @@ async function crawlView(/** @type {string} */ id) {
   const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError);
 
   async function refresh() {
-    const paths = ['stats', 'hosts', 'pages?order=recent&limit=10', 'errors?limit=100'];
-    const [stats, hostList, pages, errorList] = await Promise.all(paths.map((path) => json(`${base}/${path}`)));
+    const paths = ['stats', 'hosts', 'pages?order=recent&limit=10', 'errors?limit=100', 'usage'];
+    const [stats, hostList, pages, errorList, usage] = await Promise.all(paths.map((path) => json(`${base}/${path}`)));
     const s = /** @type {Stats} */ (stats);
     if (s.status !== lastStatus) {
       if (lastStatus) announce(`Crawl ${s.status}.`);
       lastStatus = s.status;
       renderStatus(parts.status, s);
     }
-    renderProgress(parts, s);
+    renderProgress(parts, s, /** @type {Usage} */ (usage));
     actions.cancel.hidden = s.status !== 'running';
     actions.retryAll.hidden = s.counts.failed === 0 || s.status === 'cancelled';
     renderTables(boxes, s, /** @type {{ hosts: HostState[] }} */ (hostList).hosts, /** @type {{ pages: Page[] }} */ (pages).pages, short);

@@ -192,14 +192,14 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const now = Date.now();
     this.activeAt = now;
     this.request();
+    const rows = this.urlRows<{ url: string; depth: number; hops: number; kind: TaskKind; state: number; attempts: number }>(
+      'url, depth, hops, kind, state, attempts',
+      urls,
+    );
     const claims = urls.map((url): Claim | null => {
       const lease = this.leases.get(url);
-      if (lease && lease.until > now) return null;
-      const row = this.rows<{ depth: number; hops: number; kind: TaskKind; state: number; attempts: number }>(
-        'SELECT depth, hops, kind, state, attempts FROM urls WHERE url = ?',
-        url,
-      )[0];
-      if (!row || row.state > State.Inflight) return null;
+      const row = rows.get(url);
+      if ((lease && lease.until > now) || !row || row.state > State.Inflight) return null;
       const attempts = Math.max(row.attempts, lease?.attempts ?? 0) + 1;
       this.leases.set(url, { until: now + LEASE_MS, attempts });
       return { depth: row.depth, hops: row.hops, kind: row.kind, attempts };
@@ -214,29 +214,50 @@ export class CrawlCoordinator extends DurableObject<Env> {
    * Returns the links newly accepted, to be enqueued by the caller.
    */
   complete(outcomes: Outcome[]): { accepted: FrontierEntry[]; failed: string[]; status: CrawlStatus } {
-    const accepted: FrontierEntry[] = [];
     const failed: string[] = [];
-    if (!this.exists) return { accepted, failed, status: 'cancelled' };
+    if (!this.exists) return { accepted: [], failed, status: 'cancelled' };
     this.activeAt = Date.now();
     this.request();
+    const pending = this.urlRows<{ url: string; state: number }>(
+      'url, state',
+      outcomes.map((o) => o.url),
+    );
+    // Final outcomes are written a statement per state and reason (a chunk is mostly 'stored', no reason).
+    const finals = new Map<string, { state: State; reason: string | null; urls: string[] }>();
+    const links: FrontierEntry[] = [];
     for (const outcome of outcomes) {
-      const row = this.rows<{ state: number }>('SELECT state FROM urls WHERE url = ?', outcome.url)[0];
+      const row = pending.get(outcome.url);
       if (!row || row.state > State.Inflight) continue;
+      pending.delete(outcome.url);
       this.leases.delete(outcome.url);
       if (outcome.fetched) this.bump('fetched', 1);
       if (outcome.kind === 'retry' || outcome.kind === 'throttled') {
         this.requeued(outcome);
         continue;
       }
-      this.rows('UPDATE urls SET state = ?, reason = ? WHERE url = ?', FINAL_STATE[outcome.kind], reasonOf(outcome), outcome.url);
+      const reason = reasonOf(outcome);
+      const group = `${outcome.kind}\n${reason ?? ''}`;
+      const final = finals.get(group) ?? { state: FINAL_STATE[outcome.kind], reason, urls: [] };
+      final.urls.push(outcome.url);
+      finals.set(group, final);
       this.bump(outcome.kind, 1);
       this.bump('pending', -1);
       if (outcome.kind === 'failed') failed.push(outcome.url);
-      if (outcome.links && this.status() === 'running') accepted.push(...this.offer(outcome.links));
+      if (outcome.links) links.push(...outcome.links);
     }
+    for (const { state, reason, urls } of finals.values()) {
+      this.rows('UPDATE urls SET state = ?, reason = ? WHERE url IN (SELECT value FROM json_each(?))', state, reason, JSON.stringify(urls));
+    }
+    const accepted = this.status() === 'running' ? this.offer(links) : [];
     this.finishIfDone();
     this.save();
     return { accepted, failed, status: this.status() };
+  }
+
+  /** The seen-set's rows of `urls` (those it has), by URL: one statement. */
+  private urlRows<T extends { url: string; [column: string]: SqlStorageValue }>(columns: string, urls: readonly string[]): Map<string, T> {
+    const rows = this.rows<T>(`SELECT ${columns} FROM urls WHERE url IN (SELECT value FROM json_each(?))`, JSON.stringify(urls));
+    return new Map(rows.map((row) => [row.url, row]));
   }
 
   /**
@@ -431,31 +452,42 @@ export class CrawlCoordinator extends DurableObject<Env> {
 
   // ---- internals ----
 
+  /**
+   * Inserts the entries the seen-set does not have yet (up to maxPages discovered in all) and returns them, in the
+   * order given. One statement for them all; near the cap, one per entry, so the cap is never passed.
+   */
   private offer(entries: FrontierEntry[]): FrontierEntry[] {
-    const config = this.config();
-    const cap = config?.maxPages ?? Number.POSITIVE_INFINITY;
-    let discovered = this.counts.counters.discovered;
-    const accepted: FrontierEntry[] = [];
+    const cap = this.config()?.maxPages ?? Number.POSITIVE_INFINITY;
+    const room = cap - this.counts.counters.discovered;
+    if (entries.length === 0 || room <= 0) return [];
+    const insert = 'INSERT INTO urls (url, depth, hops, kind, state, enqueued_at)';
+    const conflict = 'ON CONFLICT (url) DO NOTHING RETURNING url';
     const now = Date.now();
-    for (const entry of entries) {
-      if (discovered >= cap) break;
-      const inserted = this.rows(
-        'INSERT INTO urls (url, depth, hops, kind, state, enqueued_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING RETURNING url',
-        entry.url,
-        entry.depth,
-        entry.hops,
-        entry.kind ?? 'page',
-        State.Queued,
-        now,
-      ).length;
-      if (inserted === 1) {
-        discovered += 1;
-        accepted.push({ url: entry.url, depth: entry.depth, hops: entry.hops, ...(entry.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) });
+    const inserted = new Set<string>();
+    if (entries.length <= room) {
+      const rows = JSON.stringify(entries.map((e) => [e.url, e.depth, e.hops, e.kind ?? 'page']));
+      const sql = `${insert} SELECT value->>0, value->>1, value->>2, value->>3, ?, ? FROM json_each(?) WHERE true ${conflict}`;
+      for (const row of this.rows<{ url: string }>(sql, State.Queued, now, rows)) inserted.add(row.url);
+    } else {
+      for (const e of entries) {
+        if (inserted.size >= room) break;
+        for (const row of this.rows<{ url: string }>(
+          `${insert} VALUES (?, ?, ?, ?, ?, ?) ${conflict}`,
+          e.url,
+          e.depth,
+          e.hops,
+          e.kind ?? 'page',
+          State.Queued,
+          now,
+        )) {
+          inserted.add(row.url);
+        }
       }
     }
+    const accepted = entries.filter((e) => inserted.delete(e.url));
     this.bump('discovered', accepted.length);
     this.bump('pending', accepted.length);
-    return accepted;
+    return accepted.map((e) => ({ url: e.url, depth: e.depth, hops: e.hops, ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) }));
   }
 
   private finishIfDone(): void {

@@ -119,6 +119,18 @@ describe('the dashboard', () => {
         .locator('dd');
     expect(await figure('stored').textContent()).toBe(String(stats.counts.stored));
     expect(await figure('failed').textContent()).toBe(String(stats.counts.failed));
+    // The crawl's cost so far, from its counted usage (the usage may still grow by the last consumer's report).
+    await expect
+      .poll(
+        async () => {
+          const usage = await api<{ estimate: { usd: number } }>(`/v1/crawls/${id}/usage`);
+          const shown = await figure('cost so far').textContent();
+          return shown === `$${usage.estimate.usd.toPrecision(2)}` || shown === `$${usage.estimate.usd.toFixed(2)}`;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    expect(await figure('\\$ per million pages').textContent()).toMatch(/^\$\d/);
     const statusTable = page.getByRole('table', { name: 'Pages by HTTP status' });
     for (const { status, count } of stats.statuses)
       expect(await statusTable.getByRole('row', { name: new RegExp(`^${status} ${count}$`) }).count(), String(status)).toBe(1);
