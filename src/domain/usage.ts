@@ -102,7 +102,7 @@ export function estimateCost(usage: Usage, pages: number): Estimate {
   };
 }
 
-/** What a D1 result says it cost (D1Result.meta). */
+/** What a D1 result reports it cost (its meta). */
 interface D1Meta {
   rows_read?: number;
   rows_written?: number;
@@ -130,7 +130,7 @@ export class UsageMeter {
     this.usage.r2Bytes += bytes;
   }
 
-  /** Queue messages written: one operation per 64 KB of each. */
+  /** Messages written to a queue: one operation per 64 KB of each. */
   queueWrites(messageBytes: readonly number[]): void {
     for (const bytes of messageBytes) this.usage.operations.queueOperations += Math.max(1, Math.ceil(bytes / 65_536));
   }
