@@ -19,10 +19,50 @@ export class BodyTooLargeError extends Error {}
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
-/** Reads a stream to the end, failing as soon as it grows past `limit` bytes. */
+/**
+ * Reads a stream to the end, failing as soon as it grows past `limit` bytes. A byte stream (a fetch body) is read into
+ * one growing buffer, each read waiting until the buffer is full or the stream ends: a 40 KB page takes one or two
+ * reads instead of a read per network chunk, and no copy to join the chunks. Other streams are read chunk by chunk.
+ */
 export async function readCapped(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
   if (!stream) return new Uint8Array(0);
-  const reader = stream.getReader();
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    return readChunks(stream.getReader(), limit);
+  }
+  return readInto(byob, limit);
+}
+
+/** The first buffer of a byte stream's read; it doubles as needed, up to limit + 1 (one byte over says "too large"). */
+const FIRST_BUFFER_BYTES = 64 * 1024;
+
+async function readInto(reader: ReadableStreamBYOBReader, limit: number): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(FIRST_BUFFER_BYTES, limit + 1));
+  let filled = 0;
+  for (;;) {
+    if (filled === buffer.byteLength) {
+      const bigger = new Uint8Array(Math.min(buffer.byteLength * 2, limit + 1));
+      bigger.set(buffer);
+      buffer = bigger;
+    }
+    const space = buffer.subarray(filled);
+    const { done, value } = await reader.readAtLeast(space.byteLength, space);
+    if (value) {
+      // The read hands the buffer back (the one passed in is detached).
+      buffer = new Uint8Array(value.buffer, 0, value.buffer.byteLength);
+      filled += value.byteLength;
+    }
+    if (filled > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLargeError(`body larger than ${limit} bytes`);
+    }
+    if (done) return buffer.subarray(0, filled);
+  }
+}
+
+async function readChunks(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
