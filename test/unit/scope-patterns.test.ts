@@ -5,6 +5,25 @@ import { compileScope } from '../../src/domain/scope';
 
 describe('scope', () => {
   const seeds = ['https://www.example.co.uk/start'];
+  it('answers the same from its memory of hosts as from parsing, and is not fooled by URLs a plain split misreads', () => {
+    const inHost = compileScope('same-host', ['https://a.example/']);
+    const inOrigin = compileScope('same-origin', ['https://a.example/']);
+    for (let round = 0; round < 2; round++) {
+      expect(inHost('https://a.example/x')).toBe(true);
+      expect(inHost('http://a.example:8080/y')).toBe(true);
+      expect(inHost('https://b.example/x')).toBe(false);
+      // The parser reads these hosts differently from the text before the first slash.
+      expect(inHost('https://b.example\\@a.example/')).toBe(false);
+      expect(inHost('https://user@a.example/')).toBe(true);
+      expect(inHost('https:/b.example/')).toBe(false);
+      expect(inHost('https:///a.example/')).toBe(true);
+      expect(inHost('https://A.EXAMPLE/')).toBe(true);
+      expect(inOrigin('https://a.example/x')).toBe(true);
+      expect(inOrigin('https://a.example:444/x')).toBe(false);
+      expect(inOrigin('not a url')).toBe(false);
+    }
+  });
+
   it('same-origin requires scheme, host and port', () => {
     const inScope = compileScope('same-origin', seeds);
     expect(inScope('https://www.example.co.uk/other')).toBe(true);
