@@ -107,7 +107,13 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     ...config,
     ...(options.args ?? []),
   ];
-  for (const [name, value] of Object.entries({ API_TOKEN: token, ALLOW_PRIVATE_NETWORKS: 'true', EMULATE_CONNECTION_LIMIT: '6', ...vars }))
+  for (const [name, value] of Object.entries({
+    API_TOKEN: token,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    // Cloudflare's six connections per invocation, as deployed (EMULATE_CONNECTION_LIMIT=0 in the environment: off).
+    EMULATE_CONNECTION_LIMIT: process.env.EMULATE_CONNECTION_LIMIT ?? '6',
+    ...vars,
+  }))
     args.push('--var', `${name}:${value}`);
   const [command, commandArgs] = options.npmStart ? ['npm', ['start', '--', ...args.slice(1)]] : [wrangler, args];
   const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

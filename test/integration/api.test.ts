@@ -128,6 +128,7 @@ describe('POST /v1/crawls validation', () => {
       boost: [],
       webhook: null,
       extract: null,
+      retentionDays: null,
     });
     await waitForCrawl(id);
   });
