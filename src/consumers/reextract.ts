@@ -1,5 +1,6 @@
 import { extractPage } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec';
+import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { applyExtract } from '../page/read';
 import { type ReextractTask, reextractTaskSchema, sendReextractStep } from '../queues/extract';
@@ -28,9 +29,17 @@ export async function consumeReextraction(batch: MessageBatch, env: Env): Promis
       message.ack();
       continue;
     }
+    // The step's operations are the crawl's: this invocation, the message read and deleted, and the step's R2 and D1 work.
+    const meter = new UsageMeter();
+    meter.count('workerInvocations');
+    meter.count('queueOperations');
     try {
-      await step(env, parsed.data, message.attempts >= STEP_ATTEMPTS);
+      await step(env, parsed.data, message.attempts >= STEP_ATTEMPTS, meter);
       message.ack();
+      meter.count('queueOperations');
+      await env.CRAWL.getByName(parsed.data.crawlId)
+        .recordUsage(meter.usage)
+        .catch(() => undefined);
     } catch (error) {
       log('error', 're-extraction step failed', { crawlId: parsed.data.crawlId, after: parsed.data.after, attempt: message.attempts, error: String(error) });
       message.retry({ delaySeconds: 2 ** Math.min(message.attempts, 6) });
@@ -38,21 +47,24 @@ export async function consumeReextraction(batch: MessageBatch, env: Env): Promis
   }
 }
 
-async function step(env: Env, task: ReextractTask, skip: boolean): Promise<void> {
+async function step(env: Env, task: ReextractTask, skip: boolean, meter: UsageMeter): Promise<void> {
   const crawl = await getCrawl(env.DB, task.crawlId);
   if (!crawl?.extract || crawl.extraction?.version !== task.version) return; // gone, or replaced by a newer spec
   const pages = await htmlPagesAfter(env.DB, task.crawlId, task.after, STEP);
   if (skip) log('error', 're-extraction step skipped after repeated failures', { crawlId: task.crawlId, after: task.after, pages: pages.length });
-  else await reextract(env, task.crawlId, pages, crawl.extract);
+  else await reextract(env, task.crawlId, pages, crawl.extract, meter);
   const last = pages.at(-1);
   const finished = pages.length < STEP || last === undefined;
   await advanceReextraction(env.DB, task.crawlId, task.version, pages.length, finished);
-  if (!finished) await sendReextractStep(env.EXTRACT, { ...task, after: last.url });
+  if (!finished) {
+    await sendReextractStep(env.EXTRACT, { ...task, after: last.url });
+    meter.count('queueOperations');
+  }
 }
 
 /** Extracts the pages from their stored bodies (read in storage order, a segment at a time) and records them. */
-async function reextract(env: Env, crawlId: string, pages: readonly StoredHtmlPage[], spec: ExtractSpec): Promise<void> {
-  const reader = new BodyReader(env.BODIES);
+async function reextract(env: Env, crawlId: string, pages: readonly StoredHtmlPage[], spec: ExtractSpec, meter: UsageMeter): Promise<void> {
+  const reader = new BodyReader(env.BODIES, meter);
   const ordered = [...pages].sort((a, b) => a.r2Key.localeCompare(b.r2Key) || (a.bodyOffset ?? 0) - (b.bodyOffset ?? 0));
   const items: { page: ExtractedPage; record: Uint8Array }[] = [];
   for (const stored of ordered) {
@@ -61,10 +73,11 @@ async function reextract(env: Env, crawlId: string, pages: readonly StoredHtmlPa
     const page: ExtractedPage = { url: stored.url, title: null };
     items.push({ page, record: applyExtract(page, await extractPage(body, stored.contentType, stored.url, spec)) });
   }
-  await writeRecordSegment(env.BODIES, crawlId, items);
+  await writeRecordSegment(env.BODIES, crawlId, items, meter);
   await updateExtracted(
     env.DB,
     crawlId,
     items.map((item) => item.page),
+    meter,
   );
 }

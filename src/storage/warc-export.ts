@@ -1,3 +1,4 @@
+import type { UsageMeter } from '../domain/usage';
 import { concatBytes } from '../domain/bytes';
 import { responseRecord, warcDate, warcinfoRecord } from '../domain/warc';
 import { BodyReader } from './bodies';
@@ -42,6 +43,7 @@ class PartWriter {
   constructor(
     private readonly upload: R2MultipartUpload,
     private readonly partBytes: number,
+    private readonly meter?: UsageMeter,
   ) {}
 
   /** Adds one WARC record as its own gzip member. */
@@ -62,11 +64,13 @@ class PartWriter {
   async finish(): Promise<void> {
     if (this.pendingBytes > 0 || this.parts.length === 0) await this.send(concatBytes(this.pending, this.pendingBytes));
     await this.upload.complete(this.parts);
+    this.meter?.count('r2ClassA');
   }
 
   private async send(chunk: Uint8Array): Promise<void> {
     this.parts.push(await this.upload.uploadPart(this.parts.length + 1, chunk));
     this.bytes += chunk.byteLength;
+    this.meter?.r2Put(chunk.byteLength);
   }
 }
 
@@ -86,8 +90,7 @@ function crawlInfo(crawl: CrawlRow, file: string, now: number): Uint8Array {
 }
 
 /** Adds a response record for every stored page, in storage order; returns the pages whose body is gone. */
-async function addResponses(writer: PartWriter, bucket: R2Bucket, db: D1Database, crawlId: string): Promise<string[]> {
-  const reader = new BodyReader(bucket);
+async function addResponses(writer: PartWriter, reader: BodyReader, db: D1Database, crawlId: string): Promise<string[]> {
   const missing: string[] = [];
   let cursor: StoredPageCursor | null = null;
   for (;;) {
@@ -107,16 +110,22 @@ async function addResponses(writer: PartWriter, bucket: R2Bucket, db: D1Database
  * Writes every stored body of a crawl to R2 as one WARC file (`crawls/<id>/exports/<file>.warc.gz`, each
  * record its own gzip member), uploaded in parts as it is built, so memory holds one part and one segment.
  */
-export async function exportWarc(bucket: R2Bucket, db: D1Database, crawl: CrawlRow, { partBytes = PART_BYTES, now = Date.now() } = {}): Promise<WarcExport> {
+export async function exportWarc(
+  bucket: R2Bucket,
+  db: D1Database,
+  crawl: CrawlRow,
+  { partBytes = PART_BYTES, now = Date.now(), meter }: { partBytes?: number; now?: number; meter?: UsageMeter } = {},
+): Promise<WarcExport> {
   const file = `${crawl.id}-${warcDate(now).replace(/[-:]/g, '')}.warc.gz`;
   const key = exportKey(crawl.id, file);
+  meter?.count('r2ClassA');
   const upload = await bucket.createMultipartUpload(key, {
     httpMetadata: { contentType: 'application/warc', contentDisposition: `attachment; filename="${file}"` },
   });
   try {
-    const writer = new PartWriter(upload, partBytes);
+    const writer = new PartWriter(upload, partBytes, meter);
     await writer.add(crawlInfo(crawl, file, now));
-    const missing = await addResponses(writer, bucket, db, crawl.id);
+    const missing = await addResponses(writer, new BodyReader(bucket, meter), db, crawl.id);
     await writer.finish();
     return { key, file, records: writer.records, bytes: writer.bytes, missing };
   } catch (error) {

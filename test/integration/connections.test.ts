@@ -28,21 +28,30 @@ function fetchAll(urls: string[], connections: ReturnType<typeof invocationConne
 
 describe("Cloudflare's six connections waiting for headers, per invocation", () => {
   it('the emulation holds a seventh request back as the runtime does, and its timeout runs meanwhile', async () => {
+    // Requests waiting for their headers, counted below the emulated runtime (fetch resolves when headers arrive).
+    let waiting = 0;
+    let most = 0;
+    const counted: typeof fetch = (input, init) => {
+      most = Math.max(most, ++waiting);
+      return fetch(input, init).finally(() => waiting--);
+    };
     const ns = namespace();
     // Twelve pages whose headers come after 700 ms, fetched at once with a 1,000 ms timeout.
     const urls = Array.from({ length: 12 }, (_, i) => `${base()}/t/${ns}/flat-12-d700/p${i + 1}.html`);
-    const platform = emulatedRuntimeFetch(6);
     // Without a connection limit of our own, the runtime's queue eats into the timeouts of the second six.
-    const unlimited = await fetchAll(urls, { limit: (start) => start(), fetch: platform }, 1000);
+    const unlimited = await fetchAll(urls, { limit: (start) => start(), fetch: emulatedRuntimeFetch(6, counted) }, 1000);
     expect(unlimited.filter((r) => r === 'ok')).toHaveLength(6);
     expect(unlimited.filter((r) => r.startsWith('timeout'))).toHaveLength(6);
+    expect(most).toBe(6);
     // Waiting for one of the invocation's connections before the clock starts: every request succeeds.
-    const limited = await fetchAll(urls, { ...invocationConnections({ connectionsPerInvocation: 6, emulatedConnectionLimit: 6 }) }, 1000);
+    most = 0;
+    const limited = await fetchAll(
+      urls,
+      { ...invocationConnections({ connectionsPerInvocation: 6, emulatedConnectionLimit: 0 }), fetch: emulatedRuntimeFetch(6, counted) },
+      1000,
+    );
     expect(limited).toEqual(urls.map(() => 'ok'));
-    // The server never had more than six of them at once.
-    const mine = (await hostLog()).filter((e) => e.path.includes(`/t/${ns}/`));
-    expect(mine).toHaveLength(6 + 24 - 6); // the six that timed out while held were never sent
-    expect(Math.max(...mine.map((e) => e.concurrent))).toBe(6);
+    expect(most).toBe(6);
   });
 
   it('a crawl under the emulated rule fetches every page once: no timeout fires for a request that waited for a connection', async () => {
@@ -58,6 +67,8 @@ describe("Cloudflare's six connections waiting for headers, per invocation", () 
     // Every page requested once: none timed out and was fetched again.
     expect(mine).toHaveLength(41);
     expect(new Set(mine.map((e) => e.path)).size).toBe(41);
-    expect(Math.max(...mine.map((e) => e.concurrent))).toBeLessThanOrEqual(6);
+    // The site counts a request until it has finished sending the response, a moment after the crawler has the headers
+    // and starts the next one: six waiting for headers can show as seven there.
+    expect(Math.max(...mine.map((e) => e.concurrent))).toBeLessThanOrEqual(7);
   });
 });

@@ -78,6 +78,23 @@ describe('GET /v1/crawls/:id/usage', () => {
     expect(estimate.usdPerMillionPages).toBeCloseTo((estimate.usd / 8) * 1e6, 1);
   });
 
+  it("counts a WARC export's R2 writes and reads with the crawl", async () => {
+    const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/pure-3/`] });
+    await waitForCrawl(id);
+    let before = await usageOf(id);
+    for (let i = 0; i < 50 && before.operations.queueOperations < 12; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      before = await usageOf(id);
+    }
+    const res = await api(`/v1/crawls/${id}/export?format=warc`, { method: 'POST' });
+    const exported = (await res.json()) as { bytes: number };
+    const after = await usageOf(id);
+    // One multipart upload: its creation, one part, its completion; each stored segment read.
+    expect(after.operations.r2ClassA - before.operations.r2ClassA).toBe(3);
+    expect(after.storage.r2Bytes - before.storage.r2Bytes).toBe(exported.bytes);
+    expect(after.operations.r2ClassB - before.operations.r2ClassB).toBeGreaterThanOrEqual(1);
+  });
+
   it('answers 404 for an unknown crawl', async () => {
     expect((await api(`/v1/crawls/${crypto.randomUUID()}/usage`)).status).toBe(404);
   });

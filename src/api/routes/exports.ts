@@ -1,3 +1,4 @@
+import { UsageMeter } from '../../domain/usage';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { streamPageExport } from '../../storage/page-export';
@@ -32,7 +33,12 @@ export const exportRoutes = new Hono<CrawlEnv>()
     const crawl = c.var.crawl;
     const { format } = c.req.valid('query');
     if (format !== 'warc') throw badRequest(`format=${format} is streamed: GET this URL`, 'use_get');
-    const result = await exportWarc(c.env.BODIES, c.env.DB, crawl);
+    const meter = new UsageMeter();
+    const result = await exportWarc(c.env.BODIES, c.env.DB, crawl, { meter });
+    // The export's R2 writes and reads are the crawl's (an export of a crawl being purged is not counted).
+    await c.env.CRAWL.getByName(crawl.id)
+      .recordUsage(meter.usage)
+      .catch(() => undefined);
     return c.json({ format, ...result, download: `/v1/crawls/${crawl.id}/exports/${result.file}` }, 201);
   })
   /** Downloads a file written by an export. */

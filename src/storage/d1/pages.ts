@@ -505,7 +505,7 @@ export async function htmlPagesAfter(db: D1Database, crawlId: string, afterUrl: 
 }
 
 /** Points pages at their new records and sets what extraction says of them (title, description, hash, ...). */
-export async function updateExtracted(db: D1Database, crawlId: string, pages: readonly ExtractedPage[]): Promise<void> {
+export async function updateExtracted(db: D1Database, crawlId: string, pages: readonly ExtractedPage[], meter?: UsageMeter): Promise<void> {
   const statements = pages.map((p) =>
     db
       .prepare(
@@ -526,5 +526,7 @@ export async function updateExtracted(db: D1Database, crawlId: string, pages: re
         p.url,
       ),
   );
-  if (statements.length > 0) await db.batch(statements);
+  if (statements.length === 0) return;
+  const results = await db.batch(statements);
+  meter?.d1(results);
 }

@@ -16,5 +16,7 @@ export async function writeResults(db: D1Database, crawlId: string, results: rea
     return [{ url: outcome.url, outcome: outcome.kind, reason: outcome.reason, attempts: r.attempts, httpStatus: r.page?.status ?? null }];
   });
   const statements = [...pageUpserts(db, crawlId, pages), ...errorUpserts(db, crawlId, errors, Date.now())];
-  if (statements.length > 0) meter?.d1(await db.batch(statements));
+  if (statements.length === 0) return;
+  const written = await db.batch(statements);
+  meter?.d1(written);
 }
