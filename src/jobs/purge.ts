@@ -1,6 +1,6 @@
 import { log } from '../log';
 import { type CrawlRow, expireCrawls, purgingCrawls } from '../storage/d1/crawls';
-import { deleteCrawlRow, deleteCrawlRows, keysReferencedBySchedule, retainedObjects, setRetained } from '../storage/d1/purge';
+import { deleteCrawlRow, deleteCrawlRows, keysReferencedBySchedule, recrawlRunning, retainedObjects, setRetained } from '../storage/d1/purge';
 import { deleteCrawlObjects, deleteObjects } from '../storage/purge-objects';
 
 /**
@@ -22,10 +22,13 @@ export interface PurgeProgress {
 /**
  * One pass of a crawl's purge (requestPurge first): its Durable Object's storage, its R2 objects (but those later
  * crawls of its schedule still point at, which are kept for the schedule until none does), its D1 rows, and, once
- * everything is gone and PURGE_SETTLE_MS has passed, its row. Idempotent; the cron trigger runs passes until done.
+ * everything is gone and PURGE_SETTLE_MS has passed, its row. While a recrawl of it runs, only its Durable Object
+ * goes. Idempotent; the cron trigger runs passes until done.
  */
 export async function purgeCrawl(env: Env, crawl: CrawlRow, now: number): Promise<PurgeProgress> {
   await env.CRAWL.getByName(crawl.id).purge();
+  // A running recrawl of it reads its pages, bodies and links (conditional requests, unchanged pages): wait for it.
+  if (await recrawlRunning(env.DB, crawl.id)) return { done: false, removed: false };
   const keep = crawl.scheduleId ? await keysReferencedBySchedule(env.DB, crawl.scheduleId, crawl.id) : new Set<string>();
   const objects = await deleteCrawlObjects(env.BODIES, crawl.id, keep, PASS.objectPages);
   if (crawl.scheduleId) await releaseRetained(env, crawl.scheduleId, keep, objects.kept);

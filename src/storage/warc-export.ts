@@ -1,5 +1,5 @@
-import type { UsageMeter } from '../domain/usage';
 import { concatBytes } from '../domain/bytes';
+import type { UsageMeter } from '../domain/usage';
 import { responseRecord, warcDate, warcinfoRecord } from '../domain/warc';
 import { BodyReader } from './bodies';
 import type { CrawlRow } from './d1/crawls';

@@ -114,6 +114,28 @@ describe('DELETE /v1/crawls/:id?purge=true', () => {
     const retained = await env.DB.prepare('SELECT COUNT(*) AS n FROM retained_objects WHERE schedule_id = ?').bind(created.id).first<{ n: number }>();
     expect(retained?.n).toBe(0);
   });
+
+  it('waits for a running recrawl of the crawl, which reads its pages and bodies, then purges', async () => {
+    const root = `${site()}/t/${namespace()}/pure-3/`;
+    const id = await createCrawl({ seeds: [root] });
+    await waitForCrawl(id);
+    // A scheduled recrawl of it, still running (its job row is what the purge looks at).
+    const recrawl = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at, previous_crawl_id) VALUES (?, 'running', '{}', 0, 0, ?)")
+      .bind(recrawl, id)
+      .run();
+    const res = await api(`/v1/crawls/${id}?purge=true`, { method: 'DELETE' });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ id, purged: false });
+    expect((await api(`/v1/crawls/${id}`)).status).toBe(404);
+    expect((await objectKeys(id)).length).toBeGreaterThan(0);
+    expect((await d1Rows(id)).pages).toBe(4);
+
+    await env.DB.prepare("UPDATE crawls SET status = 'completed' WHERE id = ?").bind(recrawl).run();
+    await runHousekeeping(env, Date.now() + 11 * MINUTE);
+    expect(await objectKeys(id)).toEqual([]);
+    expect(await d1Rows(id)).toEqual({ crawls: 0, pages: 0, errors: 0, links: 0 });
+  });
 });
 
 describe('retentionDays', () => {

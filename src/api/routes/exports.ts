@@ -1,6 +1,6 @@
-import { UsageMeter } from '../../domain/usage';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { UsageMeter } from '../../domain/usage';
 import { streamPageExport } from '../../storage/page-export';
 import { exportWarc, readExport } from '../../storage/warc-export';
 import { badRequest, notFound } from '../errors';

@@ -25,6 +25,15 @@ export async function deleteCrawlRows(db: D1Database, crawlId: string, steps: nu
   return true;
 }
 
+/** Whether a recrawl of the crawl is running: it reads the crawl's pages, bodies and links while it goes. */
+export async function recrawlRunning(db: D1Database, crawlId: string): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT 1 AS running FROM crawls WHERE previous_crawl_id = ? AND status = 'running' AND purge_requested_at IS NULL LIMIT 1")
+    .bind(crawlId)
+    .first<{ running: number }>();
+  return row !== null;
+}
+
 export async function deleteCrawlRow(db: D1Database, crawlId: string): Promise<void> {
   await db.prepare('DELETE FROM crawls WHERE id = ?').bind(crawlId).run();
 }
