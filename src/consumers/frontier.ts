@@ -1,6 +1,7 @@
 import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
 import { UsageMeter } from '../domain/usage';
+import { HeldBytes } from '../lib/held-bytes';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { hostGateClient } from '../objects/host-gate-client';
@@ -131,22 +132,36 @@ async function processDeps(crawlId: string, config: CrawlConfig, urls: string[],
 
 /** The smallest chunk of results recorded at once (see fetchInChunks). */
 const SETTLE_CHUNK_MIN = 25;
+/** A chunk is recorded once its bodies reach this size, however few pages it holds. */
+const CHUNK_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Bodies fetched and not yet written to R2 that an invocation holds before it starts another fetch (an isolate has
+ * 128 MB): new fetches wait for chunks to be recorded. Fetches under way are bounded by FETCH_CONCURRENCY apart.
+ */
+const HELD_MAX_BYTES = 32 * 1024 * 1024;
+
+const heldBytes = (f: Finished) => (f.processed?.body?.byteLength ?? 0) + (f.processed?.record?.byteLength ?? 0);
 
 /**
  * Fetches the claimed tasks of a group and records their results in chunks as pages finish, while the rest
  * are still being fetched: the next depth level reaches the queue sooner, bodies leave memory sooner, and only
  * the last chunk's writes are left once the last response is in. A chunk is a wave of FETCH_CONCURRENCY pages
- * (at least SETTLE_CHUNK_MIN), recorded one at a time in the order they filled. Unclaimed messages are acked.
+ * (at least SETTLE_CHUNK_MIN) or CHUNK_MAX_BYTES of bodies, recorded one at a time in the order they filled; past
+ * HELD_MAX_BYTES of bodies not yet recorded, the next fetch waits for a chunk to be. Unclaimed messages are acked.
  */
 async function fetchInChunks(group: TaskMessage[], claims: (Claim | null)[], deps: ProcessDeps, record: (chunk: Finished[]) => Promise<void>): Promise<void> {
   const chunkSize = Math.max(SETTLE_CHUNK_MIN, deps.settings.fetchConcurrency);
+  const memory = new HeldBytes(HELD_MAX_BYTES);
   let buffer: Finished[] = [];
   let recording = Promise.resolve();
   const flush = () => {
     const chunk = buffer;
     buffer = [];
-    recording = recording.then(() => record(chunk));
+    recording = recording.then(() => record(chunk)).finally(() => memory.release(chunk.reduce((sum, f) => sum + heldBytes(f), 0)));
   };
+  const limit = deps.limit ?? ((task) => task());
+  // A fetch that must wait for memory first has the results so far recorded, which is what frees it.
+  const gated: ProcessDeps = { ...deps, limit: (task) => limit(() => memory.room(() => buffer.length > 0 && flush()).then(task)) };
   const started = group.flatMap(({ message, task }, i) => {
     const claim = claims[i];
     if (!claim) {
@@ -154,9 +169,10 @@ async function fetchInChunks(group: TaskMessage[], claims: (Claim | null)[], dep
       return [];
     }
     return [
-      processOne(message, task, claim, deps).then((finished) => {
+      processOne(message, task, claim, gated).then((finished) => {
         buffer.push(finished);
-        if (buffer.length >= chunkSize) flush();
+        memory.hold(heldBytes(finished));
+        if (buffer.length >= chunkSize || buffer.reduce((sum, f) => sum + heldBytes(f), 0) >= CHUNK_MAX_BYTES) flush();
       }),
     ];
   });
