@@ -41,9 +41,9 @@ function policiesFor(crawlId: string, config: CrawlConfig): Policies {
 export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<void> {
   const settings = readSettings(env);
   const groups = tasksByCrawl(batch, 'frontier message');
-  // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to, and the
-  // invocation's six connections waiting for headers.
-  const invocation = { limit: limiter(settings.fetchConcurrency), connections: invocationConnections(settings) };
+  // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to, the invocation's
+  // six connections waiting for headers, and its bodies held in memory.
+  const invocation = { limit: limiter(settings.fetchConcurrency), connections: invocationConnections(settings), memory: new HeldBytes(HELD_MAX_BYTES) };
   await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, invocation)));
 }
 
@@ -62,10 +62,11 @@ async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, 
   await stub.recordUsage(meter.usage).catch((error: unknown) => log('warn', 'usage not recorded', { crawlId, error: String(error) }));
 }
 
-/** What the invocation shares between its crawls' groups: the cap on fetches in flight and the connections. */
+/** What the invocation shares between its crawls' groups: the cap on fetches in flight, the connections, the memory. */
 interface Invocation {
   limit: Limit;
   connections: Connections;
+  memory: HeldBytes;
 }
 
 interface GroupContext {
@@ -96,7 +97,7 @@ async function claimAndFetch(crawlId: string, group: TaskMessage[], context: Gro
     settle(crawlId, chunk, stub, env, config, meter).catch((error: unknown) =>
       log('error', 'recording a chunk failed', { crawlId, count: chunk.length, error: String(error) }),
     );
-  await fetchInChunks(group, claims, deps, record);
+  await fetchInChunks(group, claims, { deps, memory: context.invocation.memory }, record);
 }
 
 /** What processing a crawl's pages needs: settings, policies, the host gates, and a recrawl's previous versions. */
@@ -149,9 +150,13 @@ const heldBytes = (f: Finished) => (f.processed?.body?.byteLength ?? 0) + (f.pro
  * (at least SETTLE_CHUNK_MIN) or CHUNK_MAX_BYTES of bodies, recorded one at a time in the order they filled; past
  * HELD_MAX_BYTES of bodies not yet recorded, the next fetch waits for a chunk to be. Unclaimed messages are acked.
  */
-async function fetchInChunks(group: TaskMessage[], claims: (Claim | null)[], deps: ProcessDeps, record: (chunk: Finished[]) => Promise<void>): Promise<void> {
+async function fetchInChunks(
+  group: TaskMessage[],
+  claims: (Claim | null)[],
+  { deps, memory }: { deps: ProcessDeps; memory: HeldBytes },
+  record: (chunk: Finished[]) => Promise<void>,
+): Promise<void> {
   const chunkSize = Math.max(SETTLE_CHUNK_MIN, deps.settings.fetchConcurrency);
-  const memory = new HeldBytes(HELD_MAX_BYTES);
   let buffer: Finished[] = [];
   let recording = Promise.resolve();
   const flush = () => {
