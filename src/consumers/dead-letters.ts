@@ -1,8 +1,9 @@
+import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
 import { getCrawl } from '../storage/d1/crawls';
 import { recordErrors } from '../storage/d1/errors';
-import { tasksByCrawl } from './tasks';
+import { meteredMessage, tasksByCrawl } from './tasks';
 
 const REASON = 'dead-lettered: retries exhausted';
 
@@ -14,23 +15,31 @@ const REASON = 'dead-lettered: retries exhausted';
 export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
   await Promise.all(
     [...tasksByCrawl(batch, 'dead letter')].map(async ([crawlId, items]) => {
+      // What handling them costs is the crawl's: the invocation, each delivery and ack, the D1 rows, the events.
+      const meter = new UsageMeter();
+      meter.count('workerInvocations');
+      meter.count('queueOperations', items.length);
       try {
         await abandon(
           env,
           crawlId,
           items.map(({ task }) => task.url),
+          meter,
         );
-        for (const { message } of items) message.ack();
+        for (const { message } of items) meteredMessage(message, meter).ack();
       } catch (error) {
         log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
         for (const { message } of items) message.retry();
       }
+      await env.CRAWL.getByName(crawlId)
+        .recordUsage(meter.usage)
+        .catch(() => undefined);
     }),
   );
 }
 
 /** Marks the URLs failed in the crawl's Durable Object, records why in D1, and tells the crawl's webhook. */
-async function abandon(env: Env, crawlId: string, urls: string[]): Promise<void> {
+async function abandon(env: Env, crawlId: string, urls: string[], meter: UsageMeter): Promise<void> {
   const changed = await env.CRAWL.getByName(crawlId).abandon(urls.map((url) => ({ url, reason: REASON })));
   if (changed.length === 0) return;
   await recordErrors(
@@ -38,15 +47,13 @@ async function abandon(env: Env, crawlId: string, urls: string[]): Promise<void>
     crawlId,
     changed.map(({ url, attempts }) => ({ url, outcome: 'failed' as const, reason: REASON, attempts, httpStatus: null })),
     Date.now(),
+    meter,
   );
   const crawl = await getCrawl(env.DB, crawlId);
-  if (crawl)
-    await emitWebhookEvents(
-      env.WEBHOOKS,
-      crawl.config,
-      pageFailedEvents(
-        crawlId,
-        changed.map(({ url, attempts }) => ({ outcome: { url, reason: REASON }, attempts })),
-      ),
-    );
+  if (!crawl) return;
+  const events = pageFailedEvents(
+    crawlId,
+    changed.map(({ url, attempts }) => ({ outcome: { url, reason: REASON }, attempts })),
+  );
+  if ((await emitWebhookEvents(env.WEBHOOKS, crawl.config, events)) && crawl.config.webhook) meter.queueWrites(events.map((e) => JSON.stringify(e).length));
 }

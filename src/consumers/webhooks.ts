@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
 import { signWebhook } from '../domain/signature';
+import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import type { WebhookEvent } from '../queues/webhook-events';
 import { readSettings, type Settings } from '../settings';
 import { type CrawlRow, getCrawl } from '../storage/d1/crawls';
 import type { Webhook } from '../types';
+import { meteredMessage } from './tasks';
 
 /** Deliveries of one event before it is given up (logged as abandoned). */
 export const WEBHOOK_MAX_ATTEMPTS = 8;
@@ -65,7 +67,25 @@ export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<vo
     crawls.set(id, crawl);
     return crawl;
   };
-  await Promise.all(batch.messages.map((message) => deliverMessage(message, crawlOf, settings)));
+  // Each crawl is charged the invocation, its events' deliveries and acks (see recordUsage).
+  const meters = new Map<string, UsageMeter>();
+  const metered = batch.messages.map((message) => {
+    const crawlId = eventSchema.safeParse(message.body).data?.crawlId;
+    if (crawlId === undefined) return message;
+    const meter = meters.get(crawlId) ?? new UsageMeter();
+    if (!meters.has(crawlId)) meter.count('workerInvocations');
+    meters.set(crawlId, meter);
+    meter.count('queueOperations');
+    return meteredMessage(message, meter);
+  });
+  await Promise.all(metered.map((message) => deliverMessage(message, crawlOf, settings)));
+  await Promise.all(
+    [...meters].map(([crawlId, meter]) =>
+      env.CRAWL.getByName(crawlId)
+        .recordUsage(meter.usage)
+        .catch(() => undefined),
+    ),
+  );
 }
 
 async function deliverMessage(message: Message, crawlOf: (id: string) => Promise<CrawlRow | null>, settings: Settings): Promise<void> {

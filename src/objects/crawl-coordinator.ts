@@ -523,8 +523,10 @@ export class CrawlCoordinator extends DurableObject<Env> {
           this.setMeta('notified', notified);
           throw new Error('webhook event not queued');
         }
+        if (this.config()?.webhook) this.counts.usage.operations.queueOperations += 1; // the event written
       } else this.setMeta('notified', status);
       this.setMeta('synced', status);
+      this.save();
     } catch (error) {
       log('error', 'crawl status sync failed (D1, or the webhook event); the alarm retries', { crawlId: id, error: String(error) });
       await this.ctx.storage.setAlarm(Date.now() + 5_000);

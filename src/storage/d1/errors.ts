@@ -1,4 +1,5 @@
 import { reasonKind } from '../../domain/reasons';
+import type { UsageMeter } from '../../domain/usage';
 import { chunkedIn, intervalStart, jsonRowsInsert } from './sql';
 
 export type ErrorOutcome = 'failed' | 'skipped';
@@ -61,9 +62,11 @@ export function errorUpserts(db: D1Database, crawlId: string, errors: readonly E
   );
 }
 
-export async function recordErrors(db: D1Database, crawlId: string, errors: readonly ErrorRecord[], at: number): Promise<void> {
+export async function recordErrors(db: D1Database, crawlId: string, errors: readonly ErrorRecord[], at: number, meter?: UsageMeter): Promise<void> {
   const statements = errorUpserts(db, crawlId, errors, at);
-  if (statements.length > 0) await db.batch(statements);
+  if (statements.length === 0) return;
+  const written = await db.batch(statements);
+  meter?.d1(written);
 }
 
 /** Forgets the failures of URLs that are being tried again. */
