@@ -269,6 +269,10 @@ describe('POST /v1/crawls/:id/reextract', () => {
     await waitForCrawl(id);
     expect((await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(`${root}product.html`)}`)).status).toBe(404);
     const requests = (await siteLog(ns)).length;
+    const usage = async () =>
+      ((await (await api(`/v1/crawls/${id}/usage`)).json()) as { operations: { r2ClassA: number; r2ClassB: number; d1RowsWritten: number } }).operations;
+    await new Promise((r) => setTimeout(r, 300)); // the crawl's last consumer reports its usage after its last chunk
+    const before = await usage();
 
     const res = await api(`/v1/crawls/${id}/reextract`, {
       method: 'POST',
@@ -285,6 +289,11 @@ describe('POST /v1/crawls/:id/reextract', () => {
     expect((await record(id, `${root}product.html`)).fields).toMatchObject({ name: 'Desk Lamp', price: 1299 });
     expect((await content(id, `${root}article.html`, 'markdown')).body).toMatch(/^# Getting started/);
     expect((await siteLog(ns)).length).toBe(requests);
+    // The re-extraction is counted with the crawl: one records object written, the stored segments read, 8 rows updated.
+    const after = await usage();
+    expect(after.r2ClassA - before.r2ClassA).toBe(1);
+    expect(after.r2ClassB - before.r2ClassB).toBeGreaterThanOrEqual(1);
+    expect(after.d1RowsWritten - before.d1RowsWritten).toBeGreaterThanOrEqual(8);
 
     // Again with another spec: the records follow the newest one.
     await api(`/v1/crawls/${id}/reextract`, { method: 'POST', body: JSON.stringify({ extract: { formats: ['text'], fields: { h: { selector: 'h1' } } } }) });
