@@ -1,5 +1,6 @@
 import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
+import { reportUsage } from '../objects/crawl-usage';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
 import { getCrawl } from '../storage/d1/crawls';
 import { recordErrors } from '../storage/d1/errors';
@@ -16,9 +17,7 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
   await Promise.all(
     [...tasksByCrawl(batch, 'dead letter')].map(async ([crawlId, items]) => {
       // What handling them costs is the crawl's: the invocation, each delivery and ack, the D1 rows, the events.
-      const meter = new UsageMeter();
-      meter.count('workerInvocations');
-      meter.count('queueOperations', items.length);
+      const meter = UsageMeter.delivered(items.length);
       try {
         await abandon(
           env,
@@ -31,9 +30,7 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
         log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
         for (const { message } of items) message.retry();
       }
-      await env.CRAWL.getByName(crawlId)
-        .recordUsage(meter.usage)
-        .catch(() => undefined);
+      await reportUsage(env.CRAWL, crawlId, meter);
     }),
   );
 }
@@ -55,5 +52,5 @@ async function abandon(env: Env, crawlId: string, urls: string[], meter: UsageMe
     crawlId,
     changed.map(({ url, attempts }) => ({ outcome: { url, reason: REASON }, attempts })),
   );
-  if ((await emitWebhookEvents(env.WEBHOOKS, crawl.config, events)) && crawl.config.webhook) meter.queueWrites(events.map((e) => JSON.stringify(e).length));
+  await emitWebhookEvents(env.WEBHOOKS, crawl.config, events, meter);
 }

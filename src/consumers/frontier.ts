@@ -4,6 +4,7 @@ import { UsageMeter } from '../domain/usage';
 import { HeldBytes } from '../lib/held-bytes';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
+import { reportUsage } from '../objects/crawl-usage';
 import { hostGateClient } from '../objects/host-gate-client';
 import { type Connections, invocationConnections } from '../page/connections';
 import { type ProcessDeps, processTask } from '../page/process';
@@ -53,13 +54,11 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
  * recording its pages took. The crawl's Durable Object counts its own requests and rows.
  */
 async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, settings: Settings, invocation: Invocation): Promise<void> {
-  const meter = new UsageMeter();
-  meter.count('workerInvocations');
-  meter.count('queueOperations', messages.length);
+  const meter = UsageMeter.delivered(messages.length);
   const group = messages.map(({ message, task }) => ({ message: meteredMessage(message, meter), task }));
   const stub = env.CRAWL.getByName(crawlId);
   await claimAndFetch(crawlId, group, { env, settings, invocation, meter }, stub);
-  await stub.recordUsage(meter.usage).catch((error: unknown) => log('warn', 'usage not recorded', { crawlId, error: String(error) }));
+  await reportUsage(env.CRAWL, crawlId, meter);
 }
 
 /** What the invocation shares between its crawls' groups: the cap on fetches in flight, the connections, the memory. */
@@ -158,11 +157,12 @@ async function fetchInChunks(
 ): Promise<void> {
   const chunkSize = Math.max(SETTLE_CHUNK_MIN, deps.settings.fetchConcurrency);
   let buffer: Finished[] = [];
+  let bufferBytes = 0;
   let recording = Promise.resolve();
   const flush = () => {
-    const chunk = buffer;
-    buffer = [];
-    recording = recording.then(() => record(chunk)).finally(() => memory.release(chunk.reduce((sum, f) => sum + heldBytes(f), 0)));
+    const [chunk, bytes] = [buffer, bufferBytes];
+    [buffer, bufferBytes] = [[], 0];
+    recording = recording.then(() => record(chunk)).finally(() => memory.release(bytes));
   };
   const limit = deps.limit ?? ((task) => task());
   // A fetch that must wait for memory first has the results so far recorded, which is what frees it.
@@ -175,9 +175,11 @@ async function fetchInChunks(
     }
     return [
       processOne(message, task, claim, gated).then((finished) => {
+        const bytes = heldBytes(finished);
         buffer.push(finished);
-        memory.hold(heldBytes(finished));
-        if (buffer.length >= chunkSize || buffer.reduce((sum, f) => sum + heldBytes(f), 0) >= CHUNK_MAX_BYTES) flush();
+        bufferBytes += bytes;
+        memory.hold(bytes);
+        if (buffer.length >= chunkSize || bufferBytes >= CHUNK_MAX_BYTES) flush();
       }),
     ];
   });

@@ -2,6 +2,7 @@ import { extractPage } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec';
 import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
+import { reportUsage } from '../objects/crawl-usage';
 import { applyExtract } from '../page/read';
 import { type ReextractTask, reextractTaskSchema, sendReextractStep } from '../queues/extract';
 import { BodyReader } from '../storage/bodies';
@@ -9,6 +10,7 @@ import { advanceReextraction, getCrawl } from '../storage/d1/crawls';
 import { htmlPagesAfter, type StoredHtmlPage, updateExtracted } from '../storage/d1/pages';
 import { writeRecordSegment } from '../storage/segments';
 import type { ExtractedPage } from '../types';
+import { meteredMessage } from './tasks';
 
 /** Pages re-extracted per message: a few seconds of CPU at most. */
 const STEP = 50;
@@ -30,16 +32,11 @@ export async function consumeReextraction(batch: MessageBatch, env: Env): Promis
       continue;
     }
     // The step's operations are the crawl's: this invocation, the message read and deleted, and the step's R2 and D1 work.
-    const meter = new UsageMeter();
-    meter.count('workerInvocations');
-    meter.count('queueOperations');
+    const meter = UsageMeter.delivered(1);
     try {
       await step(env, parsed.data, message.attempts >= STEP_ATTEMPTS, meter);
-      message.ack();
-      meter.count('queueOperations');
-      await env.CRAWL.getByName(parsed.data.crawlId)
-        .recordUsage(meter.usage)
-        .catch(() => undefined);
+      meteredMessage(message, meter).ack();
+      await reportUsage(env.CRAWL, parsed.data.crawlId, meter);
     } catch (error) {
       log('error', 're-extraction step failed', { crawlId: parsed.data.crawlId, after: parsed.data.after, attempt: message.attempts, error: String(error) });
       message.retry({ delaySeconds: 2 ** Math.min(message.attempts, 6) });

@@ -91,7 +91,7 @@ async function report(
       crawlId,
       done.map((d) => d.processed).filter((p) => recorded.has(p.outcome.url)),
     );
-    if (await emitWebhookEvents(env.WEBHOOKS, config, events)) meter.queueWrites(events.map((e) => JSON.stringify(e).length));
+    await emitWebhookEvents(env.WEBHOOKS, config, events, meter);
   }
   return accepted;
 }

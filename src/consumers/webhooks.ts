@@ -4,6 +4,7 @@ import { backoffSeconds } from '../domain/backoff';
 import { signWebhook } from '../domain/signature';
 import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
+import { reportUsage } from '../objects/crawl-usage';
 import type { WebhookEvent } from '../queues/webhook-events';
 import { readSettings, type Settings } from '../settings';
 import { type CrawlRow, getCrawl } from '../storage/d1/crawls';
@@ -72,20 +73,13 @@ export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<vo
   const metered = batch.messages.map((message) => {
     const crawlId = eventSchema.safeParse(message.body).data?.crawlId;
     if (crawlId === undefined) return message;
-    const meter = meters.get(crawlId) ?? new UsageMeter();
-    if (!meters.has(crawlId)) meter.count('workerInvocations');
+    const meter = meters.get(crawlId) ?? UsageMeter.delivered(0);
     meters.set(crawlId, meter);
     meter.count('queueOperations');
     return meteredMessage(message, meter);
   });
   await Promise.all(metered.map((message) => deliverMessage(message, crawlOf, settings)));
-  await Promise.all(
-    [...meters].map(([crawlId, meter]) =>
-      env.CRAWL.getByName(crawlId)
-        .recordUsage(meter.usage)
-        .catch(() => undefined),
-    ),
-  );
+  await Promise.all([...meters].map(([crawlId, meter]) => reportUsage(env.CRAWL, crawlId, meter)));
 }
 
 async function deliverMessage(message: Message, crawlOf: (id: string) => Promise<CrawlRow | null>, settings: Settings): Promise<void> {

@@ -112,6 +112,14 @@ interface D1Meta {
 export class UsageMeter {
   readonly usage: Usage = emptyUsage();
 
+  /** The meter of a consumer invocation's work for one crawl: the invocation, and `messages` deliveries (reads). */
+  static delivered(messages: number): UsageMeter {
+    const meter = new UsageMeter();
+    meter.count('workerInvocations');
+    meter.count('queueOperations', messages);
+    return meter;
+  }
+
   count(op: Operation, n = 1): void {
     this.usage.operations[op] += n;
   }

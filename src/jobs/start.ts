@@ -1,5 +1,6 @@
 import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
+import { reportUsage } from '../objects/crawl-usage';
 import { enqueueTasks } from '../queues/frontier';
 import { deleteCrawl, insertCrawl } from '../storage/d1/crawls';
 import type { CrawlConfig, FrontierEntry } from '../types';
@@ -26,6 +27,6 @@ export async function startCrawl(env: Env, config: CrawlConfig, origin: { schedu
   }
   // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
   await enqueueTasks(env, id, config, seeds, undefined, meter);
-  await stub.recordUsage(meter.usage).catch((error: unknown) => log('warn', 'usage not recorded', { crawlId: id, error: String(error) }));
+  await reportUsage(env.CRAWL, id, meter);
   return id;
 }

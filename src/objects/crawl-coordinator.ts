@@ -519,11 +519,12 @@ export class CrawlCoordinator extends DurableObject<Env> {
           { status, counts: this.snapshot()?.counts, finishedAt: new Date(now).toISOString() },
           now,
         );
-        if (!(await emitWebhookEvents(this.env.WEBHOOKS, this.config() ?? {}, [event]))) {
+        const meter = new UsageMeter();
+        if (!(await emitWebhookEvents(this.env.WEBHOOKS, this.config() ?? {}, [event], meter))) {
           this.setMeta('notified', notified);
           throw new Error('webhook event not queued');
         }
-        if (this.config()?.webhook) this.counts.usage.operations.queueOperations += 1; // the event written
+        addUsage(this.counts.usage, meter.usage);
       } else this.setMeta('notified', status);
       this.setMeta('synced', status);
       this.save();
@@ -558,7 +559,6 @@ export class CrawlCoordinator extends DurableObject<Env> {
   /** Writes the counters (and usage) as one row, when this call changed them. */
   private save(): void {
     if (!this.dirty || !this.exists) return;
-    this.dirty = false;
     this.rows("INSERT INTO meta (k, v) VALUES ('counts', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v", JSON.stringify(this.counts));
     // Its own row is counted in the next save.
     this.dirty = false;

@@ -1,6 +1,6 @@
 import { concatBytes } from '../domain/bytes';
 import type { Settings } from '../settings';
-import type { Connections } from './connections';
+import { ALONE, type Connections } from './connections';
 import { type Deadline, deadline } from './deadline';
 
 export interface FetchedResponse {
@@ -91,9 +91,6 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
   }
   return readCapped(response.body, limit);
 }
-
-/** A connection for one request with no other request of the invocation to share the limit with. */
-const ALONE: Connections = { limit: (start) => start(), fetch: (input, init) => fetch(input, init) };
 
 /**
  * One GET, redirects not followed (the crawler schedules each hop as its own task). With `connections`, the request

@@ -1,3 +1,4 @@
+import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import type { CrawlConfig } from '../types';
 import { QUEUE_SEND_BATCH } from './frontier';
@@ -38,11 +39,19 @@ export function pageFailedEvents(
  * the crawl. Without a webhook, nothing. Sending must not hold up or fail the crawl: failures are logged and
  * reported false, for callers that keep a durable record of what still has to be sent (the crawl's Durable Object).
  */
-export async function emitWebhookEvents(queue: Queue, config: Pick<CrawlConfig, 'webhook'>, events: readonly WebhookEvent[]): Promise<boolean> {
+export async function emitWebhookEvents(
+  queue: Queue,
+  config: Pick<CrawlConfig, 'webhook'>,
+  events: readonly WebhookEvent[],
+  meter?: UsageMeter,
+): Promise<boolean> {
   if (!config.webhook || events.length === 0) return true;
   try {
-    for (let i = 0; i < events.length; i += QUEUE_SEND_BATCH)
-      await queue.sendBatch(events.slice(i, i + QUEUE_SEND_BATCH).map((body) => ({ body, contentType: 'json' as const })));
+    for (let i = 0; i < events.length; i += QUEUE_SEND_BATCH) {
+      const slice = events.slice(i, i + QUEUE_SEND_BATCH);
+      await queue.sendBatch(slice.map((body) => ({ body, contentType: 'json' as const })));
+      meter?.queueWrites(slice.map((e) => JSON.stringify(e).length));
+    }
     return true;
   } catch (error) {
     log('warn', 'webhook events not queued', {

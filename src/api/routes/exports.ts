@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { UsageMeter } from '../../domain/usage';
+import { reportUsage } from '../../objects/crawl-usage';
 import { streamPageExport } from '../../storage/page-export';
 import { exportWarc, readExport } from '../../storage/warc-export';
 import { badRequest, notFound } from '../errors';
@@ -36,9 +37,7 @@ export const exportRoutes = new Hono<CrawlEnv>()
     const meter = new UsageMeter();
     const result = await exportWarc(c.env.BODIES, c.env.DB, crawl, { meter });
     // The export's R2 writes and reads are the crawl's (an export of a crawl being purged is not counted).
-    await c.env.CRAWL.getByName(crawl.id)
-      .recordUsage(meter.usage)
-      .catch(() => undefined);
+    await reportUsage(c.env.CRAWL, crawl.id, meter);
     return c.json({ format, ...result, download: `/v1/crawls/${crawl.id}/exports/${result.file}` }, 201);
   })
   /** Downloads a file written by an export. */
