@@ -1,5 +1,9 @@
 import type { ExtractSpec } from './domain/extract/spec';
 import type { Scope } from './domain/scope';
+import type { FrontierEntry, Outcome, TaskKind } from './domain/url-life';
+
+export { reasonOf } from './domain/url-life';
+export type { FrontierEntry, Outcome, TaskKind };
 
 /** A validated crawl request, as stored with the job. */
 export interface CrawlConfig {
@@ -58,40 +62,9 @@ export interface CrawlSnapshot {
   pending: number;
 }
 
-/** A page to crawl, or a sitemap to read for pages. */
-export type TaskKind = 'page' | 'sitemap';
-
-/** A URL accepted into the frontier. */
-export interface FrontierEntry {
-  url: string;
-  depth: number;
-  /** Redirects followed to reach this URL. */
-  hops: number;
-  /** Absent means 'page'. */
-  kind?: TaskKind;
-}
-
 /** The body of a frontier queue message. */
 export interface CrawlTask extends FrontierEntry {
   crawlId: string;
-}
-
-/**
- * What became of one claimed URL, reported to the crawl's Durable Object. `retry` uses up an attempt;
- * `throttled` (politeness kept it waiting too long) does not. `fetched`: an HTTP response was
- * received. `links`: candidate URLs found (links, a redirect target or sitemaps), already scope-checked.
- */
-export type Outcome =
-  | { kind: 'stored'; url: string; fetched: boolean; links?: FrontierEntry[] }
-  | { kind: 'skipped'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
-  | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
-  /** Handed back to the queue; `retryDelaySeconds` is when the URL's message is due back. */
-  | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
-  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
-
-/** The reason an outcome gives, if any. */
-export function reasonOf(outcome: Outcome): string | null {
-  return outcome.kind === 'stored' ? null : (outcome.reason ?? null);
 }
 
 /** A fetched page as D1 records it. */

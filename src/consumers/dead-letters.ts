@@ -1,17 +1,18 @@
+import { DEAD_LETTER_REASON, transition } from '../domain/url-life';
 import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
+import { readSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
 import { recordErrors } from '../storage/d1/errors';
+import { answerMessage } from './settle';
 import { meteredMessage, tasksByCrawl } from './tasks';
 
-const REASON = 'dead-lettered: retries exhausted';
-
 /**
- * Consumer of the dead-letter queue: a frontier message lands there after the queue gave up on it
- * (every delivery threw or was retried). Its URL is recorded as failed, so the crawl can still complete
- * and the reason is listed with the crawl's errors.
+ * Consumer of the dead-letter queue: a frontier message lands there after the queue gave up on it (every delivery
+ * threw or was retried). It carries out the 'dead-lettered' row of domain/url-life.ts: its URL is recorded as failed,
+ * so the crawl can still complete and the reason is listed with the crawl's errors.
  */
 export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
   await Promise.all(
@@ -19,13 +20,15 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
       // What handling them costs is the crawl's: the invocation, each delivery and ack, the D1 rows, the events.
       const meter = UsageMeter.delivered(items.length);
       try {
+        const { record, message: action } = transition({ on: 'dead-lettered' }, readSettings(env).maxAttempts);
+        const reason = record.to === 'final' ? (record.reason ?? DEAD_LETTER_REASON) : DEAD_LETTER_REASON;
         await abandon(
           env,
           crawlId,
-          items.map(({ task }) => task.url),
+          items.map(({ task }) => ({ url: task.url, reason })),
           meter,
         );
-        for (const { message } of items) meteredMessage(message, meter).ack();
+        for (const { message } of items) answerMessage(meteredMessage(message, meter), action);
       } catch (error) {
         log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
         for (const { message } of items) message.retry();
@@ -36,13 +39,14 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
 }
 
 /** Marks the URLs failed in the crawl's Durable Object, records why in D1, and tells the crawl's webhook. */
-async function abandon(env: Env, crawlId: string, urls: string[], meter: UsageMeter): Promise<void> {
-  const changed = await env.CRAWL.getByName(crawlId).abandon(urls.map((url) => ({ url, reason: REASON })));
+async function abandon(env: Env, crawlId: string, entries: { url: string; reason: string }[], meter: UsageMeter): Promise<void> {
+  const changed = await env.CRAWL.getByName(crawlId).abandon(entries);
+  const reasons = new Map(entries.map((e) => [e.url, e.reason]));
   if (changed.length === 0) return;
   await recordErrors(
     env.DB,
     crawlId,
-    changed.map(({ url, attempts }) => ({ url, outcome: 'failed' as const, reason: REASON, attempts, httpStatus: null })),
+    changed.map(({ url, attempts }) => ({ url, outcome: 'failed' as const, reason: reasons.get(url) ?? DEAD_LETTER_REASON, attempts, httpStatus: null })),
     Date.now(),
     meter,
   );
@@ -50,7 +54,7 @@ async function abandon(env: Env, crawlId: string, urls: string[], meter: UsageMe
   if (!crawl) return;
   const events = pageFailedEvents(
     crawlId,
-    changed.map(({ url, attempts }) => ({ outcome: { url, reason: REASON }, attempts })),
+    changed.map(({ url, attempts }) => ({ outcome: { url, reason: reasons.get(url) ?? DEAD_LETTER_REASON }, attempts })),
   );
   await emitWebhookEvents(env.WEBHOOKS, crawl.config, events, meter);
 }

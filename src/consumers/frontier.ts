@@ -1,18 +1,21 @@
-import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
+import { transition } from '../domain/url-life';
 import { UsageMeter } from '../domain/usage';
-import { HeldBytes } from '../lib/held-bytes';
 import { type Limit, limiter } from '../lib/limit';
+import { MemoryBudget } from '../lib/memory-budget';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { hostGateClient } from '../objects/host-gate-client';
 import { type Connections, invocationConnections } from '../page/connections';
-import { type ProcessDeps, processTask } from '../page/process';
+import type { ProcessDeps } from '../page/job';
+import { processTask } from '../page/process';
 import { readSettings, type Settings } from '../settings';
 import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
 import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
-import { type CrawlStub, type Finished, settle } from './settle';
+import { ChunkWriter } from './chunks';
+import { fetchGuard } from './fetch-guard';
+import { answerMessage, type CrawlStub, type Finished, handedBack, settle } from './settle';
 import { meteredMessage, type TaskMessage, tasksByCrawl } from './tasks';
 
 interface Policies {
@@ -44,7 +47,7 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
   const groups = tasksByCrawl(batch, 'frontier message');
   // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to, the invocation's
   // six connections waiting for headers, and its bodies held in memory.
-  const invocation = { limit: limiter(settings.fetchConcurrency), connections: invocationConnections(settings), memory: new HeldBytes(HELD_MAX_BYTES) };
+  const invocation = { limit: limiter(settings.fetchConcurrency), connections: invocationConnections(settings), memory: new MemoryBudget(MEMORY_BUDGET_BYTES) };
   await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, invocation)));
 }
 
@@ -65,7 +68,7 @@ async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, 
 interface Invocation {
   limit: Limit;
   connections: Connections;
-  memory: HeldBytes;
+  memory: MemoryBudget;
 }
 
 interface GroupContext {
@@ -76,31 +79,46 @@ interface GroupContext {
 }
 
 async function claimAndFetch(crawlId: string, group: TaskMessage[], context: GroupContext, stub: CrawlStub): Promise<void> {
-  const { env, meter } = context;
+  const { env, settings, meter } = context;
+  const { maxAttempts } = settings;
   let claimed: Awaited<ReturnType<CrawlStub['claim']>>;
   try {
-    claimed = await stub.claim(group.map((g) => g.task.url));
+    claimed = await stub.claim(
+      group.map((g) => g.task.url),
+      group.map((g) => g.message.id),
+    );
   } catch (error) {
     log('error', 'claim failed', { crawlId, error: String(error) });
-    for (const { message } of group) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    for (const { message } of group) answerMessage(message, transition({ on: 'coordinator-unreachable', deliveries: message.attempts }, maxAttempts).message);
     return;
   }
-  const { config, claims } = claimed;
-  if (!config) {
-    for (const { message } of group) message.ack(); // no such crawl, or it is over
-    return;
-  }
-  const claimedUrls = group.filter((_, i) => claims[i]).map((g) => g.task.url);
-  const deps = await processDeps(crawlId, config, claimedUrls, context);
-  const record = (chunk: Finished[]) =>
-    settle(crawlId, chunk, stub, env, config, meter).catch((error: unknown) =>
-      log('error', 'recording a chunk failed', { crawlId, count: chunk.length, error: String(error) }),
-    );
-  await fetchInChunks(group, claims, { deps, memory: context.invocation.memory }, record);
+  const { config, claims, leaseUntil } = claimed;
+  const mine = group.flatMap((g, i) => {
+    const claim = claims[i];
+    if (claim && config) return [{ ...g, claim }];
+    answerMessage(g.message, transition({ on: 'unclaimed' }, maxAttempts).message); // done, another message's, or the crawl is over
+    return [];
+  });
+  if (!config || mine.length === 0) return;
+  const deps = await processDeps(crawlId, config, mine, context);
+  const writer = new ChunkWriter(Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency), context.invocation.memory, (chunk) =>
+    settle(chunk, { env, crawlId, config, stub, meter, maxAttempts }),
+  );
+  const guard = fetchGuard(stub, leaseUntil, settings.fetchTimeoutMs, meter);
+  // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
+  deps.beforeFetch = () => writer.room().then(guard);
+  await Promise.all(mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))));
+  await writer.close();
 }
 
 /** What processing a crawl's pages needs: settings, policies, the host gates, and a recrawl's previous versions. */
-async function processDeps(crawlId: string, config: CrawlConfig, urls: string[], { env, settings, invocation, meter }: GroupContext): Promise<ProcessDeps> {
+async function processDeps(
+  crawlId: string,
+  config: CrawlConfig,
+  claimed: { task: CrawlTask }[],
+  { env, settings, invocation, meter }: GroupContext,
+): Promise<ProcessDeps> {
+  const urls = claimed.map((c) => c.task.url);
   // A scheduled recrawl makes its requests conditional on what the previous crawl fetched.
   const previousCrawl = typeof config.recrawlOf === 'string' ? config.recrawlOf : null;
   const recrawl =
@@ -130,71 +148,22 @@ async function processDeps(crawlId: string, config: CrawlConfig, urls: string[],
   };
 }
 
-/** The smallest chunk of results recorded at once (see fetchInChunks). */
+/** The smallest chunk of results recorded at once (see ChunkWriter). */
 const SETTLE_CHUNK_MIN = 25;
-/** A chunk is recorded once its bodies reach this size, however few pages it holds. */
-const CHUNK_MAX_BYTES = 16 * 1024 * 1024;
 /**
  * Bodies fetched and not yet written to R2 that an invocation holds before it starts another fetch (an isolate has
  * 128 MB): new fetches wait for chunks to be recorded. Fetches under way are bounded by FETCH_CONCURRENCY apart.
  */
-const HELD_MAX_BYTES = 32 * 1024 * 1024;
+const MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
-const heldBytes = (f: Finished) => (f.processed?.body?.byteLength ?? 0) + (f.processed?.record?.byteLength ?? 0);
-
-/**
- * Fetches the claimed tasks of a group and records their results in chunks as pages finish, while the rest
- * are still being fetched: the next depth level reaches the queue sooner, bodies leave memory sooner, and only
- * the last chunk's writes are left once the last response is in. A chunk is a wave of FETCH_CONCURRENCY pages
- * (at least SETTLE_CHUNK_MIN) or CHUNK_MAX_BYTES of bodies, recorded one at a time in the order they filled; past
- * HELD_MAX_BYTES of bodies not yet recorded, the next fetch waits for a chunk to be. Unclaimed messages are acked.
- */
-async function fetchInChunks(
-  group: TaskMessage[],
-  claims: (Claim | null)[],
-  { deps, memory }: { deps: ProcessDeps; memory: HeldBytes },
-  record: (chunk: Finished[]) => Promise<void>,
-): Promise<void> {
-  const chunkSize = Math.max(SETTLE_CHUNK_MIN, deps.settings.fetchConcurrency);
-  let buffer: Finished[] = [];
-  let bufferBytes = 0;
-  let recording = Promise.resolve();
-  const flush = () => {
-    const [chunk, bytes] = [buffer, bufferBytes];
-    [buffer, bufferBytes] = [[], 0];
-    recording = recording.then(() => record(chunk)).finally(() => memory.release(bytes));
-  };
-  const limit = deps.limit ?? ((task) => task());
-  // A fetch that must wait for memory first has the results so far recorded, which is what frees it.
-  const gated: ProcessDeps = { ...deps, limit: (task) => limit(() => memory.room(() => buffer.length > 0 && flush()).then(task)) };
-  const started = group.flatMap(({ message, task }, i) => {
-    const claim = claims[i];
-    if (!claim) {
-      message.ack(); // already done, taken by another consumer, or the crawl is over
-      return [];
-    }
-    return [
-      processOne(message, task, claim, gated).then((finished) => {
-        const bytes = heldBytes(finished);
-        buffer.push(finished);
-        bufferBytes += bytes;
-        memory.hold(bytes);
-        if (buffer.length >= chunkSize || bufferBytes >= CHUNK_MAX_BYTES) flush();
-      }),
-    ];
-  });
-  await Promise.all(started);
-  if (buffer.length > 0) flush();
-  await recording;
-}
-
-/** One task fetched and decided, or broken by an internal error (its message is retried). */
+/** One task fetched and decided; one that broke on an internal error is handed back (no attempt used up). */
 function processOne(message: Message, task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Finished> {
   return processTask(task, claim, deps).then(
     (processed) => ({ message, task, processed }),
     (error: unknown) => {
       log('error', 'processing failed', { crawlId: task.crawlId, url: task.url, error: String(error) });
-      return { message, task, error };
+      const processed = handedBack({ outcome: { kind: 'released', url: task.url, fetched: false }, attempts: claim.attempts }, 'internal error');
+      return { message, task, processed };
     },
   );
 }

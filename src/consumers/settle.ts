@@ -1,76 +1,118 @@
-import { backoffSeconds } from '../domain/backoff';
+import { isFinal, type MessageAction, resolveOutcome, transition, type UrlEvent } from '../domain/url-life';
 import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
-import type { CrawlConfig, CrawlTask, FrontierEntry, Outcome, Processed } from '../types';
+import type { CrawlConfig, CrawlStatus, CrawlTask, FrontierEntry, Processed } from '../types';
 import { OfferedUrls } from './offered';
 
 export type CrawlStub = ReturnType<Env['CRAWL']['getByName']>;
 
-/** A claimed task of the batch, fetched and decided (or broken by an internal error). */
-export type Finished = { message: Message; task: CrawlTask; processed?: Processed; error?: unknown };
+/** A claimed task of the batch, its attempt over: fetched and decided, or handed back (see processOne). */
+export type Finished = { message: Message; task: CrawlTask; processed: Processed };
 
-type Done = { message: Message; task: CrawlTask; processed: Processed };
+/** What settling a chunk needs: the crawl, its coordinator, and where its operations are counted. */
+export interface SettleContext {
+  env: Env;
+  crawlId: string;
+  config: CrawlConfig;
+  stub: CrawlStub;
+  meter: UsageMeter;
+  maxAttempts: number;
+}
 
 /** Links already offered by this isolate, per crawl (see OfferedUrls). */
 const offered = new OfferedUrls();
 
+/** Carries out what domain/url-life.ts says the queue message gets (a resend is the caller's to send first). */
+export function answerMessage(message: Message, action: MessageAction): void {
+  if (action.do === 'ack') message.ack();
+  else message.retry({ delaySeconds: action.delaySeconds });
+}
+
+const answerEach = (chunk: readonly Finished[], event: (f: Finished) => UrlEvent, maxAttempts: number) => {
+  for (const f of chunk) answerMessage(f.message, transition(event(f), maxAttempts).message);
+};
+
 /**
- * Records a chunk of finished tasks and answers their messages: bodies to R2 and rows to D1 (record), outcomes
- * and the links they found to the crawl's Durable Object (report), accepted links to the queues, throttled URLs
- * re-queued as new delayed messages (requeueThrottled); then each message acked or retried on its own (answer).
- * Never throws.
+ * Settles a chunk of finished attempts, carrying out domain/url-life.ts: each outcome resolved (a retry on the last
+ * attempt is a failure); bodies to R2 and rows to D1 (record); outcomes and the links they found to the crawl's
+ * coordinator (report), which answers whether the crawl still runs; accepted links to the queues; throttled URLs sent
+ * again, delayed to their slot (resendThrottled); then each message acked or retried on its own. Never throws.
  */
-export async function settle(crawlId: string, chunk: Finished[], stub: CrawlStub, env: Env, config: CrawlConfig, meter: UsageMeter): Promise<void> {
-  const done = chunk.filter((f): f is Done => f.processed !== undefined);
-  const broken = chunk.filter((f) => f.processed === undefined);
-  const retryAll = (reason: string, error: unknown) => {
-    log('error', reason, { crawlId, error: String(error) });
-    for (const { message } of chunk) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
-  };
+export async function settle(chunk: Finished[], context: SettleContext): Promise<void> {
+  const { env, crawlId, config, meter, maxAttempts } = context;
+  const resolved = chunk.map((f) => ({ ...f, processed: resolveAttempt(f.processed, maxAttempts) }));
   try {
-    await record(env, crawlId, done, meter);
+    await record(env, crawlId, resolved, meter);
   } catch (error) {
-    // Nothing of this chunk is recorded in D1 (a segment may be orphaned): hand its URLs back and retry its messages.
-    await stub.complete(chunk.map((f): Outcome => ({ url: f.task.url, kind: 'retry', fetched: false, reason: 'storage error' }))).catch(() => undefined);
-    return retryAll('D1 write failed', error);
+    // Nothing of this chunk is in D1 (a segment may be orphaned): its URLs go back, no attempt used up.
+    log('error', 'recording a chunk failed; its URLs are handed back', { crawlId, error: String(error) });
+    const released = resolved.map((f) => ({ ...f, processed: handedBack(f.processed, 'storage error') }));
+    const status = await report(context, released).then(
+      (r) => r.status,
+      (): CrawlStatus => 'running',
+    );
+    return answerEach(released, (f) => outcomeEvent(f, status), maxAttempts);
   }
-  let accepted: FrontierEntry[];
+  let reported: Awaited<ReturnType<typeof report>>;
   try {
-    accepted = await report({ env, crawlId, config, stub, meter }, done, broken);
+    reported = await report(context, resolved);
   } catch (error) {
-    return retryAll('complete failed', error);
+    log('error', 'complete failed', { crawlId, error: String(error) });
+    return answerEach(resolved, (f) => ({ on: 'coordinator-unreachable', deliveries: f.message.attempts }), maxAttempts);
   }
   try {
-    await enqueueTasks(env, crawlId, config, accepted, undefined, meter);
+    await enqueueTasks(env, crawlId, config, reported.accepted, undefined, meter);
   } catch (error) {
-    // The URLs are recorded as queued in the Durable Object; its sweeper re-sends them.
-    log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: accepted.length, error: String(error) });
+    // The URLs are recorded as queued in the coordinator; its sweeper re-sends them.
+    log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: reported.accepted.length, error: String(error) });
   }
-  const requeued = await requeueThrottled(env, crawlId, config, done, meter);
-  answer(crawlId, done, broken, requeued);
+  const resent = reported.status === 'running' ? await resendThrottled(context, resolved) : new Set<Message>();
+  for (const f of resolved) {
+    const action = transition(outcomeEvent(f, reported.status), maxAttempts).message;
+    if (f.processed.outcome.kind === 'failed') log('warn', 'page failed', { crawlId, url: f.task.url, reason: f.processed.outcome.reason });
+    // A throttled URL whose resend failed keeps its message instead (a delivery used up, its URL not lost).
+    if (action.do === 'resend' && resent.has(f.message)) f.message.ack();
+    else answerMessage(f.message, action);
+  }
+}
+
+const outcomeEvent = (f: Finished, status: CrawlStatus): UrlEvent => ({
+  on: 'outcome',
+  outcome: f.processed.outcome,
+  attempt: f.processed.attempts,
+  running: status === 'running',
+});
+
+/** The attempt as the coordinator is told of it; the page of an attempt to be tried again is not recorded. */
+function resolveAttempt(processed: Processed, maxAttempts: number): Processed {
+  const outcome = resolveOutcome(processed.outcome, processed.attempts, maxAttempts);
+  if (isFinal(outcome)) return { ...processed, outcome };
+  const { page: _page, body: _body, record: _record, links: _links, ...rest } = processed;
+  return { ...rest, outcome };
+}
+
+/** An attempt handed back through no fault of the site: no attempt used up, nothing recorded. */
+export function handedBack(processed: Pick<Processed, 'outcome' | 'attempts'>, reason: string): Processed {
+  const { url } = processed.outcome;
+  return { outcome: { kind: 'released', url, fetched: false, reason }, attempts: processed.attempts };
 }
 
 /** Bodies to R2 (one segment per chunk), then the chunk's rows to D1 (one batch). */
-async function record(env: Env, crawlId: string, done: readonly Done[], meter: UsageMeter): Promise<void> {
+async function record(env: Env, crawlId: string, done: readonly Finished[], meter: UsageMeter): Promise<void> {
   const results = done.map((d) => d.processed);
   await writeSegments(env.BODIES, crawlId, results, { usage: meter });
   await writeResults(env.DB, crawlId, results, meter);
 }
 
 /**
- * Reports the chunk's outcomes to the crawl's Durable Object in one call, with the links found (less those this
- * isolate already offered), and queues page.failed events for the URLs it recorded as failed. Returns the links
- * it accepted.
+ * Reports the chunk's outcomes to the crawl's coordinator in one call, with the links found (less those this isolate
+ * already offered), and queues page.failed events for the URLs it recorded as failed. Returns its answer.
  */
-async function report(
-  { env, crawlId, config, stub, meter }: { env: Env; crawlId: string; config: CrawlConfig; stub: CrawlStub; meter: UsageMeter },
-  done: readonly Done[],
-  broken: readonly Finished[],
-): Promise<FrontierEntry[]> {
+async function report({ env, crawlId, config, stub, meter }: SettleContext, done: readonly Finished[]) {
   const offering = new Set<string>();
   const fresh = (links: FrontierEntry[]) =>
     links.filter((link) => {
@@ -78,63 +120,42 @@ async function report(
       offering.add(link.url);
       return true;
     });
-  const outcomes: Outcome[] = [
-    ...done.map(({ processed: { outcome } }) => ('links' in outcome && outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome)),
-    ...broken.map((b): Outcome => ({ url: b.task.url, kind: 'retry', fetched: false, reason: 'internal error' })),
-  ];
-  const { accepted, failed } = await stub.complete(outcomes);
+  const outcomes = done.map(({ processed: { outcome } }) => ('links' in outcome && outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome));
+  const answer = await stub.complete(outcomes);
   offered.add(crawlId, offering);
-  if (failed.length > 0 && config.webhook) {
+  if (answer.failed.length > 0 && config.webhook) {
     // Only the URLs the crawl recorded as failed just now (not a late duplicate of one already final).
-    const recorded = new Set(failed);
+    const recorded = new Set(answer.failed);
     const events = pageFailedEvents(
       crawlId,
       done.map((d) => d.processed).filter((p) => recorded.has(p.outcome.url)),
     );
     await emitWebhookEvents(env.WEBHOOKS, config, events, meter);
   }
-  return accepted;
+  return answer;
 }
 
 /**
- * Throttled URLs go back to the queue as new messages, delayed until their host has a slot: waiting for a
- * host must not use up the messages' retries. Returns the messages whose URL was re-queued.
+ * Throttled URLs go back to the queue as new messages, delayed until their host has a slot: waiting for a host must
+ * not use up the messages' deliveries. Returns the messages whose URL was sent again.
  */
-async function requeueThrottled(env: Env, crawlId: string, config: CrawlConfig, done: readonly Done[], meter: UsageMeter): Promise<Set<Message>> {
-  const byDelay = new Map<number, Done[]>();
-  for (const d of done) {
-    if (d.processed.outcome.kind !== 'throttled') continue;
-    const delay = d.processed.outcome.retryDelaySeconds ?? 1;
-    byDelay.set(delay, [...(byDelay.get(delay) ?? []), d]);
+async function resendThrottled({ env, crawlId, config, meter, maxAttempts }: SettleContext, done: readonly Finished[]): Promise<Set<Message>> {
+  const byDelay = new Map<number, Finished[]>();
+  for (const f of done) {
+    const action = transition(outcomeEvent(f, 'running'), maxAttempts).message;
+    if (action.do === 'resend') byDelay.set(action.delaySeconds, [...(byDelay.get(action.delaySeconds) ?? []), f]);
   }
-  const requeued = new Set<Message>();
+  const resent = new Set<Message>();
   for (const [delay, items] of byDelay) {
     try {
       const entries = items.map(
         ({ task }): FrontierEntry => ({ url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}) }),
       );
       await enqueueTasks(env, crawlId, config, entries, delay, meter);
-      for (const { message } of items) requeued.add(message);
+      for (const { message } of items) resent.add(message);
     } catch (error) {
       log('warn', 're-queueing throttled URLs failed; retrying their messages instead', { crawlId, error: String(error) });
     }
   }
-  return requeued;
-}
-
-/** Acks or retries each message of the chunk on its own. */
-function answer(crawlId: string, done: readonly Done[], broken: readonly Finished[], requeued: Set<Message>): void {
-  for (const { message, processed } of done) {
-    const { outcome } = processed;
-    if (outcome.kind === 'throttled') {
-      if (requeued.has(message)) message.ack();
-      else message.retry({ delaySeconds: outcome.retryDelaySeconds ?? 1 });
-    } else if (outcome.kind === 'retry') {
-      message.retry({ delaySeconds: outcome.retryDelaySeconds ?? backoffSeconds(processed.attempts) });
-    } else {
-      if (outcome.kind === 'failed') log('warn', 'page failed', { crawlId, url: outcome.url, reason: outcome.reason });
-      message.ack();
-    }
-  }
-  for (const { message } of broken) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+  return resent;
 }

@@ -1,7 +1,8 @@
 import type { ExtractSpec } from '../domain/extract/spec';
 import { limiter } from '../lib/limit';
 import { hostGateClient } from '../objects/host-gate-client';
-import { MAX_REDIRECT_HOPS, type ProcessDeps, processTask } from '../page/process';
+import type { ProcessDeps } from '../page/job';
+import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
 import { readSettings } from '../settings';
 import { decodeRecord, type StoredRecord } from '../storage/records';
 import type { Processed } from '../types';

@@ -1,63 +1,16 @@
 import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/classify';
-import type { ExtractSpec } from '../domain/extract/spec';
 import { normalizeUrl } from '../domain/normalize';
-import type { LinkPolicy } from '../domain/policy';
-import type { Limit } from '../lib/limit';
-import type { Settings } from '../settings';
+import { isFinal } from '../domain/url-life';
 import type { PreviousVersion } from '../storage/d1/pages';
-import type { Claim, CrawlTask, FrontierEntry, Outcome, PageRecord, Processed } from '../types';
-import type { Connections } from './connections';
+import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
-import type { CrawlPoliteness, Gate, GateReport, GateResult } from './gate';
+import type { GateReport, GateResult } from './gate';
+import { finish, type Job, type ProcessDeps, transient } from './job';
 import { readBody } from './read';
 
 export const MAX_REDIRECT_HOPS = 5;
-
-export interface ProcessDeps {
-  settings: Settings;
-  policy: LinkPolicy;
-  /** Whether a sitemap URL belongs to the crawl (scope only). */
-  sitemapInScope: (url: string) => boolean;
-  /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
-  readSitemaps: boolean;
-  /** What each HTML page is extracted into; none: links and title only. */
-  extract?: ExtractSpec | null;
-  /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
-  recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string, previous: PreviousVersion) => Promise<string[]> } | null;
-  crawlId: string;
-  /** robots.txt and the host's rate limiter. */
-  gate: Gate;
-  /** The crawl's own politeness towards each host. */
-  politeness: CrawlPoliteness;
-  /** The consumer invocation's cap on requests in flight (settings.fetchConcurrency); none: no cap. */
-  limit?: Limit;
-  /** The invocation's connections (at most six waiting for headers; see Connections). */
-  connections?: Connections;
-  now?: () => number;
-}
-
-/** A claimed task being worked on: the one place outcomes are built. */
-export interface Job {
-  task: CrawlTask;
-  claim: Claim;
-  deps: ProcessDeps;
-}
-
-/** An outcome before it names its URL. */
-type Decided = Outcome extends infer O ? (O extends Outcome ? Omit<O, 'url'> : never) : never;
-
-/** The one outcome builder: what became of the job's URL, with what is recorded of it. */
-export function finish(job: Job, outcome: Decided, extra: Omit<Processed, 'outcome' | 'attempts'> = {}): Processed {
-  return { outcome: { ...outcome, url: job.task.url }, attempts: job.claim.attempts, ...extra };
-}
-
-/** A transient failure: a retry with `delaySeconds`, or a failure for good once attempts are used up. */
-function retryOrFail(job: Job, reason: string, fetched: boolean, delaySeconds: number, page?: PageRecord): Processed {
-  if (job.claim.attempts >= job.deps.settings.maxAttempts) return finish(job, { kind: 'failed', fetched, reason }, page ? { page } : {});
-  return finish(job, { kind: 'retry', fetched, reason, retryDelaySeconds: delaySeconds });
-}
 
 /**
  * Fetches one claimed URL, once robots.txt and its host's rate limiter let it, and decides its outcome:
@@ -84,7 +37,7 @@ function withSitemaps(processed: Processed, seedUrl: string, robotsSitemaps: str
     .filter((url): url is string => url !== null && inScope(url))
     .map((url): FrontierEntry => ({ url, depth: 0, hops: 0, kind: 'sitemap' }));
   const { outcome } = processed;
-  if (outcome.kind === 'retry' || outcome.kind === 'throttled') return processed;
+  if (!isFinal(outcome)) return processed;
   return { ...processed, outcome: { ...outcome, links: [...(outcome.links ?? []), ...candidates] } };
 }
 
@@ -95,7 +48,7 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
     case 'disallowed':
       return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked by robots.txt' });
     case 'unreachable':
-      return retryOrFail(job, admission.reason, false, Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)));
+      return transient(job, admission.reason, false, Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)));
     case 'throttled':
       return finish(job, { kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: seconds(admission.retryInMs) });
   }
@@ -108,12 +61,18 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
   const conditional: Record<string, string> = {};
   if (previous?.etag) conditional['if-none-match'] = previous.etag;
   if (previous?.lastModified) conditional['if-modified-since'] = previous.lastModified;
-  let response: FetchedResponse;
+  let response: FetchedResponse | string;
   try {
-    response = await (deps.limit ?? ((fetch) => fetch()))(() => fetchOnce(task.url, deps.settings, conditional, deps.connections));
+    response = await (deps.limit ?? ((fetch) => fetch()))(
+      async () => (await deps.beforeFetch?.()) ?? fetchOnce(task.url, deps.settings, conditional, deps.connections),
+    );
   } catch (error) {
     await done();
     return fetchFailed(job, error);
+  }
+  if (typeof response === 'string') {
+    await done();
+    return finish(job, { kind: 'released', fetched: false, reason: response });
   }
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
   const { status, respondedAt } = response;
@@ -124,7 +83,7 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
 function fetchFailed(job: Job, error: unknown): Processed {
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof BodyTooLargeError) return finish(job, { kind: 'failed', fetched: true, reason });
-  if (error instanceof NetworkError) return retryOrFail(job, reason, false, backoffSeconds(job.claim.attempts));
+  if (error instanceof NetworkError) return transient(job, reason, false);
   return finish(job, { kind: 'failed', fetched: false, reason });
 }
 
@@ -136,7 +95,7 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
   switch (decision.kind) {
     case 'retry': {
       const delay = decision.retryAfterSeconds === undefined ? undefined : Math.min(300, decision.retryAfterSeconds);
-      return retryOrFail(job, decision.reason, true, delay ?? backoffSeconds(job.claim.attempts), page);
+      return transient(job, decision.reason, true, delay, page);
     }
     case 'fail':
       return finish(job, { kind: 'failed', fetched: true, reason: decision.reason }, { page });

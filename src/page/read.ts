@@ -8,7 +8,7 @@ import { isGzip, parseSitemap } from '../domain/sitemap';
 import { encodeRecord } from '../storage/records';
 import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../types';
 import { gunzipCapped } from './fetcher';
-import { finish, type Job } from './process';
+import { finish, type Job } from './job';
 
 /** Outgoing links recorded per page, in R2 beside its body (all of them are still considered for crawling). */
 const MAX_LINKS_RECORDED = 1000;

@@ -16,6 +16,14 @@ async function startedCoordinator(overrides: Partial<CrawlConfig> = {}) {
 
 const entry = (i: number, depth = 1): FrontierEntry => ({ url: `https://example.com/p${i}`, depth, hops: 0 });
 
+/** Offers URLs to a crawl's seen-set from inside its Durable Object, as complete() does with the links it is given. */
+const offer = (id: string, entries: FrontierEntry[], maxPages: number | null = null) =>
+  runInDurableObject(env.CRAWL.getByName(id), (instance) => {
+    const accepted = instance.parts.work.offer(maxPages, entries);
+    instance.parts.ledger.save();
+    return accepted;
+  });
+
 describe('the crawl Durable Object as an atomic seen-set', () => {
   it('accepts each URL once when 50 callers offer overlapping sets at the same time', async () => {
     const { id, seeds } = await startedCoordinator();
@@ -23,7 +31,7 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
     // 50 callers, each with its own stub, each offering 60 URLs out of a pool of 300.
     const calls = Array.from({ length: 50 }, (_, c) => {
       const batch = Array.from({ length: 60 }, (_, k) => entry((c * 37 + k * 11) % 300));
-      return env.CRAWL.getByName(id).offerUrls(batch);
+      return offer(id, batch);
     });
     const accepted = (await Promise.all(calls)).flat().map((e) => e.url);
     const offered = new Set(Array.from({ length: 50 }, (_, c) => Array.from({ length: 60 }, (_, k) => entry((c * 37 + k * 11) % 300).url)).flat());
@@ -44,7 +52,13 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
 
   it('never exceeds maxPages however the offers interleave', async () => {
     const { id } = await startedCoordinator({ maxPages: 50 });
-    const calls = Array.from({ length: 20 }, (_, c) => env.CRAWL.getByName(id).offerUrls(Array.from({ length: 10 }, (_, k) => entry(c * 10 + k))));
+    const calls = Array.from({ length: 20 }, (_, c) =>
+      offer(
+        id,
+        Array.from({ length: 10 }, (_, k) => entry(c * 10 + k)),
+        50,
+      ),
+    );
     const accepted = (await Promise.all(calls)).flat();
     expect(accepted).toHaveLength(49); // the seed is the 50th
     expect((await env.CRAWL.getByName(id).snapshot())?.counts.discovered).toBe(50);
@@ -119,7 +133,7 @@ describe('the sweeper (Durable Object alarm)', () => {
     expect((await stub.claim(['https://example.com/'])).claims[0]).not.toBeNull();
     expect((await stub.claim(['https://example.com/'])).claims[0]).toBeNull();
     await runInDurableObject(stub, (instance) => {
-      for (const lease of instance.leases.values()) lease.until = 1;
+      for (const lease of instance.parts.work.leases.held.values()) lease.until = 1;
     });
     expect((await stub.claim(['https://example.com/'])).claims[0]?.attempts).toBe(2);
   });

@@ -1,5 +1,8 @@
-/** Bytes held (bodies not yet written, say), and tasks waiting for them to go below a ceiling before they start. */
-export class HeldBytes {
+/**
+ * A ceiling on bytes held in memory (bodies fetched and not yet written, say): holders add and release bytes, and
+ * work that would add more waits for room below the ceiling.
+ */
+export class MemoryBudget {
   private held = 0;
   private waiting: (() => void)[] = [];
 
@@ -14,7 +17,7 @@ export class HeldBytes {
     while (this.held < this.max && this.waiting.length > 0) this.waiting.shift()?.();
   }
 
-  /** Resolves once the bodies held are below the ceiling; `pressed` is called when it has to wait. */
+  /** Resolves once the bytes held are below the ceiling; `pressed` is called when it has to wait (to free some). */
   room(pressed: () => void): Promise<void> {
     if (this.held < this.max) return Promise.resolve();
     pressed();

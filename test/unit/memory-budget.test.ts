@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HeldBytes } from '../../src/lib/held-bytes';
+import { MemoryBudget } from '../../src/lib/memory-budget';
 
-describe('HeldBytes', () => {
+describe('MemoryBudget', () => {
   it('lets tasks start below the ceiling; above it they wait, say so once each, and start as bytes are released', async () => {
-    const held = new HeldBytes(100);
+    const held = new MemoryBudget(100);
     let pressed = 0;
     const press = () => void pressed++;
     await held.room(press); // nothing held

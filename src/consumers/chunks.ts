@@ -1,0 +1,50 @@
+import type { MemoryBudget } from '../lib/memory-budget';
+import type { Finished } from './settle';
+
+/** A chunk is recorded once its bodies reach this size, however few pages it holds. */
+const CHUNK_MAX_BYTES = 16 * 1024 * 1024;
+
+const heldBytes = (f: Finished) => (f.processed.body?.byteLength ?? 0) + (f.processed.record?.byteLength ?? 0);
+
+/**
+ * A group's finished attempts, gathered into chunks and recorded one chunk at a time in the order they filled: a
+ * chunk is `size` attempts or CHUNK_MAX_BYTES of bodies. Their bodies count against the invocation's memory budget
+ * until their chunk is recorded.
+ */
+export class ChunkWriter {
+  private buffer: Finished[] = [];
+  private bytes = 0;
+  private recording = Promise.resolve();
+
+  constructor(
+    private readonly size: number,
+    private readonly budget: MemoryBudget,
+    private readonly record: (chunk: Finished[]) => Promise<void>,
+  ) {}
+
+  add(finished: Finished): void {
+    const bytes = heldBytes(finished);
+    this.buffer.push(finished);
+    this.bytes += bytes;
+    this.budget.hold(bytes);
+    if (this.buffer.length >= this.size || this.bytes >= CHUNK_MAX_BYTES) this.flush();
+  }
+
+  /** Waits for room in the memory budget before a fetch; if it must wait, records what is gathered (which frees it). */
+  room(): Promise<void> {
+    return this.budget.room(() => this.flush());
+  }
+
+  /** Records what is gathered, and waits for every chunk to be recorded. */
+  async close(): Promise<void> {
+    this.flush();
+    await this.recording;
+  }
+
+  private flush(): void {
+    if (this.buffer.length === 0) return;
+    const [chunk, bytes] = [this.buffer, this.bytes];
+    [this.buffer, this.bytes] = [[], 0];
+    this.recording = this.recording.then(() => this.record(chunk)).finally(() => this.budget.release(bytes));
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The life of a URL in a crawl, in one place (docs/url-life.md tells it as a story).
+ *
+ * A URL is offered to the crawl's seen-set once (queued), handed to one queue message at a time by a lease (claim),
+ * and each attempt ends in an outcome. `transition` is the whole protocol as one table: for each event, what the
+ * crawl's coordinator records of the URL and what the consumer does with the queue message. The consumer and the
+ * dead-letter consumer only carry transitions out; the coordinator only applies `recordOf`.
+ */
+import { backoffSeconds } from './backoff';
+
+/** A page to crawl, or a sitemap to read for pages. */
+export type TaskKind = 'page' | 'sitemap';
+
+/** A URL accepted into the frontier. */
+export interface FrontierEntry {
+  url: string;
+  depth: number;
+  /** Redirects followed to reach this URL. */
+  hops: number;
+  /** Absent means 'page'. */
+  kind?: TaskKind;
+}
+
+/**
+ * What became of one attempt at a claimed URL. `fetched`: an HTTP response was received. `links`: candidate URLs
+ * found (links, a redirect target or sitemaps), already scope-checked. `retryDelaySeconds`: when the URL's next
+ * attempt is due (a Retry-After, the host gate's next slot); none: the backoff of the attempt.
+ * - stored, skipped, failed: final.
+ * - retry: a transient failure of the site (5xx, 429, a timeout); uses up an attempt, and fails for good at the last.
+ * - throttled: the host could not take the URL in time (politeness); uses up no attempt.
+ * - released: handed back through no fault of the site (our storage failed, processing broke, the lease ran out
+ *   before the fetch started, the crawl was cancelled); uses up no attempt.
+ */
+export type Outcome =
+  | { kind: 'stored'; url: string; fetched: boolean; links?: FrontierEntry[] }
+  | { kind: 'skipped'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
+  | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
+  | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
+  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
+  | { kind: 'released'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
+
+export type FinalKind = 'stored' | 'skipped' | 'failed';
+type Requeued = Extract<Outcome, { kind: 'retry' | 'throttled' | 'released' }>;
+
+/** The reason an outcome gives, if any. */
+export function reasonOf(outcome: Outcome): string | null {
+  return outcome.kind === 'stored' ? null : (outcome.reason ?? null);
+}
+
+export const isFinal = (outcome: Outcome): outcome is Extract<Outcome, { kind: FinalKind }> =>
+  outcome.kind === 'stored' || outcome.kind === 'skipped' || outcome.kind === 'failed';
+
+/** A URL's state in the seen-set, as stored (the integers are the stored values; 1 is retired). */
+export const UrlState = { Queued: 0, Stored: 2, Failed: 3, Skipped: 4 } as const;
+export type UrlState = (typeof UrlState)[keyof typeof UrlState];
+export const FINAL_STATE: Record<FinalKind, UrlState> = { stored: UrlState.Stored, failed: UrlState.Failed, skipped: UrlState.Skipped };
+
+/** What the consumer does with the queue message. `resend`: ack it and send the URL as a new, delayed message. */
+export type MessageAction = { do: 'ack' } | { do: 'retry'; delaySeconds: number } | { do: 'resend'; delaySeconds: number };
+
+/** What the coordinator records of the URL: a final state, back to queued (due in `dueInSeconds`), or nothing. */
+export type StateChange =
+  | { to: 'final'; kind: FinalKind; reason: string | null }
+  | { to: 'queued'; countsAttempt: boolean; dueInSeconds: number }
+  | { to: 'unchanged' };
+
+/** Something that happened to a URL's message, from the consumer's side. */
+export type UrlEvent =
+  /**
+   * An attempt at a claimed URL ended (the page layer's outcome; `attempt` counts this one), and the coordinator
+   * answered whether the crawl still runs.
+   */
+  | { on: 'outcome'; outcome: Outcome; attempt: number; running: boolean }
+  /** The coordinator would not hand the URL out: done already, leased to another message, or the crawl is over. */
+  | { on: 'unclaimed' }
+  /** The coordinator could not be reached to claim the URL, or to record its outcome; `deliveries` of the message. */
+  | { on: 'coordinator-unreachable'; deliveries: number }
+  /** The queue gave up on the message (max_retries deliveries): it is in the dead-letter queue. */
+  | { on: 'dead-lettered' };
+
+export interface Transition {
+  record: StateChange;
+  message: MessageAction;
+}
+
+/** How long a retried attempt waits: what the outcome asked for (a Retry-After, already capped), or the backoff. */
+const delayOf = (outcome: Requeued, attempt: number) => outcome.retryDelaySeconds ?? backoffSeconds(attempt);
+
+/** What becomes of a URL whose attempt would be tried again once the crawl no longer runs. */
+const CANCELLED: StateChange = { to: 'final', kind: 'skipped', reason: 'cancelled' };
+
+export const DEAD_LETTER_REASON = 'dead-lettered: retries exhausted';
+
+/**
+ * The protocol, one row per case (test/unit/url-life.test.ts has a test per row):
+ *
+ * | event                      | condition               | coordinator records                | message           |
+ * |----------------------------|-------------------------|------------------------------------|-------------------|
+ * | outcome stored/skipped/failed |                      | final                              | ack               |
+ * | outcome retry              | attempt < maxAttempts   | queued, attempt counted, due later | retry after delay |
+ * | outcome retry              | attempt >= maxAttempts  | final failed (the retry's reason)  | ack               |
+ * | outcome throttled          |                         | queued, no attempt, due at the slot| resend at the slot|
+ * | outcome released           |                         | queued, no attempt                 | retry after delay |
+ * | outcome not final          | the crawl was cancelled | final skipped, cancelled           | ack               |
+ * | unclaimed                  |                         | nothing                            | ack               |
+ * | coordinator unreachable    |                         | nothing (the lease is the message's)| retry after backoff(deliveries) |
+ * | dead-lettered              |                         | final failed, dead-lettered        | ack               |
+ *
+ * A throttled URL is re-sent as a new message, not retried: waiting for a host must not use up the message's
+ * deliveries (the queue dead-letters a message after max_retries of them). Everything else that is retried uses
+ * one, which is why maxAttempts must stay below the queue's max_retries + 1 (see attemptsFitQueue).
+ */
+export function transition(event: UrlEvent, maxAttempts: number): Transition {
+  switch (event.on) {
+    case 'unclaimed':
+      return { record: { to: 'unchanged' }, message: { do: 'ack' } };
+    case 'coordinator-unreachable':
+      return { record: { to: 'unchanged' }, message: { do: 'retry', delaySeconds: backoffSeconds(event.deliveries) } };
+    case 'dead-lettered':
+      return { record: { to: 'final', kind: 'failed', reason: DEAD_LETTER_REASON }, message: { do: 'ack' } };
+    case 'outcome':
+      if (!event.running && !isFinal(event.outcome)) return { record: CANCELLED, message: { do: 'ack' } };
+      return afterOutcome(event.outcome, event.attempt, maxAttempts);
+  }
+}
+
+function afterOutcome(outcome: Outcome, attempt: number, maxAttempts: number): Transition {
+  if (isFinal(outcome)) return { record: { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) }, message: { do: 'ack' } };
+  const delaySeconds = delayOf(outcome, attempt);
+  switch (outcome.kind) {
+    case 'retry':
+      if (attempt >= maxAttempts) return { record: { to: 'final', kind: 'failed', reason: reasonOf(outcome) }, message: { do: 'ack' } };
+      return { record: { to: 'queued', countsAttempt: true, dueInSeconds: delaySeconds }, message: { do: 'retry', delaySeconds } };
+    case 'throttled':
+      return { record: { to: 'queued', countsAttempt: false, dueInSeconds: delaySeconds }, message: { do: 'resend', delaySeconds } };
+    case 'released':
+      return { record: { to: 'queued', countsAttempt: false, dueInSeconds: delaySeconds }, message: { do: 'retry', delaySeconds } };
+  }
+}
+
+/**
+ * The outcome the coordinator is told of an attempt: the page layer's, with a retry on the last attempt turned into
+ * the failure it is (so the coordinator, D1's errors and the webhooks all see the same final word).
+ */
+export function resolveOutcome(outcome: Outcome, attempt: number, maxAttempts: number): Outcome {
+  const { record } = afterOutcome(outcome, attempt, maxAttempts);
+  if (outcome.kind !== 'retry' || record.to !== 'final') return outcome;
+  return { kind: 'failed', url: outcome.url, fetched: outcome.fetched, reason: outcome.reason ?? 'retries exhausted' };
+}
+
+/**
+ * What the coordinator records of a reported outcome (already resolved): a final state, or back to queued; once the
+ * crawl no longer runs, an attempt that would be tried again ends skipped ('cancelled'). The coordinator applies it
+ * only to a URL that is still queued: an outcome for one already final (a late duplicate) changes nothing.
+ */
+export function recordOf(outcome: Outcome, running: boolean): Exclude<StateChange, { to: 'unchanged' }> {
+  if (!running && !isFinal(outcome)) return { to: 'final', kind: 'skipped', reason: 'cancelled' };
+  if (isFinal(outcome)) return { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) };
+  return { to: 'queued', countsAttempt: outcome.kind === 'retry', dueInSeconds: outcome.retryDelaySeconds ?? 0 };
+}
+
+/**
+ * The platform rule on attempts: a URL must fail by the coordinator's count (a recorded reason, its page row) before
+ * the queue dead-letters its message. A message is delivered at most max_retries + 1 times, and each attempt that is
+ * retried takes a delivery, so maxAttempts must be at most max_retries (one delivery to spare for an attempt that
+ * breaks before it is counted). Checked against wrangler.toml by test/repo/wrangler-rules.test.ts.
+ */
+export function attemptsFitQueue(maxAttempts: number, maxRetries: number): boolean {
+  return maxAttempts >= 1 && maxAttempts <= maxRetries;
+}

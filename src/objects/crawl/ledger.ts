@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { addUsage, emptyUsage, type Operations, type Usage } from '../../domain/usage';
+import type { Counts } from '../../types';
+
+type CounterName = keyof Counts | 'pending';
+
+const ledgerSchema = z.object({
+  counters: z.object({
+    discovered: z.number(),
+    fetched: z.number(),
+    stored: z.number(),
+    failed: z.number(),
+    skipped: z.number(),
+    pending: z.number(),
+  }),
+  usage: z.object({
+    operations: z.object({
+      workerInvocations: z.number(),
+      queueOperations: z.number(),
+      durableObjectRequests: z.number(),
+      durableObjectRowsRead: z.number(),
+      durableObjectRowsWritten: z.number(),
+      d1RowsRead: z.number(),
+      d1RowsWritten: z.number(),
+      r2ClassA: z.number(),
+      r2ClassB: z.number(),
+    }) satisfies z.ZodType<Operations>,
+    r2Bytes: z.number(),
+  }),
+});
+type LedgerState = z.infer<typeof ledgerSchema>;
+
+const fresh = (): LedgerState => ({ counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0 }, usage: emptyUsage() });
+
+/**
+ * The crawl's counts and its counted usage: kept in memory and written as one row (meta 'counts') at the end of each
+ * call that changed them, since rows written are what a crawl pays for. Every statement the coordinator runs goes
+ * through `exec`, which counts the rows it read and wrote into the usage.
+ */
+export class Ledger {
+  private state = fresh();
+  private dirty = false;
+
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** Reads the stored row (validated), if the crawl has one. */
+  load(): void {
+    const raw = this.exec<{ v: string }>("SELECT v FROM meta WHERE k = 'counts'")[0]?.v;
+    this.state = raw === undefined ? fresh() : ledgerSchema.parse(JSON.parse(raw));
+    this.dirty = false;
+  }
+
+  /** Forgets everything (the crawl's storage was deleted). */
+  reset(): void {
+    this.state = fresh();
+    this.dirty = false;
+  }
+
+  /** Runs a statement and counts the rows it read and wrote. */
+  exec<T extends Record<string, SqlStorageValue> = Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    const cursor = this.sql.exec<T>(query, ...bindings);
+    const rows = cursor.toArray();
+    this.state.usage.operations.durableObjectRowsRead += cursor.rowsRead;
+    this.state.usage.operations.durableObjectRowsWritten += cursor.rowsWritten;
+    if (cursor.rowsWritten > 0) this.dirty = true;
+    return rows;
+  }
+
+  /** A call served for the crawl's work (API reads of its state are not counted). */
+  request(): void {
+    this.state.usage.operations.durableObjectRequests += 1;
+    this.dirty = true;
+  }
+
+  bump(name: CounterName, by: number): void {
+    if (by === 0) return;
+    this.state.counters[name] += by;
+    this.dirty = true;
+  }
+
+  /** Adds what a consumer (or this object's own sends) counted. */
+  add(usage: Usage): void {
+    addUsage(this.state.usage, usage);
+    this.dirty = true;
+  }
+
+  get counters(): Readonly<LedgerState['counters']> {
+    return this.state.counters;
+  }
+
+  get usage(): Usage {
+    return this.state.usage;
+  }
+
+  /** Writes the row, when this call changed it. Its own write is counted in the next save. */
+  save(): void {
+    if (!this.dirty) return;
+    this.exec("INSERT INTO meta (k, v) VALUES ('counts', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v", JSON.stringify(this.state));
+    this.dirty = false;
+  }
+}

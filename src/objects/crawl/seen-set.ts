@@ -1,0 +1,163 @@
+import { FINAL_STATE, type FinalKind, type FrontierEntry, type TaskKind, UrlState } from '../../domain/url-life';
+import type { SchemaStep } from '../sqlite-schema';
+import type { Ledger } from './ledger';
+
+/** The crawl's SQLite schema, step by step (see migrateSchema). */
+export const SCHEMA: SchemaStep[] = [
+  // 1: the crawl's settings and counts (meta), and the seen-set: one row per URL, written twice (offered, finished).
+  // No index: each entry would be one more row written on every change of state. enqueued_at: when the URL's
+  // message is due (a delayed retry's is in the future), which is what the sweeper measures loss from.
+  `CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+   CREATE TABLE IF NOT EXISTS urls (
+     url TEXT PRIMARY KEY,
+     depth INTEGER NOT NULL,
+     hops INTEGER NOT NULL,
+     kind TEXT NOT NULL DEFAULT 'page',
+     state INTEGER NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     enqueued_at INTEGER NOT NULL,
+     reason TEXT
+   ) WITHOUT ROWID;`,
+];
+
+export interface UrlRow {
+  url: string;
+  depth: number;
+  hops: number;
+  kind: TaskKind;
+  state: number;
+  attempts: number;
+}
+
+const entryOf = (r: FrontierEntry): FrontierEntry => ({
+  url: r.url,
+  depth: r.depth,
+  hops: r.hops,
+  ...(r.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}),
+});
+
+const ENTRY = 'url, depth, hops, kind';
+
+/**
+ * The seen-set: every URL the crawl accepted, with its state. Each method is one or a few statements, run through
+ * the ledger (which counts their rows). A Durable Object runs one call at a time and these run synchronously, so
+ * "is this URL new?" and "mark it seen" never interleave between consumers.
+ */
+export class SeenSet {
+  constructor(private readonly ledger: Ledger) {}
+
+  /**
+   * Inserts the entries not seen yet, at most `room` of them, and returns those, in the order given. One statement
+   * for them all; near the cap, one per entry, so the cap is never passed.
+   */
+  offer(entries: readonly FrontierEntry[], room: number, now: number): FrontierEntry[] {
+    if (entries.length === 0 || room <= 0) return [];
+    const insert = 'INSERT INTO urls (url, depth, hops, kind, state, enqueued_at)';
+    const conflict = 'ON CONFLICT (url) DO NOTHING RETURNING url';
+    const inserted = new Set<string>();
+    if (entries.length <= room) {
+      const rows = JSON.stringify(entries.map((e) => [e.url, e.depth, e.hops, e.kind ?? 'page']));
+      const sql = `${insert} SELECT value->>0, value->>1, value->>2, value->>3, ?, ? FROM json_each(?) WHERE true ${conflict}`;
+      for (const row of this.ledger.exec<{ url: string }>(sql, UrlState.Queued, now, rows)) inserted.add(row.url);
+    } else {
+      for (const e of entries) {
+        if (inserted.size >= room) break;
+        const sql = `${insert} VALUES (?, ?, ?, ?, ?, ?) ${conflict}`;
+        for (const row of this.ledger.exec<{ url: string }>(sql, e.url, e.depth, e.hops, e.kind ?? 'page', UrlState.Queued, now)) inserted.add(row.url);
+      }
+    }
+    return entries.filter((e) => inserted.delete(e.url)).map(entryOf);
+  }
+
+  /** The rows of `urls` the seen-set has, by URL: one statement. */
+  find(urls: readonly string[]): Map<string, UrlRow> {
+    const rows = this.ledger.exec<UrlRow & Record<string, SqlStorageValue>>(
+      `SELECT ${ENTRY}, state, attempts FROM urls WHERE url IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(urls),
+    );
+    return new Map(rows.map((row) => [row.url, row]));
+  }
+
+  /** Ends URLs in a final state with one reason: one statement. */
+  finish(kind: FinalKind, reason: string | null, urls: readonly string[]): void {
+    if (urls.length === 0) return;
+    this.ledger.exec('UPDATE urls SET state = ?, reason = ? WHERE url IN (SELECT value FROM json_each(?))', FINAL_STATE[kind], reason, JSON.stringify(urls));
+  }
+
+  /** Back to queued, its message due at `dueAt` (the sweeper does not mistake a delayed message for a lost one). */
+  requeue(url: string, dueAt: number, reason: string | null, countsAttempt: boolean): void {
+    this.ledger.exec(
+      'UPDATE urls SET state = ?, enqueued_at = ?, reason = ?, attempts = attempts + ? WHERE url = ?',
+      UrlState.Queued,
+      dueAt,
+      reason,
+      countsAttempt ? 1 : 0,
+      url,
+    );
+  }
+
+  /** Marks URLs as sent again now. */
+  resent(urls: readonly string[], now: number): void {
+    if (urls.length > 0) this.ledger.exec('UPDATE urls SET enqueued_at = ? WHERE url IN (SELECT value FROM json_each(?))', now, JSON.stringify(urls));
+  }
+
+  /** Queued URLs due at or before `before`, at most `limit`, leaving out `skip`. */
+  due(before: number, limit: number, skip: ReadonlySet<string>): FrontierEntry[] {
+    const rows = this.ledger.exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
+      `SELECT ${ENTRY} FROM urls WHERE state = ? AND enqueued_at <= ? LIMIT ?`,
+      UrlState.Queued,
+      before,
+      limit + skip.size,
+    );
+    return rows
+      .filter((r) => !skip.has(r.url))
+      .slice(0, limit)
+      .map(entryOf);
+  }
+
+  /** The queued ones of `urls`, as entries. */
+  queued(urls: readonly string[]): FrontierEntry[] {
+    return [...this.find(urls).values()].filter((r) => r.state === UrlState.Queued).map(entryOf);
+  }
+
+  /** Ends up to `limit` queued URLs, but those in `keep`, as skipped for `reason`; returns them. */
+  skipQueued(reason: string, keep: readonly string[], limit: number): string[] {
+    return this.ledger
+      .exec<{ url: string }>(
+        `UPDATE urls SET state = ?, reason = ? WHERE url IN (
+           SELECT url FROM urls WHERE state = ? AND url NOT IN (SELECT value FROM json_each(?)) LIMIT ?) RETURNING url`,
+        UrlState.Skipped,
+        reason,
+        UrlState.Queued,
+        JSON.stringify(keep),
+        limit,
+      )
+      .map((r) => r.url);
+  }
+
+  /** Puts failed URLs (those of `urls`, or any) back in the frontier, attempts starting over: at most `limit`. */
+  reopenFailed(limit: number, urls: readonly string[] | undefined, now: number): FrontierEntry[] {
+    const reopen = `UPDATE urls SET state = ?, attempts = 0, enqueued_at = ?, reason = NULL WHERE state = ? AND url IN`;
+    const rows = urls
+      ? this.ledger.exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
+          `${reopen} (SELECT value FROM json_each(?)) RETURNING ${ENTRY}`,
+          UrlState.Queued,
+          now,
+          UrlState.Failed,
+          JSON.stringify(urls.slice(0, limit)),
+        )
+      : this.ledger.exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
+          `${reopen} (SELECT url FROM urls WHERE state = ? LIMIT ?) RETURNING ${ENTRY}`,
+          UrlState.Queued,
+          now,
+          UrlState.Failed,
+          UrlState.Failed,
+          limit,
+        );
+    return rows.map(entryOf);
+  }
+
+  countFailed(): number {
+    return this.ledger.exec<{ n: number }>('SELECT COUNT(*) AS n FROM urls WHERE state = ?', UrlState.Failed)[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,76 @@
+import { UsageMeter } from '../../domain/usage';
+import { log } from '../../log';
+import { emitWebhookEvents, webhookEvent } from '../../queues/webhook-events';
+import { setCrawlStatus } from '../../storage/d1/crawls';
+import type { Counts, CrawlConfig, CrawlStatus } from '../../types';
+import type { Ledger } from './ledger';
+
+const isStatus = (v: string | null): v is CrawlStatus => v === 'running' || v === 'completed' || v === 'cancelled';
+
+/**
+ * The crawl's status (the coordinator is its source of truth) and what each change of it owes the world:
+ * - running -> completed (nothing pending) or cancelled (DELETE); completed -> running again (retry-errors);
+ * - after each change, D1's crawls row is owed the new status (`synced` says which status it has), and an ending of a
+ *   crawl with a webhook is owed its crawl.completed or crawl.cancelled event (`notified` says which ending was sent),
+ *   once per ending: a crawl run again and ended again is owed a new event.
+ * What fails is owed still: the alarm calls sync() again.
+ */
+export class StatusMirror {
+  private current: CrawlStatus = 'running';
+
+  constructor(private readonly ledger: Ledger) {}
+
+  load(): void {
+    const status = this.meta('status');
+    this.current = isStatus(status) ? status : 'running';
+  }
+
+  get status(): CrawlStatus {
+    return this.current;
+  }
+
+  set(status: CrawlStatus): void {
+    this.current = status;
+    this.setMeta('status', status);
+  }
+
+  /** Whether D1 (or the webhook) is still owed the current status. */
+  owed(): boolean {
+    return this.meta('synced') !== this.current;
+  }
+
+  /** Pays what is owed; false when something failed (to be tried again). */
+  async sync(env: Env, crawlId: string, config: CrawlConfig, counts: Counts): Promise<boolean> {
+    const status = this.current;
+    const now = Date.now();
+    try {
+      await setCrawlStatus(env.DB, crawlId, status, now);
+      const notified = this.meta('notified') ?? 'running';
+      if (status !== 'running' && notified !== status) {
+        // Marked first, so a sync running beside this one (the alarm) does not send the event as well.
+        this.setMeta('notified', status);
+        const type = status === 'completed' ? 'crawl.completed' : 'crawl.cancelled';
+        const event = webhookEvent(type, crawlId, { status, counts, finishedAt: new Date(now).toISOString() }, now);
+        const meter = new UsageMeter();
+        if (!(await emitWebhookEvents(env.WEBHOOKS, config, [event], meter))) {
+          this.setMeta('notified', notified);
+          throw new Error('webhook event not queued');
+        }
+        this.ledger.add(meter.usage);
+      } else this.setMeta('notified', status);
+      this.setMeta('synced', status);
+      return true;
+    } catch (error) {
+      log('error', 'crawl status sync failed (D1, or the webhook event); the alarm retries', { crawlId, error: String(error) });
+      return false;
+    }
+  }
+
+  private meta(key: string): string | null {
+    return this.ledger.exec<{ v: string }>('SELECT v FROM meta WHERE k = ?', key)[0]?.v ?? null;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.ledger.exec('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v', key, value);
+  }
+}

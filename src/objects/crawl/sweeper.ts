@@ -1,0 +1,97 @@
+import { sweepPlan } from '../../domain/sweep';
+import type { FrontierEntry } from '../../domain/url-life';
+import { UsageMeter } from '../../domain/usage';
+import { log } from '../../log';
+import { enqueueTasks } from '../../queues/frontier';
+import { recordErrors } from '../../storage/d1/errors';
+import type { CrawlConfig } from '../../types';
+import type { Ledger } from './ledger';
+import type { SeenSet } from './seen-set';
+import type { Work } from './work';
+
+/** URLs re-sent, or ended by a cancel, per step. */
+export const SWEEP_STEP = 1000;
+
+/**
+ * Finds a crawl's lost work (domain/sweep.ts says when): URLs whose lease expired, and queued URLs whose messages a
+ * restart or a stall lost. It keeps the instance's clock of activity: made when the instance was, moved by each
+ * claim and completion.
+ */
+export class Sweeper {
+  private readonly wokeAt = Date.now();
+  private activeAt = 0;
+  private recovering = false;
+  private backstopAt = 0;
+
+  constructor(
+    private readonly seen: SeenSet,
+    private readonly work: Work,
+    private readonly ledger: Ledger,
+  ) {}
+
+  get woke(): number {
+    return this.wokeAt;
+  }
+
+  /** A consumer was heard from. */
+  active(now: number): void {
+    this.activeAt = now;
+  }
+
+  /** The URLs to re-send now (marked as sent), why, and whether a restart's recovery has more after them. */
+  lost(now: number, stallAfterMs: number): { entries: FrontierEntry[]; why: string; more: boolean } {
+    const expired = this.seen.queued(this.work.leases.expire(now));
+    const { pending } = this.ledger.counters;
+    const clock = { now, wokeAt: this.wokeAt, activeAt: this.activeAt, pending, recovering: this.recovering, backstopAt: this.backstopAt };
+    const plan = sweepPlan(clock, stallAfterMs);
+    if (plan.backstop) this.backstopAt = now;
+    const due = plan.dueBefore === null ? [] : this.seen.due(plan.dueBefore, SWEEP_STEP, new Set(this.work.leases.live(now)));
+    this.recovering = plan.recovering && plan.why === 'wake' && due.length === SWEEP_STEP;
+    const entries = [...new Map([...expired, ...due].map((e) => [e.url, e])).values()];
+    if (entries.length > 0) {
+      this.seen.resent(
+        entries.map((e) => e.url),
+        now,
+      );
+      this.activeAt = now;
+    }
+    return { entries, why: plan.why ?? 'lease expired', more: this.recovering };
+  }
+
+  /** Re-sends the lost URLs (see lost()); true when a restart's recovery has more to re-send. */
+  async resend(env: Env, crawlId: string, config: Pick<CrawlConfig, 'priority' | 'boost'>, stallAfterMs: number): Promise<boolean> {
+    const { entries, why, more } = this.lost(Date.now(), stallAfterMs);
+    if (entries.length === 0) return more;
+    log('warn', 'sweeper re-sent lost URLs', { crawlId, count: entries.length, why });
+    const meter = new UsageMeter();
+    await enqueueTasks(env, crawlId, config, entries, undefined, meter);
+    this.ledger.add(meter.usage);
+    return more;
+  }
+
+  /**
+   * A cancelled crawl: ends its next SWEEP_STEP queued URLs that no live lease holds (their attempts are not under
+   * way) skipped, 'cancelled', their D1 rows written first. True when more remain.
+   */
+  async endCancelled(env: Env, crawlId: string): Promise<boolean> {
+    const now = Date.now();
+    this.work.leases.expire(now);
+    const urls = this.seen.due(Number.MAX_SAFE_INTEGER, SWEEP_STEP, new Set(this.work.leases.live(now))).map((e) => e.url);
+    await this.recordCancelled(env, crawlId, urls);
+    this.work.end(
+      'skipped',
+      'cancelled',
+      this.seen.queued(urls).map((e) => e.url),
+    );
+    return urls.length === SWEEP_STEP;
+  }
+
+  /** D1 errors rows for URLs ended skipped because the crawl was cancelled (a consumer writes the rows of the rest). */
+  async recordCancelled(env: Env, crawlId: string, urls: readonly string[]): Promise<void> {
+    if (urls.length === 0) return;
+    const meter = new UsageMeter();
+    const rows = urls.map((url) => ({ url, outcome: 'skipped' as const, reason: 'cancelled', attempts: 0, httpStatus: null }));
+    await recordErrors(env.DB, crawlId, rows, Date.now(), meter);
+    this.ledger.add(meter.usage);
+  }
+}

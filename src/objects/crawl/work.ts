@@ -1,0 +1,110 @@
+import { Leases, leaseMs } from '../../domain/leases';
+import { type FinalKind, type FrontierEntry, isFinal, type Outcome, reasonOf, recordOf, UrlState } from '../../domain/url-life';
+import type { Settings } from '../../settings';
+import type { Claim } from '../../types';
+import type { Ledger } from './ledger';
+import type { SeenSet } from './seen-set';
+
+/** What a call to complete() changed: URLs ended failed, URLs ended skipped because the crawl is over, links to offer. */
+export interface Completion {
+  failed: string[];
+  cancelled: string[];
+  links: FrontierEntry[];
+}
+
+/**
+ * A crawl's URLs at work: claims leased to queue messages and the outcomes of their attempts, applied to the seen-set
+ * and the counts as domain/url-life.ts says (recordOf). The leases live here, in memory.
+ */
+export class Work {
+  readonly leases = new Leases();
+
+  constructor(
+    private readonly seen: SeenSet,
+    private readonly ledger: Ledger,
+    private readonly settings: Settings,
+  ) {}
+
+  /**
+   * Leases each URL that is queued and not leased to another message (`holders[i]`, the id of the message that
+   * carries urls[i]; a redelivery of the same message gets its URL back). Writes nothing. Returns the claims (null:
+   * the message is to be acked unfetched) and when their leases run out.
+   */
+  claim(urls: readonly string[], holders: readonly (string | null)[] | undefined, now: number): { claims: (Claim | null)[]; leaseUntil: number } {
+    const rows = this.seen.find(urls);
+    const leaseUntil =
+      now +
+      leaseMs(urls.length, {
+        hostMaxWaitMs: this.settings.hostMaxWaitMs,
+        fetchTimeoutMs: this.settings.fetchTimeoutMs,
+        connections: this.settings.connectionsPerInvocation,
+      });
+    const claims = urls.map((url, i): Claim | null => {
+      const row = rows.get(url);
+      if (!row || row.state !== UrlState.Queued) return null;
+      const attempts = this.leases.grant(url, holders?.[i] ?? null, row.attempts, now, leaseUntil);
+      return attempts === null ? null : { depth: row.depth, hops: row.hops, kind: row.kind, attempts };
+    });
+    return { claims, leaseUntil };
+  }
+
+  /**
+   * Records outcomes of URLs still queued, as recordOf says (an outcome for one already final, a late duplicate,
+   * changes nothing). Once the crawl no longer runs, what finished is recorded as it finished, and what would be
+   * tried again ends skipped: `cancelled` lists those (their D1 rows are the coordinator's to write).
+   */
+  complete(outcomes: readonly Outcome[], running: boolean, now: number): Completion {
+    const rows = this.seen.find(outcomes.map((o) => o.url));
+    const finals = new Map<string, { kind: FinalKind; reason: string | null; urls: string[] }>();
+    const done: Completion = { failed: [], cancelled: [], links: [] };
+    for (const outcome of outcomes) {
+      if (rows.get(outcome.url)?.state !== UrlState.Queued) continue;
+      rows.delete(outcome.url);
+      this.leases.release(outcome.url);
+      if (outcome.fetched) this.ledger.bump('fetched', 1);
+      const change = recordOf(outcome, running);
+      if (!running && !isFinal(outcome)) done.cancelled.push(outcome.url);
+      if (change.to === 'queued') {
+        this.seen.requeue(outcome.url, now + change.dueInSeconds * 1000, reasonOf(outcome), change.countsAttempt);
+        continue;
+      }
+      const group = `${change.kind}\n${change.reason ?? ''}`;
+      const final = finals.get(group) ?? { kind: change.kind, reason: change.reason, urls: [] };
+      final.urls.push(outcome.url);
+      finals.set(group, final);
+      if (change.kind === 'failed') done.failed.push(outcome.url);
+      if ('links' in outcome && outcome.links) done.links.push(...outcome.links);
+    }
+    for (const { kind, reason, urls } of finals.values()) this.end(kind, reason, urls);
+    return done;
+  }
+
+  /** Offers entries to the seen-set, the crawl's discovered URLs kept within maxPages; counts those accepted. */
+  offer(maxPages: number | null, entries: readonly FrontierEntry[]): FrontierEntry[] {
+    const accepted = this.seen.offer(entries, (maxPages ?? Number.POSITIVE_INFINITY) - this.ledger.counters.discovered, Date.now());
+    this.ledger.bump('discovered', accepted.length);
+    this.ledger.bump('pending', accepted.length);
+    return accepted;
+  }
+
+  /** Ends URLs (still queued) in a final state, with their counts. */
+  end(kind: FinalKind, reason: string | null, urls: readonly string[]): void {
+    this.seen.finish(kind, reason, urls);
+    this.ledger.bump(kind, urls.length);
+    this.ledger.bump('pending', -urls.length);
+  }
+
+  /** Marks URLs failed for good (their messages were dead-lettered); returns those changed, with their attempts. */
+  abandon(entries: readonly { url: string; reason: string }[]): { url: string; attempts: number }[] {
+    const rows = this.seen.find(entries.map((e) => e.url));
+    const changed: { url: string; attempts: number }[] = [];
+    for (const { url, reason } of entries) {
+      const row = rows.get(url);
+      if (!row || row.state !== UrlState.Queued) continue;
+      rows.delete(url);
+      this.end('failed', reason, [url]);
+      changed.push({ url, attempts: Math.max(row.attempts, this.leases.release(url)?.attempts ?? 0) });
+    }
+    return changed;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Platform rules that live in wrangler.toml, checked against the code that depends on them.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { attemptsFitQueue } from '../../src/domain/url-life';
+
+const toml = readFileSync(resolve(import.meta.dirname, '../../wrangler.toml'), 'utf8');
+
+/** The [[queues.consumers]] tables, each as its key = value pairs (numbers and strings only: all these need). */
+function consumers(): Record<string, string>[] {
+  return toml
+    .split(/^\[\[queues\.consumers\]\]\s*$/m)
+    .slice(1)
+    .map((block) => {
+      const body = block.split(/^\[/m)[0] ?? '';
+      return Object.fromEntries([...body.matchAll(/^(\w+)\s*=\s*"?([^"\n]*)"?\s*$/gm)].map((m) => [m[1] as string, m[2] as string]));
+    });
+}
+
+describe('wrangler.toml and the life of a URL', () => {
+  const maxAttempts = Number(/^MAX_ATTEMPTS\s*=\s*"(\d+)"/m.exec(toml)?.[1]);
+  const frontiers = consumers().filter((c) => c.queue?.startsWith('edgecrawl-frontier'));
+
+  it('has both frontier queues, each with a dead-letter queue', () => {
+    expect(frontiers.map((c) => c.queue).sort()).toEqual(['edgecrawl-frontier', 'edgecrawl-frontier-high']);
+    for (const c of frontiers) expect(c.dead_letter_queue, c.queue).toBe('edgecrawl-dlq');
+  });
+
+  it('fails a URL by its own count (MAX_ATTEMPTS) before the queue dead-letters its message (max_retries)', () => {
+    expect(Number.isInteger(maxAttempts)).toBe(true);
+    for (const c of frontiers)
+      expect(attemptsFitQueue(maxAttempts, Number(c.max_retries)), `${c.queue}: MAX_ATTEMPTS ${maxAttempts}, max_retries ${c.max_retries}`).toBe(true);
+  });
+});
