@@ -2,8 +2,7 @@ import type { ExtractSpec } from './domain/extract/spec';
 import type { Scope } from './domain/scope';
 import type { FrontierEntry, Outcome, TaskKind } from './domain/url-life';
 
-export { reasonOf } from './domain/url-life';
-export type { FrontierEntry, Outcome, TaskKind };
+export type { FrontierEntry, Outcome };
 
 /** A validated crawl request, as stored with the job. */
 export interface CrawlConfig {

@@ -17,11 +17,3 @@ export function migrateSchema(sql: SqlStorage, steps: readonly SchemaStep[]): vo
     sql.exec('UPDATE schema_version SET version = ?', v + 1);
   }
 }
-
-/** Whether `table` has `column` (for steps that bring objects made before versioning up to date). */
-export function hasColumn(sql: SqlStorage, table: string, column: string): boolean {
-  return sql
-    .exec<{ name: string }>(`PRAGMA table_info(${table})`)
-    .toArray()
-    .some((c) => c.name === column);
-}

@@ -10,7 +10,7 @@ import type { SeenSet } from './seen-set';
 import type { Work } from './work';
 
 /** URLs re-sent, or ended by a cancel, per step. */
-export const SWEEP_STEP = 1000;
+const SWEEP_STEP = 1000;
 
 /**
  * Finds a crawl's lost work (domain/sweep.ts says when): URLs whose lease expired, and queued URLs whose messages a
