@@ -1,4 +1,5 @@
 import type { ExtractSpec } from '../domain/extract/spec';
+import { type FetchFailureKind, failureKindOf } from '../domain/fetch-failure';
 import { limiter } from '../lib/limit';
 import { hostGateClient } from '../objects/host-gate-client';
 import type { ProcessDeps } from '../page/job';
@@ -20,7 +21,17 @@ export type ScrapeResult =
       record: StoredRecord['record'] | null;
       outputs: StoredRecord['outputs'];
     }
-  | { kind: 'refused'; status: 403 | 422 | 502 | 503; code: string; message: string };
+  | { kind: 'refused'; status: 403 | 422 | 502 | 503 | 504; code: string; message: string };
+
+/** The error code of a fetch that got no HTTP answer, by the failure's kind. */
+const FAILURE_CODES: Record<FetchFailureKind, { status: 502 | 504; code: string }> = {
+  dns: { status: 502, code: 'dns_error' },
+  refused: { status: 502, code: 'connection_refused' },
+  timeout: { status: 504, code: 'timeout' },
+  reset: { status: 502, code: 'connection_reset' },
+  tls: { status: 502, code: 'tls_error' },
+  network: { status: 502, code: 'fetch_failed' },
+};
 
 function depsFor(env: Env, spec: ExtractSpec): ProcessDeps {
   const settings = { ...readSettings(env), maxAttempts: 1 };
@@ -45,6 +56,8 @@ function refusal(processed: Processed): ScrapeResult {
   if (reason.startsWith('blocked:')) return { kind: 'refused', status: 422, code: 'private_address', message: `${outcome.url} is a private network address` };
   if (outcome.kind === 'throttled')
     return { kind: 'refused', status: 503, code: 'host_busy', message: `the host of ${outcome.url} has no free slot now; try again shortly` };
+  const failure = failureKindOf(reason);
+  if (failure) return { kind: 'refused', ...FAILURE_CODES[failure], message: `${outcome.url}: ${reason}` };
   const status = processed.page?.status;
   return {
     kind: 'refused',

@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import { type FetchFailure, isHostUnreachable, parseFailureKind } from '../domain/fetch-failure';
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
 import { sleep } from '../lib/sleep';
 import { fetchRobots, type RobotsFetch } from '../page/robots-fetch';
@@ -29,8 +30,11 @@ export type Admission =
   /** No slot within the caller's wait budget (or too many in flight): ask again later. */
   | { kind: 'wait'; retryInMs: number }
   | { kind: 'disallowed'; robotsSitemaps?: string[] }
-  /** robots.txt could not be fetched: assume complete disallow for now. */
-  | { kind: 'unreachable'; reason: string; retryInMs: number };
+  /**
+   * robots.txt could not be fetched: assume complete disallow for now. With `failure`, the host itself cannot be
+   * reached (its name does not resolve, or nothing listens): no URL of the origin can be fetched either.
+   */
+  | { kind: 'unreachable'; reason: string; retryInMs: number; failure?: FetchFailure };
 
 export interface AdmitRequest {
   url: string;
@@ -48,6 +52,8 @@ interface RobotsState {
   origin: string;
   kind: 'rules' | 'allow-all' | 'unreachable';
   reason: string | null;
+  /** Why the host could not be reached at all (dns, refused), when that is why robots.txt is unreachable. */
+  failure: FetchFailure | null;
   crawlDelayMs: number | null;
   fetchedAt: number;
   expiresAt: number;
@@ -66,6 +72,8 @@ type RobotsRow = {
   kind: RobotsState['kind'];
   body: string | null;
   reason: string | null;
+  failure_kind: string | null;
+  failure_message: string | null;
   fetched_at: number;
   expires_at: number;
 };
@@ -87,6 +95,9 @@ const SCHEMA: SchemaStep[] = [
      origin TEXT PRIMARY KEY, kind TEXT NOT NULL, body TEXT, reason TEXT,
      fetched_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
    );`,
+  // 2: why the host could not be reached, when robots.txt is unreachable because of it.
+  `ALTER TABLE robots ADD COLUMN failure_kind TEXT;
+   ALTER TABLE robots ADD COLUMN failure_message TEXT;`,
 ];
 
 /**
@@ -153,8 +164,10 @@ export class HostGate extends DurableObject<Env> {
     const origin = new URL(request.url).origin;
     const entry = await this.robotsFor(origin, request.minIntervalMs);
     const now = Date.now();
-    if (entry.kind === 'unreachable')
-      return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs: Math.max(1000, entry.expiresAt - now) };
+    if (entry.kind === 'unreachable') {
+      const retryInMs = Math.max(1000, entry.expiresAt - now);
+      return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs, ...(entry.failure ? { failure: entry.failure } : {}) };
+    }
     const sitemaps = request.wantRobotsSitemaps ? { robotsSitemaps: entry.robots.sitemaps } : {};
     if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed', ...sitemaps };
     const admission = this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs, request.maxConcurrency);
@@ -330,22 +343,7 @@ export class HostGate extends DurableObject<Env> {
     } finally {
       this.release(admission.slot);
     }
-    const fetchedAt = Date.now();
-    const expiresAt = fetchedAt + (result.kind === 'unreachable' ? ROBOTS_RETRY_MS : ROBOTS_TTL_MS);
-    const body = result.kind === 'rules' ? result.body : null;
-    const reason = result.kind === 'rules' ? null : result.reason;
-    this.sql.exec(
-      `INSERT INTO robots (origin, kind, body, reason, fetched_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (origin) DO UPDATE SET kind = excluded.kind, body = excluded.body, reason = excluded.reason,
-       fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
-      origin,
-      result.kind,
-      body,
-      reason,
-      fetchedAt,
-      expiresAt,
-    );
-    const entry = this.entryFromRow({ origin, kind: result.kind, body, reason, fetched_at: fetchedAt, expires_at: expiresAt });
+    const entry = this.storeRobots(origin, result);
     this.robotsCache.set(origin, entry);
     const delayed =
       Date.now() + spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs)));
@@ -356,13 +354,50 @@ export class HostGate extends DurableObject<Env> {
     return entry;
   }
 
+  /** Writes what fetching an origin's robots.txt told us, and makes its cache entry. */
+  private storeRobots(origin: string, result: RobotsFetch): RobotsEntry {
+    const fetchedAt = Date.now();
+    const expiresAt = fetchedAt + (result.kind === 'unreachable' ? ROBOTS_RETRY_MS : ROBOTS_TTL_MS);
+    const body = result.kind === 'rules' ? result.body : null;
+    const reason = result.kind === 'rules' ? null : result.reason;
+    const failure = result.kind === 'unreachable' && isHostUnreachable(result.failure) ? result.failure : null;
+    const row: RobotsRow = {
+      origin,
+      kind: result.kind,
+      body,
+      reason,
+      failure_kind: failure?.kind ?? null,
+      failure_message: failure?.message ?? null,
+      fetched_at: fetchedAt,
+      expires_at: expiresAt,
+    };
+    this.sql.exec(
+      `INSERT INTO robots (origin, kind, body, reason, failure_kind, failure_message, fetched_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (origin) DO UPDATE SET kind = excluded.kind, body = excluded.body, reason = excluded.reason,
+       failure_kind = excluded.failure_kind, failure_message = excluded.failure_message,
+       fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
+      row.origin,
+      row.kind,
+      row.body,
+      row.reason,
+      row.failure_kind,
+      row.failure_message,
+      row.fetched_at,
+      row.expires_at,
+    );
+    return this.entryFromRow(row);
+  }
+
   private entryFromRow(row: RobotsRow): RobotsEntry {
     const robots = row.kind === 'rules' ? parseRobots(row.body ?? '') : row.kind === 'allow-all' ? ALLOW_ALL : DISALLOW_ALL;
     const delay = robots.crawlDelay(this.settings.userAgent);
+    const failureKind = parseFailureKind(row.failure_kind);
     return {
       origin: row.origin,
       kind: row.kind,
       reason: row.reason,
+      failure: failureKind && row.failure_message !== null ? { kind: failureKind, message: row.failure_message } : null,
       crawlDelayMs: delay === undefined ? null : Math.round(delay * 1000),
       fetchedAt: row.fetched_at,
       expiresAt: row.expires_at,

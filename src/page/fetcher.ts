@@ -1,4 +1,6 @@
+import { connect } from 'cloudflare:sockets';
 import { concatBytes } from '../domain/bytes';
+import { classifyFetchError, classifyOriginError, type FetchFailure } from '../domain/fetch-failure';
 import type { Settings } from '../settings';
 import { ALONE, type Connections } from './connections';
 import { type Deadline, deadline } from './deadline';
@@ -12,8 +14,12 @@ export interface FetchedResponse {
   respondedAt: number;
 }
 
-/** A network-level failure (timeout, reset, DNS); transient. */
-export class NetworkError extends Error {}
+/** A fetch that got no usable HTTP answer (DNS, refused, timeout, reset, TLS), named by `failure`. */
+export class NetworkError extends Error {
+  constructor(readonly failure: FetchFailure) {
+    super(failure.message);
+  }
+}
 /** The decompressed body exceeded the cap; permanent. */
 export class BodyTooLargeError extends Error {}
 
@@ -92,6 +98,48 @@ async function readBody(response: Response, limit: number): Promise<Uint8Array> 
   return readCapped(response.body, limit);
 }
 
+/** How long the TCP probe after a failed fetch may take (see networkFailure). */
+const PROBE_TIMEOUT_MS = 2000;
+
+/** Whether a bare TCP connection to host:port opens; undefined when it neither opens nor fails in time. */
+async function connects(hostname: string, port: number): Promise<boolean | undefined> {
+  let timer: number | null = null;
+  let socket: ReturnType<typeof connect> | undefined;
+  try {
+    socket = connect({ hostname, port });
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), PROBE_TIMEOUT_MS);
+    });
+    return await Promise.race([
+      socket.opened.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } catch {
+    return undefined;
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    socket?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * What a fetch of `url` that threw means. Aborted by our timer: a timeout. Otherwise workerd's message alone cannot
+ * tell a DNS failure from a TLS one, nor a refusal from a reset (see domain/fetch-failure), so a bare TCP connection
+ * to the host is tried once: it fails for a name that does not resolve or a closed port.
+ */
+export async function networkFailure(url: string, error: unknown, aborted: boolean, timeoutMs: number): Promise<FetchFailure> {
+  const message = error instanceof Error ? error.message : String(error);
+  const { hostname, port, protocol } = new URL(url);
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const context = { aborted, host, port: Number(port) || (protocol === 'https:' ? 443 : 80), tls: protocol === 'https:', timeoutMs };
+  const first = classifyFetchError(message, context);
+  if (first.kind !== 'reset' && first.kind !== 'network') return first;
+  return classifyFetchError(message, { ...context, connects: await connects(host, context.port) });
+}
+
 /**
  * One GET, redirects not followed (the crawler schedules each hop as its own task). With `connections`, the request
  * waits for one of the invocation's connections first, and its timeout starts once it has one (see Connections).
@@ -104,11 +152,12 @@ export async function fetchOnce(
 ): Promise<FetchedResponse> {
   const controller = new AbortController();
   const timing: { timer?: Deadline } = {};
+  const timeoutMs = settings.fetchTimeoutMs;
   try {
     let response: Response;
     try {
       response = await connections.limit(() => {
-        timing.timer = deadline(settings.fetchTimeoutMs, () => controller.abort());
+        timing.timer = deadline(timeoutMs, () => controller.abort());
         return connections.fetch(url, {
           redirect: 'manual',
           signal: controller.signal,
@@ -116,18 +165,24 @@ export async function fetchOnce(
         });
       });
     } catch (error) {
-      throw new NetworkError(controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms` : `network error: ${(error as Error).message}`);
+      throw new NetworkError(await networkFailure(url, error, controller.signal.aborted, timeoutMs));
     }
     const respondedAt = Date.now();
+    let body: Uint8Array;
     try {
-      const body = await readBody(response, settings.maxBodyBytes);
-      return { status: response.status, headers: response.headers, body, respondedAt };
+      body = await readBody(response, settings.maxBodyBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw error;
       throw new NetworkError(
-        controller.signal.aborted ? `timeout after ${settings.fetchTimeoutMs} ms reading body` : `body read failed: ${(error as Error).message}`,
+        controller.signal.aborted
+          ? { kind: 'timeout', message: `timeout after ${timeoutMs} ms reading body` }
+          : { kind: 'reset', message: `body read failed: ${error instanceof Error ? error.message : String(error)}` },
       );
     }
+    // Cloudflare's 530 for an origin it cannot resolve: how a deployed Worker sees a DNS failure.
+    const origin = response.status === 530 ? classifyOriginError(530, new TextDecoder().decode(body), new URL(url).hostname) : undefined;
+    if (origin) throw new NetworkError(origin);
+    return { status: response.status, headers: response.headers, body, respondedAt };
   } finally {
     timing.timer?.clear();
   }

@@ -1,3 +1,5 @@
+import type { FetchFailure } from '../domain/fetch-failure';
+
 /** What fetching a page needs from its host's gate (objects/host-gate-client implements it). */
 
 /** What the fetch told the gate when it was over: a 429 or Retry-After slows the host down for everyone. */
@@ -11,8 +13,11 @@ export type GateResult =
   /** A slot was granted and its start reached: fetch now, then call done(). */
   | { kind: 'go'; robotsSitemaps?: string[]; done: (response?: GateReport) => Promise<void> }
   | { kind: 'disallowed'; robotsSitemaps?: string[] }
-  /** robots.txt unreachable: a transient failure of this URL. */
-  | { kind: 'unreachable'; reason: string; retryInMs: number }
+  /**
+   * robots.txt unreachable: a transient failure of this URL. With `failure` (dns, refused), the host itself cannot be
+   * reached: the URL fails now, for that reason.
+   */
+  | { kind: 'unreachable'; reason: string; retryInMs: number; failure?: FetchFailure }
   /** No slot within the wait budget: hand the URL back without using up an attempt. */
   | { kind: 'throttled'; retryInMs: number };
 

@@ -1,6 +1,7 @@
 import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/classify';
+import { isHostUnreachable } from '../domain/fetch-failure';
 import { normalizeUrl } from '../domain/normalize';
 import { isFinal } from '../domain/url-life';
 import type { PreviousVersion } from '../storage/d1/pages';
@@ -48,6 +49,8 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
     case 'disallowed':
       return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked by robots.txt' });
     case 'unreachable':
+      // The host itself cannot be reached (dns, refused): the URL fails now, for that reason, not robots.txt's.
+      if (isHostUnreachable(admission.failure)) return finish(job, { kind: 'failed', fetched: false, reason: admission.failure.message });
       return transient(job, admission.reason, false, Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)));
     case 'throttled':
       return finish(job, { kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: seconds(admission.retryInMs) });
@@ -83,6 +86,7 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
 function fetchFailed(job: Job, error: unknown): Processed {
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof BodyTooLargeError) return finish(job, { kind: 'failed', fetched: true, reason });
+  if (error instanceof NetworkError && isHostUnreachable(error.failure)) return finish(job, { kind: 'failed', fetched: false, reason });
   if (error instanceof NetworkError) return transient(job, reason, false);
   return finish(job, { kind: 'failed', fetched: false, reason });
 }

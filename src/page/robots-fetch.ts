@@ -1,6 +1,8 @@
 import { isRefusedUrl } from '../domain/address';
+import { classifyOriginError, type FetchFailure } from '../domain/fetch-failure';
 import { ROBOTS_PARSE_LIMIT_BYTES } from '../domain/robots';
 import type { Settings } from '../settings';
+import { networkFailure, readCapped } from './fetcher';
 
 /** What fetching an origin's robots.txt told us (RFC 9309 section 2.3.1). */
 export type RobotsFetch =
@@ -8,8 +10,11 @@ export type RobotsFetch =
   | { kind: 'rules'; body: string; status: number }
   /** 4xx, too many redirects, or a redirect we may not follow: no rules apply. */
   | { kind: 'allow-all'; reason: string }
-  /** 5xx or network error: assume complete disallow and try again later. */
-  | { kind: 'unreachable'; reason: string };
+  /**
+   * 5xx, 429 or network error: assume complete disallow and try again later. `failure` names a network failure (no
+   * HTTP answer: dns, refused, timeout, ...); an HTTP answer has none.
+   */
+  | { kind: 'unreachable'; reason: string; failure?: FetchFailure };
 
 const MAX_ROBOTS_REDIRECTS = 5;
 
@@ -28,6 +33,12 @@ async function readUpTo(stream: ReadableStream<Uint8Array> | null, limit: number
   }
   await reader.cancel().catch(() => undefined);
   return out.subarray(0, size);
+}
+
+/** The body as text, or '' when it is larger than `limit` or cannot be read. */
+async function textUpTo(response: Response, limit: number): Promise<string> {
+  const bytes = await readCapped(response.body, limit).catch(() => new Uint8Array(0));
+  return new TextDecoder().decode(bytes);
 }
 
 /** Fetches `<origin>/robots.txt`, following up to five redirects by hand. */
@@ -60,11 +71,14 @@ export async function fetchRobots(origin: string, settings: Settings): Promise<R
         const bytes = await readUpTo(response.body, ROBOTS_PARSE_LIMIT_BYTES);
         return { kind: 'rules', body: new TextDecoder().decode(bytes), status };
       }
+      const origin = status === 530 ? classifyOriginError(status, await textUpTo(response, 64 * 1024), new URL(url).hostname) : undefined;
+      if (origin) return { kind: 'unreachable', reason: `robots.txt unreachable: ${origin.message}`, failure: origin };
       await response.body?.cancel().catch(() => undefined);
       if (status >= 400 && status < 500 && status !== 429) return { kind: 'allow-all', reason: `robots.txt answered http ${status}` };
       return { kind: 'unreachable', reason: `robots.txt answered http ${status}` };
     } catch (error) {
-      return { kind: 'unreachable', reason: controller.signal.aborted ? 'robots.txt timed out' : `robots.txt unreachable: ${(error as Error).message}` };
+      const failure = await networkFailure(url, error, controller.signal.aborted, settings.fetchTimeoutMs);
+      return { kind: 'unreachable', reason: failure.kind === 'timeout' ? 'robots.txt timed out' : `robots.txt unreachable: ${failure.message}`, failure };
     } finally {
       clearTimeout(timer);
     }
