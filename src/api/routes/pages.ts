@@ -50,7 +50,7 @@ export const pages = new Hono<CrawlEnv>()
   .get('/:id/links', queryInput(recordQuerySchema), async (c) => {
     const crawlId = c.var.crawl.id;
     const page = await requirePage(c.env.DB, crawlId, c.req.valid('query').url);
-    const links = await readLinks(c.env, crawlId, page);
+    const links = await readLinks(c.env, page);
     if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
     return c.json({ url: page.url, links });
   })
