@@ -108,7 +108,7 @@ async function processDeps(crawlId: string, config: CrawlConfig, urls: string[],
       ? undefined
       : {
           previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, urls, meter) : new Map<string, PreviousVersion>(),
-          links: async (_url: string, previous: PreviousVersion) => (previousCrawl ? ((await readLinks(env, previous, meter)) ?? []) : []),
+          links: async (_url: string, previous: PreviousVersion) => (previousCrawl ? ((await readLinks(env.BODIES, previous.linksAt, meter)) ?? []) : []),
         };
   const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
