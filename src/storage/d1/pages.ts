@@ -74,13 +74,14 @@ export async function getStoredPage(db: D1Database, crawlId: string, url: string
 
 /** What a 304 keeps of the previous crawl's page besides its body and links: what that crawl extracted. */
 const KEPT_EXTRACTION = ['description', 'language', 'wordCount', 'warnings', 'recordAt'] as const;
-const PREVIOUS = ['url', 'etag', 'lastModified', 'bodyAt', 'contentType', 'title', 'contentHash', 'linksAt', ...KEPT_EXTRACTION] as const;
+const VALIDATORS_AND_STORAGE = ['url', 'etag', 'lastModified', 'bodyAt', 'contentType', 'title', 'contentHash', 'linksAt'] as const;
+const PREVIOUS = [...VALIDATORS_AND_STORAGE, ...KEPT_EXTRACTION] as const;
 
 /**
  * What a previous crawl fetched for a URL: the validators for a conditional GET, and where it stored the body and
  * links (a 304 keeps them) and what it extracted (kept too).
  */
-export interface PreviousVersion extends PageOf<'url' | 'etag' | 'lastModified' | 'bodyAt' | 'contentType' | 'title' | 'contentHash' | 'linksAt'> {
+export interface PreviousVersion extends PageOf<(typeof VALIDATORS_AND_STORAGE)[number]> {
   extracted: PageOf<(typeof KEPT_EXTRACTION)[number]>;
 }
 
