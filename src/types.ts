@@ -66,6 +66,16 @@ export interface CrawlTask extends FrontierEntry {
   crawlId: string;
 }
 
+/**
+ * Where stored bytes are: the R2 object `key` and the byte range [offset, offset + length) in it, as segments hold a
+ * chunk's bodies, records and links back to back. A null offset (or length): the whole object.
+ */
+export interface Span {
+  key: string;
+  offset: number | null;
+  length: number | null;
+}
+
 /** A fetched page as D1 records it. */
 export interface PageRecord {
   url: string;
@@ -75,10 +85,8 @@ export interface PageRecord {
   depth: number;
   bytes: number;
   fetchedAt: number;
-  /** The R2 object holding the body, and the body's byte range in it (null offset: the whole object). */
-  r2Key: string | null;
-  bodyOffset?: number | null;
-  bodyLength?: number | null;
+  /** Where the body is stored; null: not stored (not a 2xx response). */
+  bodyAt: Span | null;
   redirectTo: string | null;
   etag?: string | null;
   lastModified?: string | null;
@@ -91,21 +99,14 @@ export interface PageRecord {
   wordCount?: number | null;
   /** What could not be read of the page (too large to parse, markup the parser gave up on, ...). */
   warnings?: string[];
-  /** The page's extraction record (JSON of the record and its outputs): a byte range of an R2 object. */
-  recordKey?: string | null;
-  recordOffset?: number | null;
-  recordLength?: number | null;
-  /** The page's outgoing links (newline-separated URLs): a byte range of an R2 object. */
-  linksKey?: string | null;
-  linksOffset?: number | null;
-  linksLength?: number | null;
+  /** Where the page's extraction record is stored (JSON of the record and its outputs); null: it has none. */
+  recordAt?: Span | null;
+  /** Where the page's outgoing links are stored (newline-separated URLs); null: it has none. */
+  linksAt?: Span | null;
 }
 
 /** What extraction sets on a page's row: its facts and where its record is. */
-export type ExtractedPage = Pick<
-  PageRecord,
-  'url' | 'title' | 'description' | 'language' | 'wordCount' | 'contentHash' | 'warnings' | 'recordKey' | 'recordOffset' | 'recordLength'
->;
+export type ExtractedPage = Pick<PageRecord, 'url' | 'title' | 'description' | 'language' | 'wordCount' | 'contentHash' | 'warnings' | 'recordAt'>;
 
 /** A claimed URL, fetched and decided: what the consumer records and reports. */
 export interface Processed {

@@ -126,8 +126,7 @@ async function processDeps(
       ? undefined
       : {
           previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, urls, meter) : new Map<string, PreviousVersion>(),
-          links: async (url: string, previous: PreviousVersion) =>
-            previousCrawl ? ((await readLinks(env, previousCrawl, { url, ...previous }, meter)) ?? []) : [],
+          links: async (_url: string, previous: PreviousVersion) => (previousCrawl ? ((await readLinks(env.BODIES, previous.linksAt, meter)) ?? []) : []),
         };
   const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);

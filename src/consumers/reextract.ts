@@ -62,10 +62,10 @@ async function step(env: Env, task: ReextractTask, skip: boolean, meter: UsageMe
 /** Extracts the pages from their stored bodies (read in storage order, a segment at a time) and records them. */
 async function reextract(env: Env, crawlId: string, pages: readonly StoredHtmlPage[], spec: ExtractSpec, meter: UsageMeter): Promise<void> {
   const reader = new BodyReader(env.BODIES, meter);
-  const ordered = [...pages].sort((a, b) => a.r2Key.localeCompare(b.r2Key) || (a.bodyOffset ?? 0) - (b.bodyOffset ?? 0));
+  const ordered = [...pages].sort((a, b) => a.bodyAt.key.localeCompare(b.bodyAt.key) || (a.bodyAt.offset ?? 0) - (b.bodyAt.offset ?? 0));
   const items: { page: ExtractedPage; record: Uint8Array }[] = [];
   for (const stored of ordered) {
-    const body = await reader.read(stored);
+    const body = await reader.read(stored.bodyAt);
     if (body === null) continue; // the body is gone from R2: the page keeps its old record
     const page: ExtractedPage = { url: stored.url, title: null };
     items.push({ page, record: applyExtract(page, await extractPage(body, stored.contentType, stored.url, spec)) });

@@ -125,7 +125,7 @@ function pageRecord(job: Job, response: FetchedResponse): PageRecord {
     depth: job.claim.depth,
     bytes: response.body.byteLength,
     fetchedAt: (job.deps.now ?? Date.now)(),
-    r2Key: null,
+    bodyAt: null,
     redirectTo: null,
     etag: response.headers.get('etag'),
     lastModified: response.headers.get('last-modified'),
@@ -142,13 +142,9 @@ async function unchanged(
   Object.assign(page, {
     contentType: previous.contentType,
     title: previous.title,
-    r2Key: previous.r2Key,
-    bodyOffset: previous.bodyOffset,
-    bodyLength: previous.bodyLength,
+    bodyAt: previous.bodyAt,
     contentHash: previous.contentHash,
-    linksKey: previous.linksKey,
-    linksOffset: previous.linksOffset,
-    linksLength: previous.linksLength,
+    linksAt: previous.linksAt,
     ...previous.extracted,
     change: 'unchanged' as const,
   });
@@ -157,8 +153,8 @@ async function unchanged(
   const links = await linksOf(job.task.url, previous);
   const depth = job.claim.depth + 1;
   const candidates = links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
-  // Links kept in R2 are pointed at, not written again; links of a page stored before they moved to R2 are.
-  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page, ...(previous.linksKey === null ? { links } : {}) });
+  // The previous crawl's links are pointed at, not written again.
+  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page });
 }
 
 /** A redirect is a new task for its target (every hop is checked again); this URL is skipped. */

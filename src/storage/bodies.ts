@@ -1,12 +1,5 @@
 import type { UsageMeter } from '../domain/usage';
-
-/** Where a page's body lives: an R2 object, or a byte range of one (a segment). */
-export interface BodyLocation {
-  r2Key: string;
-  /** The body's byte range in the object; null: the whole object. */
-  bodyOffset: number | null;
-  bodyLength: number | null;
-}
+import type { Span } from '../types';
 
 export interface StoredBodyStream {
   body: ReadableStream | null;
@@ -16,16 +9,14 @@ export interface StoredBodyStream {
 }
 
 /** A stored body as a stream, or null when its object is missing. */
-export async function openBody(bucket: R2Bucket, at: BodyLocation): Promise<StoredBodyStream | null> {
-  if (at.bodyOffset !== null && at.bodyLength !== null) {
+export async function openBody(bucket: R2Bucket, at: Span): Promise<StoredBodyStream | null> {
+  if (at.offset !== null && at.length !== null) {
     // An empty range is not a valid R2 range read.
-    if (at.bodyLength === 0) return { body: null, size: 0, etag: `"empty"`, contentType: null };
-    const object = await bucket.get(at.r2Key, { range: { offset: at.bodyOffset, length: at.bodyLength } });
-    return object
-      ? { body: object.body, size: at.bodyLength, etag: `"${object.etag}-${at.bodyOffset}"`, contentType: object.httpMetadata?.contentType ?? null }
-      : null;
+    if (at.length === 0) return { body: null, size: 0, etag: `"empty"`, contentType: null };
+    const object = await bucket.get(at.key, { range: { offset: at.offset, length: at.length } });
+    return object ? { body: object.body, size: at.length, etag: `"${object.etag}-${at.offset}"`, contentType: object.httpMetadata?.contentType ?? null } : null;
   }
-  const object = await bucket.get(at.r2Key);
+  const object = await bucket.get(at.key);
   return object ? { body: object.body, size: object.size, etag: object.httpEtag, contentType: object.httpMetadata?.contentType ?? null } : null;
 }
 
@@ -46,24 +37,25 @@ export class BodyReader {
     return read;
   }
 
-  async read(page: BodyLocation): Promise<Uint8Array | null> {
-    if (page.bodyOffset === null || page.bodyLength === null) {
-      const object = await this.counted(this.bucket.get(page.r2Key));
+  async read(body: Span): Promise<Uint8Array | null> {
+    const { key, offset, length } = body;
+    if (offset === null || length === null) {
+      const object = await this.counted(this.bucket.get(key));
       return object ? new Uint8Array(await object.arrayBuffer()) : null;
     }
-    if (page.bodyLength === 0) return new Uint8Array(0);
-    if (this.segment?.key !== page.r2Key) {
+    if (length === 0) return new Uint8Array(0);
+    if (this.segment?.key !== key) {
       this.segment = null;
-      const head = await this.counted(this.bucket.head(page.r2Key));
+      const head = await this.counted(this.bucket.head(key));
       if (!head) return null;
       if (head.size <= WHOLE_SEGMENT_MAX) {
-        const object = await this.counted(this.bucket.get(page.r2Key));
+        const object = await this.counted(this.bucket.get(key));
         if (!object) return null;
-        this.segment = { key: page.r2Key, bytes: new Uint8Array(await object.arrayBuffer()) };
+        this.segment = { key, bytes: new Uint8Array(await object.arrayBuffer()) };
       }
     }
-    if (this.segment) return this.segment.bytes.subarray(page.bodyOffset, page.bodyOffset + page.bodyLength);
-    const object = await this.counted(this.bucket.get(page.r2Key, { range: { offset: page.bodyOffset, length: page.bodyLength } }));
+    if (this.segment) return this.segment.bytes.subarray(offset, offset + length);
+    const object = await this.counted(this.bucket.get(key, { range: { offset, length } }));
     return object ? new Uint8Array(await object.arrayBuffer()) : null;
   }
 }

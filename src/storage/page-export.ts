@@ -27,7 +27,7 @@ const cell = (value: unknown): string | number | null =>
         : JSON.stringify(value);
 
 function jsonLine(row: ExportRow, stored: StoredRecord | null): string {
-  const { record: _where, warnings, contentHash, description, language, wordCount: _words, ...base } = row;
+  const { recordAt: _where, warnings, contentHash, description, language, wordCount: _words, ...base } = row;
   const extracted = stored ? { description, language, ...stored.record, ...stored.outputs } : {};
   return `${JSON.stringify({ ...base, contentHash, ...(warnings.length > 0 ? { warnings } : {}), ...extracted })}\n`;
 }
@@ -41,7 +41,7 @@ function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[])
 /** The records of a step of rows, read from R2 a few at a time (null where a row has none). */
 function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
   const limit = limiter(RECORD_READS);
-  return Promise.all(rows.map(({ record }) => (record ? limit(() => readRecord(bucket, record)) : null)));
+  return Promise.all(rows.map(({ recordAt }) => (recordAt ? limit(() => readRecord(bucket, recordAt)) : null)));
 }
 
 /**

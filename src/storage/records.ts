@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { ExtractedRecord, ExtractOutputs } from '../domain/extract';
+import type { Span } from '../types';
+import { readSpan } from './spans';
 
 /**
  * A page's extraction record as stored in R2 (JSON, beside its body in the chunk's segment): what /record returns,
@@ -36,15 +38,8 @@ export function decodeRecord(bytes: Uint8Array): StoredRecord | null {
   }
 }
 
-/** Where a record lives: a byte range of an R2 object. */
-export interface RecordLocation {
-  recordKey: string;
-  recordOffset: number;
-  recordLength: number;
-}
-
 /** Reads one stored record; null when its object is gone or does not hold a record. */
-export async function readRecord(bucket: R2Bucket, at: RecordLocation): Promise<StoredRecord | null> {
-  const object = await bucket.get(at.recordKey, { range: { offset: at.recordOffset, length: at.recordLength } });
-  return object ? decodeRecord(new Uint8Array(await object.arrayBuffer())) : null;
+export async function readRecord(bucket: R2Bucket, at: Span): Promise<StoredRecord | null> {
+  const bytes = await readSpan(bucket, at);
+  return bytes ? decodeRecord(bytes) : null;
 }

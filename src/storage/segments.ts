@@ -1,6 +1,6 @@
 import { concatBytes } from '../domain/bytes';
 import type { UsageMeter } from '../domain/usage';
-import type { ExtractedPage, PageRecord, Processed } from '../types';
+import type { ExtractedPage, Processed, Span } from '../types';
 import { encodeLinks } from './links';
 
 /** A segment is closed at this size and the next body starts a new one. */
@@ -69,14 +69,20 @@ async function writeGroup(bucket: R2Bucket, crawlId: string, group: Parts[], con
   const value = total <= concatMaxBytes ? concatBytes(parts, total) : streamOf(parts, total);
   await bucket.put(key, value, { customMetadata: { crawlId, pages: String(group.length) } });
   usage?.r2Put(total);
+  const next = spansIn(key);
+  for (const { r } of group) if (r.body) r.page.bodyAt = next(r.body);
+  for (const { r } of group) if (r.record) r.page.recordAt = next(r.record);
+  for (const p of group) if (p.links) p.r.page.linksAt = next(p.links);
+}
+
+/** The spans of parts written back to back into the object `key`: each call, the next part's. */
+function spansIn(key: string): (part: Uint8Array) => Span {
   let offset = 0;
-  const place = (bytes: Uint8Array, set: (offset: number, length: number) => Partial<PageRecord>, page: PageRecord) => {
-    Object.assign(page, set(offset, bytes.byteLength));
-    offset += bytes.byteLength;
+  return (part) => {
+    const span = { key, offset, length: part.byteLength };
+    offset += part.byteLength;
+    return span;
   };
-  for (const { r } of group) if (r.body) place(r.body, (o, l) => ({ r2Key: key, bodyOffset: o, bodyLength: l }), r.page);
-  for (const { r } of group) if (r.record) place(r.record, (o, l) => ({ recordKey: key, recordOffset: o, recordLength: l }), r.page);
-  for (const p of group) if (p.links) place(p.links, (o, l) => ({ linksKey: key, linksOffset: o, linksLength: l }), p.r.page);
 }
 
 /**
@@ -116,9 +122,6 @@ export async function writeRecordSegment(
     { customMetadata: { crawlId, records: String(items.length) } },
   );
   usage?.r2Put(total);
-  let offset = 0;
-  for (const { page, record } of items) {
-    Object.assign(page, { recordKey: key, recordOffset: offset, recordLength: record.byteLength });
-    offset += record.byteLength;
-  }
+  const next = spansIn(key);
+  for (const { page, record } of items) page.recordAt = next(record);
 }

@@ -96,13 +96,13 @@ async function addResponses(writer: PartWriter, reader: BodyReader, db: D1Databa
   for (;;) {
     const rows = await storedPages(db, crawlId, cursor, ROWS_PER_QUERY);
     for (const page of rows) {
-      const body = await reader.read(page);
+      const body = await reader.read(page.bodyAt);
       if (body === null) missing.push(page.url);
       else await writer.add(await responseRecord({ ...page, body }));
     }
     const last = rows.at(-1);
     if (!last || rows.length < ROWS_PER_QUERY) return missing;
-    cursor = { key: last.r2Key, offset: last.bodyOffset ?? 0, url: last.url };
+    cursor = { key: last.bodyAt.key, offset: last.bodyAt.offset ?? 0, url: last.url };
   }
 }
 

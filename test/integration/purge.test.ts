@@ -18,7 +18,8 @@ async function d1Rows(crawlId: string): Promise<Record<string, number>> {
     crawls: await count('SELECT COUNT(*) AS n FROM crawls WHERE id = ?'),
     pages: await count('SELECT COUNT(*) AS n FROM pages WHERE crawl_id = ?'),
     errors: await count('SELECT COUNT(*) AS n FROM errors WHERE crawl_id = ?'),
-    links: await count('SELECT COUNT(*) AS n FROM links WHERE crawl_id = ?'),
+    // A page's links are in R2; D1 holds only where they are (the links table is gone, migration 0007).
+    links: await count('SELECT COUNT(*) AS n FROM pages WHERE crawl_id = ? AND links_key IS NOT NULL'),
   };
 }
 

@@ -12,7 +12,7 @@ function processed(url: string, body?: Uint8Array): Processed {
     depth: 0,
     bytes: body?.byteLength ?? 0,
     fetchedAt: 0,
-    r2Key: null,
+    bodyAt: null,
     redirectTo: null,
   };
   return { outcome: { url, kind: 'stored', fetched: true }, attempts: 1, page, ...(body ? { body } : {}) };
@@ -36,13 +36,13 @@ describe('writeSegments', () => {
 
       for (const [i, body] of bodies.entries()) {
         const page = results[i]!.page!;
-        expect(page.r2Key).toMatch(new RegExp(`^crawls/${crawlId}/segments/`));
-        expect(page.bodyLength).toBe(body.byteLength);
+        expect(page.bodyAt?.key).toMatch(new RegExp(`^crawls/${crawlId}/segments/`));
+        expect(page.bodyAt?.length).toBe(body.byteLength);
         if (body.byteLength === 0) continue;
-        const object = await env.BODIES.get(page.r2Key!, { range: { offset: page.bodyOffset!, length: page.bodyLength! } });
+        const object = await env.BODIES.get(page.bodyAt!.key, { range: { offset: page.bodyAt!.offset!, length: page.bodyAt!.length! } });
         expect(new Uint8Array(await object!.arrayBuffer())).toEqual(body);
       }
-      expect(results[5]!.page!.r2Key).toBeNull();
+      expect(results[5]!.page!.bodyAt).toBeNull();
     });
 
   it('writes nothing for a batch without bodies', async () => {

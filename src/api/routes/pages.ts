@@ -38,8 +38,8 @@ export const pages = new Hono<CrawlEnv>()
       if (output === undefined) throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
       return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], 'x-edgecrawl-url': page.url } });
     }
-    if (!page.r2Key) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
-    const stored = await openBody(c.env.BODIES, { r2Key: page.r2Key, bodyOffset: page.bodyOffset, bodyLength: page.bodyLength });
+    if (!page.bodyAt) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
+    const stored = await openBody(c.env.BODIES, page.bodyAt);
     if (!stored) throw notFound(`stored body for ${page.url} is missing`);
     const contentType = page.contentType ?? stored.contentType ?? 'application/octet-stream';
     if (stored.body === null) return new Response(null, { headers: { 'content-type': contentType, 'x-edgecrawl-url': page.url } });
@@ -50,7 +50,7 @@ export const pages = new Hono<CrawlEnv>()
   .get('/:id/links', queryInput(recordQuerySchema), async (c) => {
     const crawlId = c.var.crawl.id;
     const page = await requirePage(c.env.DB, crawlId, c.req.valid('query').url);
-    const links = await readLinks(c.env, crawlId, page);
+    const links = await readLinks(c.env.BODIES, page.linksAt);
     if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
     return c.json({ url: page.url, links });
   })
@@ -71,11 +71,8 @@ async function requirePage(db: D1Database, crawlId: string, raw: string): Promis
 }
 
 async function requireRecord(bucket: R2Bucket, page: StoredPageRow): Promise<StoredRecord> {
-  const { recordKey, recordOffset, recordLength } = page;
-  if (recordKey === null || recordOffset === null || recordLength === null) {
-    throw notFound(`no extraction record for ${page.url}: the crawl has no extract spec, or the page is not a 2xx HTML page`);
-  }
-  const record = await readRecord(bucket, { recordKey, recordOffset, recordLength });
+  if (!page.recordAt) throw notFound(`no extraction record for ${page.url}: the crawl has no extract spec, or the page is not a 2xx HTML page`);
+  const record = await readRecord(bucket, page.recordAt);
   if (!record) throw notFound(`the extraction record of ${page.url} is missing`);
   return record;
 }

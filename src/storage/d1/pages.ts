@@ -1,44 +1,37 @@
 import type { UsageMeter } from '../../domain/usage';
-import type { StoredResponse } from '../../domain/warc';
-import type { ExtractedPage, PageRecord } from '../../types';
+import type { ExtractedPage, PageRecord, Span } from '../../types';
+import { assignmentsOf, columnsOf, PAGE_FIELDS, type PageField, type PageOf, pageColumns, readPage, valuesOf } from './page-rows';
 import { chunkedIn, intervalStart, jsonRowsInsert } from './sql';
 
+// Each view below is a Pick of the page record (PageOf), selects the columns of its fields and no more, and reads
+// its rows through readPage.
+
+/** The fields a listing shows. */
+const LISTED = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt'] as const;
+
 /** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
-export interface PageView extends Pick<PageRecord, 'url' | 'status' | 'contentType' | 'title' | 'depth' | 'bytes'> {
+export interface PageView extends Omit<PageOf<(typeof LISTED)[number]>, 'fetchedAt'> {
   fetchedAt: string;
 }
 
-interface RawPageRow {
-  url: string;
-  status: number;
-  content_type: string | null;
-  title: string | null;
-  depth: number;
-  bytes: number;
-  fetched_at: number;
-}
+const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
+  url: p.url,
+  status: p.status,
+  contentType: p.contentType,
+  title: p.title,
+  depth: p.depth,
+  bytes: p.bytes,
+  fetchedAt: new Date(p.fetchedAt).toISOString(),
+});
 
 /** Pages of a crawl in URL order (keyset pagination: stable while the crawl adds pages). */
 export async function listPages(db: D1Database, crawlId: string, limit: number, afterUrl: string | null): Promise<PageView[]> {
   const { results } = await db
-    .prepare(
-      `SELECT url, status, content_type, title, depth, bytes, fetched_at FROM pages
-       WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`,
-    )
+    .prepare(`SELECT ${columnsOf(LISTED)} FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`)
     .bind(crawlId, afterUrl ?? '', limit)
-    .all<RawPageRow>();
-  return results.map(toPageView);
+    .all();
+  return results.map((row) => toPageView(readPage(row, LISTED)));
 }
-
-const toPageView = (r: RawPageRow): PageView => ({
-  url: r.url,
-  status: r.status,
-  contentType: r.content_type,
-  title: r.title,
-  depth: r.depth,
-  bytes: r.bytes,
-  fetchedAt: new Date(r.fetched_at).toISOString(),
-});
 
 /** Where a listing of the most recent pages stopped: the last row's fetch time and URL. */
 export interface RecentCursor {
@@ -55,147 +48,57 @@ export async function listRecentPages(
 ): Promise<(PageView & { cursor: RecentCursor })[]> {
   const { results } = await db
     .prepare(
-      `SELECT url, status, content_type, title, depth, bytes, fetched_at FROM pages
+      `SELECT ${columnsOf(LISTED)} FROM pages
        WHERE crawl_id = ? AND (? IS NULL OR (fetched_at, url) < (?, ?)) ORDER BY fetched_at DESC, url DESC LIMIT ?`,
     )
     .bind(crawlId, after?.t ?? null, after?.t ?? 0, after?.u ?? '', limit)
-    .all<RawPageRow>();
-  return results.map((r) => ({ ...toPageView(r), cursor: { t: r.fetched_at, u: r.url } }));
+    .all();
+  return results.map((row) => {
+    const page = readPage(row, LISTED);
+    return { ...toPageView(page), cursor: { t: page.fetchedAt, u: page.url } };
+  });
 }
 
-interface StoredBody {
-  r2Key: string | null;
-  /** The body's byte range in the object; null: the whole object. */
-  bodyOffset: number | null;
-  bodyLength: number | null;
-  contentType: string | null;
-}
+const STORED = ['url', 'status', 'fetchedAt', 'contentType', 'bodyAt', 'recordAt', 'linksAt'] as const;
 
-/** A page's stored body and record, and what its record is reported with. */
-export interface StoredPageRow extends StoredBody {
-  url: string;
-  status: number;
-  fetchedAt: number;
-  recordKey: string | null;
-  recordOffset: number | null;
-  recordLength: number | null;
-  linksKey: string | null;
-  linksOffset: number | null;
-  linksLength: number | null;
-}
+/** A page's stored body, record and links, and what its record is reported with. */
+export type StoredPageRow = PageOf<(typeof STORED)[number]>;
 
 export async function getStoredPage(db: D1Database, crawlId: string, url: string): Promise<StoredPageRow | null> {
   const row = await db
-    .prepare(
-      `SELECT url, status, fetched_at, r2_key, body_offset, body_length, content_type, record_key, record_offset, record_length,
-       links_key, links_offset, links_length FROM pages WHERE crawl_id = ? AND url = ?`,
-    )
+    .prepare(`SELECT ${columnsOf(STORED)} FROM pages WHERE crawl_id = ? AND url = ?`)
     .bind(crawlId, url)
-    .first<
-      {
-        url: string;
-        status: number;
-        fetched_at: number;
-        r2_key: string | null;
-        body_offset: number | null;
-        body_length: number | null;
-        content_type: string | null;
-        record_key: string | null;
-        record_offset: number | null;
-        record_length: number | null;
-      } & RawLinksColumns
-    >();
-  if (!row) return null;
-  return {
-    url: row.url,
-    status: row.status,
-    fetchedAt: row.fetched_at,
-    r2Key: row.r2_key,
-    bodyOffset: row.body_offset,
-    bodyLength: row.body_length,
-    contentType: row.content_type,
-    recordKey: row.record_key,
-    recordOffset: row.record_offset,
-    recordLength: row.record_length,
-    ...linksOf(row),
-  };
+    .first();
+  return row ? readPage(row, STORED) : null;
 }
 
-type RawLinksColumns = { links_key: string | null; links_offset: number | null; links_length: number | null };
+/** What a 304 keeps of the previous crawl's page besides its body and links: what that crawl extracted. */
+const KEPT_EXTRACTION = ['description', 'language', 'wordCount', 'warnings', 'recordAt'] as const;
+const VALIDATORS_AND_STORAGE = ['url', 'etag', 'lastModified', 'bodyAt', 'contentType', 'title', 'contentHash', 'linksAt'] as const;
+const PREVIOUS = [...VALIDATORS_AND_STORAGE, ...KEPT_EXTRACTION] as const;
 
-const linksOf = (r: RawLinksColumns) => ({ linksKey: r.links_key, linksOffset: r.links_offset, linksLength: r.links_length });
+/**
+ * What a previous crawl fetched for a URL: the validators for a conditional GET, and where it stored the body and
+ * links (a 304 keeps them) and what it extracted (kept too).
+ */
+export interface PreviousVersion extends PageOf<(typeof VALIDATORS_AND_STORAGE)[number]> {
+  extracted: PageOf<(typeof KEPT_EXTRACTION)[number]>;
+}
 
-/** The columns extraction writes, as D1 returns them. */
-type RawExtractedColumns = {
-  content_hash: string | null;
-  description: string | null;
-  language: string | null;
-  word_count: number | null;
-  warnings: string | null;
-  record_key: string | null;
-  record_offset: number | null;
-  record_length: number | null;
-};
-
-/** What a previous crawl fetched for a URL: the validators for a conditional GET, and its stored body. */
-export interface PreviousVersion extends StoredBody {
-  etag: string | null;
-  lastModified: string | null;
-  title: string | null;
-  contentHash: string | null;
-  /** Where the previous crawl stored the page's links: a 304 keeps them, as it keeps the body. */
-  linksKey: string | null;
-  linksOffset: number | null;
-  linksLength: number | null;
-  /** What the previous crawl extracted: a 304 keeps it, as it keeps the body. */
-  extracted: Pick<PageRecord, 'description' | 'language' | 'wordCount' | 'warnings' | 'recordKey' | 'recordOffset' | 'recordLength'>;
+function toPreviousVersion(row: Record<string, unknown>): PreviousVersion {
+  const { description, language, wordCount, warnings, recordAt, ...page } = readPage(row, PREVIOUS);
+  return { ...page, extracted: { description, language, wordCount, warnings, recordAt } };
 }
 
 export async function previousVersions(db: D1Database, crawlId: string, urls: readonly string[], meter?: UsageMeter): Promise<Map<string, PreviousVersion>> {
-  const statements = chunkedIn(
-    db,
-    `SELECT url, etag, last_modified, r2_key, body_offset, body_length, content_type, title, content_hash, description, language, word_count, warnings,
-      record_key, record_offset, record_length, links_key, links_offset, links_length FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`,
-    [crawlId],
-    urls,
-  );
+  const statements = chunkedIn(db, `SELECT ${columnsOf(PREVIOUS)} FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`, [crawlId], urls);
   const out = new Map<string, PreviousVersion>();
   for (const statement of statements) {
-    const result = await statement.all<
-      {
-        url: string;
-        etag: string | null;
-        last_modified: string | null;
-        r2_key: string | null;
-        body_offset: number | null;
-        body_length: number | null;
-        content_type: string | null;
-        title: string | null;
-      } & RawExtractedColumns &
-        RawLinksColumns
-    >();
+    const result = await statement.all();
     meter?.d1([result]);
-    for (const r of result.results) {
-      out.set(r.url, {
-        etag: r.etag,
-        lastModified: r.last_modified,
-        r2Key: r.r2_key,
-        bodyOffset: r.body_offset,
-        bodyLength: r.body_length,
-        contentType: r.content_type,
-        title: r.title,
-        contentHash: r.content_hash,
-        ...linksOf(r),
-        extracted: {
-          description: r.description,
-          language: r.language,
-          wordCount: r.word_count,
-          warnings: parseWarnings(r.warnings),
-          recordKey: r.record_key,
-          recordOffset: r.record_offset,
-          recordLength: r.record_length,
-        },
-      });
+    for (const row of result.results) {
+      const previous = toPreviousVersion(row);
+      out.set(previous.url, previous);
     }
   }
   return out;
@@ -225,11 +128,7 @@ export async function changeCounts(db: D1Database, crawlId: string, previousCraw
 }
 
 /** A page as exports write it: the listing's fields and the rest a user may want, none of the storage internals. */
-export interface ExportRecord extends PageView {
-  redirectTo: string | null;
-  etag: string | null;
-  lastModified: string | null;
-  change: string | null;
+export interface ExportRecord extends PageView, PageOf<'redirectTo' | 'etag' | 'lastModified' | 'change'> {
   stored: boolean;
 }
 
@@ -249,61 +148,52 @@ export const PAGE_RECORD_FIELDS = [
   'stored',
 ] as const satisfies readonly (keyof ExportRecord)[];
 
+/** What exports read of a page besides its record's fields: the extraction facts, and where the extraction record is. */
+const EXTRACTION = ['contentHash', 'description', 'language', 'wordCount', 'warnings', 'recordAt'] as const;
+const EXPORTED = [...LISTED, 'redirectTo', 'etag', 'lastModified', 'change', 'bodyAt', ...EXTRACTION] as const;
+
 /** A page row as exports read it: the export's fields, the extraction facts, and where the page's record is. */
-export interface ExportRow extends ExportRecord {
-  contentHash: string | null;
-  description: string | null;
-  language: string | null;
-  wordCount: number | null;
-  warnings: string[];
-  record: { recordKey: string; recordOffset: number; recordLength: number } | null;
+export type ExportRow = ExportRecord & PageOf<(typeof EXTRACTION)[number]>;
+
+function toExportRow(row: Record<string, unknown>): ExportRow {
+  const p = readPage(row, EXPORTED);
+  return {
+    ...toPageView(p),
+    redirectTo: p.redirectTo,
+    etag: p.etag,
+    lastModified: p.lastModified,
+    change: p.change,
+    stored: p.bodyAt !== null,
+    contentHash: p.contentHash,
+    description: p.description,
+    language: p.language,
+    wordCount: p.wordCount,
+    warnings: p.warnings,
+    recordAt: p.recordAt,
+  };
 }
-
-type RawExportRow = RawPageRow & {
-  redirect_to: string | null;
-  etag: string | null;
-  last_modified: string | null;
-  change: string | null;
-  stored: number;
-} & RawExtractedColumns;
-
-const toExportRow = (r: RawExportRow): ExportRow => ({
-  ...toPageView(r),
-  redirectTo: r.redirect_to,
-  etag: r.etag,
-  lastModified: r.last_modified,
-  change: r.change,
-  stored: r.stored === 1,
-  contentHash: r.content_hash,
-  description: r.description,
-  language: r.language,
-  wordCount: r.word_count,
-  warnings: parseWarnings(r.warnings),
-  record:
-    r.record_key !== null && r.record_offset !== null && r.record_length !== null
-      ? { recordKey: r.record_key, recordOffset: r.record_offset, recordLength: r.record_length }
-      : null,
-});
 
 /** Page rows in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
 export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<ExportRow[]> {
   const { results } = await db
-    .prepare(
-      `SELECT url, status, content_type, title, depth, bytes, fetched_at, redirect_to, etag, last_modified, change, r2_key IS NOT NULL AS stored,
-       content_hash, description, language, word_count, warnings, record_key, record_offset, record_length
-       FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`,
-    )
+    .prepare(`SELECT ${columnsOf(EXPORTED)} FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`)
     .bind(crawlId, afterUrl, limit)
-    .all<RawExportRow>();
+    .all();
   return results.map(toExportRow);
 }
 
-/** A page with a stored body: what its WARC record says of it, and where the body is. */
-export interface StoredPage extends Omit<StoredResponse, 'body'> {
-  r2Key: string;
-  bodyOffset: number | null;
-  bodyLength: number | null;
+/** A view of pages with a stored body: the query asks for r2_key IS NOT NULL, and a row without one is left out. */
+type WithBody<K extends PageField> = PageOf<K> & { bodyAt: Span };
+
+function withBody<K extends PageField>(page: PageOf<K | 'bodyAt'>): WithBody<K>[] {
+  const { bodyAt } = page;
+  return bodyAt ? [{ ...page, bodyAt }] : [];
 }
+
+const WARC = ['url', 'status', 'contentType', 'etag', 'lastModified', 'fetchedAt', 'bodyAt'] as const;
+
+/** A page with a stored body: what its WARC record says of it, and where the body is. */
+export type StoredPage = WithBody<(typeof WARC)[number]>;
 
 export type StoredPageCursor = { key: string; offset: number; url: string };
 
@@ -311,119 +201,25 @@ export type StoredPageCursor = { key: string; offset: number; url: string };
 export async function storedPages(db: D1Database, crawlId: string, after: StoredPageCursor | null, limit: number): Promise<StoredPage[]> {
   const { results } = await db
     .prepare(
-      `SELECT url, status, content_type, etag, last_modified, fetched_at, r2_key, body_offset, body_length FROM pages
+      `SELECT ${columnsOf(WARC)} FROM pages
        WHERE crawl_id = ? AND r2_key IS NOT NULL AND (r2_key, COALESCE(body_offset, 0), url) > (?, ?, ?)
        ORDER BY r2_key, COALESCE(body_offset, 0), url LIMIT ?`,
     )
     .bind(crawlId, after?.key ?? '', after?.offset ?? -1, after?.url ?? '', limit)
-    .all<{
-      url: string;
-      status: number;
-      content_type: string | null;
-      etag: string | null;
-      last_modified: string | null;
-      fetched_at: number;
-      r2_key: string;
-      body_offset: number | null;
-      body_length: number | null;
-    }>();
-  return results.map((r) => ({
-    url: r.url,
-    status: r.status,
-    contentType: r.content_type,
-    etag: r.etag,
-    lastModified: r.last_modified,
-    fetchedAt: r.fetched_at,
-    r2Key: r.r2_key,
-    bodyOffset: r.body_offset,
-    bodyLength: r.body_length,
-  }));
-}
-
-/** A page's warnings as stored: a JSON array, or NULL for none. */
-const warningsColumn = (warnings: readonly string[] | undefined): string | null => (warnings && warnings.length > 0 ? JSON.stringify(warnings) : null);
-
-/** A page's stored warnings (a JSON array of strings), read back; anything else is no warnings. */
-function parseWarnings(json: string | null): string[] {
-  if (json === null) return [];
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((w): w is string => typeof w === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-const PAGE_COLUMNS = [
-  'crawl_id',
-  'url',
-  'status',
-  'content_type',
-  'title',
-  'depth',
-  'bytes',
-  'fetched_at',
-  'r2_key',
-  'body_offset',
-  'body_length',
-  'redirect_to',
-  'etag',
-  'last_modified',
-  'change',
-  'content_hash',
-  'description',
-  'language',
-  'word_count',
-  'warnings',
-  'record_key',
-  'record_offset',
-  'record_length',
-  'links_key',
-  'links_offset',
-  'links_length',
-] as const;
-
-function pageRow(crawlId: string, p: PageRecord): unknown[] {
-  const warnings = warningsColumn(p.warnings);
-  return [
-    crawlId,
-    p.url,
-    p.status,
-    p.contentType,
-    p.title,
-    p.depth,
-    p.bytes,
-    p.fetchedAt,
-    p.r2Key,
-    p.bodyOffset ?? null,
-    p.bodyLength ?? null,
-    p.redirectTo,
-    p.etag ?? null,
-    p.lastModified ?? null,
-    p.change ?? null,
-    p.contentHash ?? null,
-    p.description ?? null,
-    p.language ?? null,
-    p.wordCount ?? null,
-    warnings,
-    p.recordKey ?? null,
-    p.recordOffset ?? null,
-    p.recordLength ?? null,
-    p.linksKey ?? null,
-    p.linksOffset ?? null,
-    p.linksLength ?? null,
-  ];
+    .all();
+  return results.flatMap((row) => withBody(readPage(row, WARC)));
 }
 
 /** Upserts of page rows keyed by (crawl, url): a redelivered message rewrites its row instead of adding one. */
 export function pageUpserts(db: D1Database, crawlId: string, pages: readonly PageRecord[]): D1PreparedStatement[] {
-  const updates = PAGE_COLUMNS.filter((c) => c !== 'crawl_id' && c !== 'url').map((c) => `${c} = excluded.${c}`);
+  const columns = ['crawl_id', ...pageColumns(PAGE_FIELDS)];
+  const updates = pageColumns(PAGE_FIELDS.filter((f) => f !== 'url')).map((c) => `${c} = excluded.${c}`);
   return jsonRowsInsert(
     db,
-    `INSERT INTO pages (${PAGE_COLUMNS.join(', ')})`,
-    PAGE_COLUMNS.length,
+    `INSERT INTO pages (${columns.join(', ')})`,
+    columns.length,
     `ON CONFLICT (crawl_id, url) DO UPDATE SET ${updates.join(', ')}`,
-    pages.map((p) => pageRow(crawlId, p)),
+    pages.map((p) => [crawlId, ...valuesOf(p, PAGE_FIELDS)]),
   );
 }
 
@@ -478,14 +274,10 @@ export async function hostBreakdown(db: D1Database, crawlId: string, limit: numb
 
 // ---- re-extraction ----
 
+const HTML = ['url', 'contentType', 'bodyAt'] as const;
+
 /** Where a stored HTML page's body is, for re-extraction. */
-export interface StoredHtmlPage {
-  url: string;
-  contentType: string | null;
-  r2Key: string;
-  bodyOffset: number | null;
-  bodyLength: number | null;
-}
+export type StoredHtmlPage = WithBody<(typeof HTML)[number]>;
 
 const HTML_PAGES = `crawl_id = ? AND r2_key IS NOT NULL AND status BETWEEN 200 AND 299
   AND (lower(content_type) LIKE 'text/html%' OR lower(content_type) LIKE 'application/xhtml+xml%')`;
@@ -498,34 +290,19 @@ export async function countHtmlPages(db: D1Database, crawlId: string): Promise<n
 /** Stored HTML pages after `afterUrl`, in URL order. */
 export async function htmlPagesAfter(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<StoredHtmlPage[]> {
   const { results } = await db
-    .prepare(`SELECT url, content_type, r2_key, body_offset, body_length FROM pages WHERE ${HTML_PAGES} AND url > ? ORDER BY url LIMIT ?`)
+    .prepare(`SELECT ${columnsOf(HTML)} FROM pages WHERE ${HTML_PAGES} AND url > ? ORDER BY url LIMIT ?`)
     .bind(crawlId, afterUrl, limit)
-    .all<{ url: string; content_type: string | null; r2_key: string; body_offset: number | null; body_length: number | null }>();
-  return results.map((r) => ({ url: r.url, contentType: r.content_type, r2Key: r.r2_key, bodyOffset: r.body_offset, bodyLength: r.body_length }));
+    .all();
+  return results.flatMap((row) => withBody(readPage(row, HTML)));
 }
+
+/** What extraction sets on a page's row. */
+const EXTRACTED = ['title', 'description', 'language', 'wordCount', 'contentHash', 'warnings', 'recordAt'] as const;
 
 /** Points pages at their new records and sets what extraction says of them (title, description, hash, ...). */
 export async function updateExtracted(db: D1Database, crawlId: string, pages: readonly ExtractedPage[], meter?: UsageMeter): Promise<void> {
-  const statements = pages.map((p) =>
-    db
-      .prepare(
-        `UPDATE pages SET title = ?, description = ?, language = ?, word_count = ?, content_hash = ?, warnings = ?, record_key = ?, record_offset = ?, record_length = ?
-         WHERE crawl_id = ? AND url = ?`,
-      )
-      .bind(
-        p.title,
-        p.description ?? null,
-        p.language ?? null,
-        p.wordCount ?? null,
-        p.contentHash ?? null,
-        warningsColumn(p.warnings),
-        p.recordKey ?? null,
-        p.recordOffset ?? null,
-        p.recordLength ?? null,
-        crawlId,
-        p.url,
-      ),
-  );
+  const sql = `UPDATE pages SET ${assignmentsOf(EXTRACTED)} WHERE crawl_id = ? AND url = ?`;
+  const statements = pages.map((p) => db.prepare(sql).bind(...valuesOf(p, EXTRACTED), crawlId, p.url));
   if (statements.length === 0) return;
   const results = await db.batch(statements);
   meter?.d1(results);

@@ -2,21 +2,16 @@
 const DELETE_STEP = 5000;
 
 /**
- * Deletes up to `steps` slices of a crawl's page, error and (legacy) link rows. Returns true once none is left.
+ * Deletes up to `steps` slices of a crawl's page and error rows. Returns true once none is left.
  * The crawl's own row is not touched (see deleteCrawlRow).
  */
 export async function deleteCrawlRows(db: D1Database, crawlId: string, steps: number): Promise<boolean> {
-  const tables = [
-    ['pages', 'url'],
-    ['errors', 'url'],
-    ['links', 'from_url, to_url'],
-  ] as const;
   let left = steps;
-  for (const [table, key] of tables) {
+  for (const table of ['pages', 'errors'] as const) {
     for (;;) {
       if (left-- <= 0) return false;
       const result = await db
-        .prepare(`DELETE FROM ${table} WHERE crawl_id = ?1 AND (${key}) IN (SELECT ${key} FROM ${table} WHERE crawl_id = ?1 LIMIT ?2)`)
+        .prepare(`DELETE FROM ${table} WHERE crawl_id = ?1 AND url IN (SELECT url FROM ${table} WHERE crawl_id = ?1 LIMIT ?2)`)
         .bind(crawlId, DELETE_STEP)
         .run();
       if (result.meta.changes < DELETE_STEP) break;
