@@ -14,7 +14,7 @@ import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
 import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { ChunkWriter } from './chunks';
-import { fetchGuard } from './fetch-guard';
+import { fetchGuard, heardStatus } from './fetch-guard';
 import { answerMessage, type CrawlStub, type Finished, handedBack, settle } from './settle';
 import { meteredMessage, type TaskMessage, tasksByCrawl } from './tasks';
 
@@ -104,7 +104,8 @@ async function claimAndFetch(crawlId: string, group: TaskMessage[], context: Gro
   const writer = new ChunkWriter(Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency), context.invocation.memory, (chunk) =>
     settle(chunk, { env, crawlId, config, stub, meter, maxAttempts }),
   );
-  const guard = fetchGuard(stub, leaseUntil, settings.fetchTimeoutMs, meter);
+  heardStatus(crawlId, claimed.status);
+  const guard = fetchGuard(crawlId, () => stub.status(), leaseUntil, settings.fetchTimeoutMs, meter);
   // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
   deps.beforeFetch = () => writer.room().then(guard);
   await Promise.all(mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))));

@@ -6,6 +6,7 @@ import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
 import type { CrawlConfig, CrawlStatus, CrawlTask, FrontierEntry, Processed } from '../types';
+import { heardStatus } from './fetch-guard';
 import { OfferedUrls } from './offered';
 
 export type CrawlStub = ReturnType<Env['CRAWL']['getByName']>;
@@ -122,6 +123,7 @@ async function report({ env, crawlId, config, stub, meter }: SettleContext, done
     });
   const outcomes = done.map(({ processed: { outcome } }) => ('links' in outcome && outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome));
   const answer = await stub.complete(outcomes);
+  heardStatus(crawlId, answer.status);
   offered.add(crawlId, offering);
   if (answer.failed.length > 0 && config.webhook) {
     // Only the URLs the crawl recorded as failed just now (not a late duplicate of one already final).

@@ -131,16 +131,14 @@ export class CrawlCoordinator extends DurableObject<Env> {
   /**
    * Cancels the crawl: nothing more is handed out, and every queued URL not under a live lease ends skipped
    * ('cancelled', with its row in D1's errors), the rest when their attempts end (see Work.complete). A large frontier
-   * is ended STEP URLs at a time, by the alarm.
+   * is ended a step at a time, by the alarm.
    */
   async cancel(): Promise<CrawlSnapshot | null> {
     if (this.meta.id === null) return null;
     if (this.mirror.status === 'running') {
-      this.ledger.request();
       this.mirror.set('cancelled');
       this.ledger.save();
-      await this.endQueued();
-      await this.syncStatus();
+      await this.alarm(); // ends the first step of queued URLs and mirrors the status
     }
     return this.snapshot();
   }
@@ -159,16 +157,14 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (this.meta.id === null) return null;
     if (this.mirror.status === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
     this.ledger.request();
-    const entries = this.seen.reopenFailed(limit, urls, Date.now());
+    const entries = this.work.reopen(limit, urls);
     if (entries.length > 0) {
-      this.ledger.bump('failed', -entries.length);
-      this.ledger.bump('pending', entries.length);
       this.sweeper.active(Date.now());
       if (this.mirror.status === 'completed') {
         this.mirror.set('running');
         await this.syncStatus();
       }
-      await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
+      await this.alarmBy(Date.now() + this.settings.sweepIntervalMs);
     }
     this.ledger.save();
     return { entries, remaining: this.seen.countFailed(), status: this.mirror.status };
@@ -176,24 +172,16 @@ export class CrawlCoordinator extends DurableObject<Env> {
 
   /** The sweep: the status owed to D1, a cancelled crawl's next step, or lost work re-sent (domain/sweep.ts). */
   override async alarm(): Promise<void> {
-    if (this.meta.id === null) return;
+    const { id, config } = this.meta;
+    if (id === null || config === null) return;
     this.ledger.request();
     if (this.mirror.owed()) await this.syncStatus();
-    const more =
-      this.mirror.status === 'cancelled'
-        ? await this.endQueued()
-        : this.mirror.status === 'running' && (await this.sweeper.resend(this.env, this.meta.id, this.meta.config ?? {}, this.settings.stallAfterMs));
+    let more = false;
+    if (this.mirror.status === 'cancelled') more = await this.sweeper.endCancelled(this.env, id);
+    else if (this.mirror.status === 'running') more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
     this.ledger.save();
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
     await this.alarmBy(Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));
-  }
-
-  /** A cancelled crawl's next step (see Sweeper.endCancelled); true if more remain. */
-  private async endQueued(): Promise<boolean> {
-    const more = await this.sweeper.endCancelled(this.env, this.meta.id ?? '');
-    this.ledger.save();
-    if (this.ledger.counters.pending > 0) await this.alarmBy(Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));
-    return more;
   }
 
   private finishIfDone(): void {

@@ -1,9 +1,12 @@
+import { compileLinkPolicy } from '../../domain/policy';
 import { sweepPlan } from '../../domain/sweep';
 import type { FrontierEntry } from '../../domain/url-life';
 import { UsageMeter } from '../../domain/usage';
 import { log } from '../../log';
 import { enqueueTasks } from '../../queues/frontier';
 import { recordErrors } from '../../storage/d1/errors';
+import { recordedPages } from '../../storage/d1/pages';
+import { readLinks } from '../../storage/links';
 import type { CrawlConfig } from '../../types';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
@@ -58,15 +61,41 @@ export class Sweeper {
     return { entries, why: plan.why ?? 'lease expired', more: this.recovering };
   }
 
-  /** Re-sends the lost URLs (see lost()); true when a restart's recovery has more to re-send. */
-  async resend(env: Env, crawlId: string, config: Pick<CrawlConfig, 'priority' | 'boost'>, stallAfterMs: number): Promise<boolean> {
+  /**
+   * Re-sends the lost URLs (see lost()), less those a consumer stored before it could report them: those are recorded
+   * stored now and their links followed, so no stored page is fetched twice. True when a restart's recovery has more.
+   */
+  async resend(env: Env, crawlId: string, config: CrawlConfig, stallAfterMs: number): Promise<boolean> {
     const { entries, why, more } = this.lost(Date.now(), stallAfterMs);
     if (entries.length === 0) return more;
-    log('warn', 'sweeper re-sent lost URLs', { crawlId, count: entries.length, why });
     const meter = new UsageMeter();
-    await enqueueTasks(env, crawlId, config, entries, undefined, meter);
+    const found = await this.storedUnreported(env, crawlId, config, entries, meter);
+    const lost = [...entries.filter((e) => !found.stored.has(e.url)), ...found.links];
+    log('warn', 'sweeper re-sent lost URLs', { crawlId, count: entries.length - found.stored.size, why, storedUnreported: found.stored.size });
+    await enqueueTasks(env, crawlId, config, lost, undefined, meter);
     this.ledger.add(meter.usage);
     return more;
+  }
+
+  /** Of the lost URLs, those D1 has a stored page of: recorded stored, with their links offered (those accepted). */
+  private async storedUnreported(env: Env, crawlId: string, config: CrawlConfig, lost: readonly FrontierEntry[], meter: UsageMeter) {
+    const pages = await recordedPages(
+      env.DB,
+      crawlId,
+      lost.map((e) => e.url),
+      meter,
+    );
+    const stored = new Set(this.seen.queued(pages.map((p) => p.url)).map((e) => e.url));
+    const policy = compileLinkPolicy(config);
+    const candidates: FrontierEntry[] = [];
+    for (const page of pages.filter((p) => stored.has(p.url))) {
+      const links = (await readLinks(env.BODIES, page.linksAt, meter)) ?? [];
+      const depth = page.depth + 1;
+      candidates.push(...links.filter((url) => policy(url, depth)).map((url) => ({ url, depth, hops: 0 })));
+    }
+    this.work.end('stored', null, [...stored]);
+    this.ledger.bump('fetched', stored.size);
+    return { stored, links: this.work.offer(config.maxPages, candidates) };
   }
 
   /**

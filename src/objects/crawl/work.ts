@@ -87,6 +87,14 @@ export class Work {
     return accepted;
   }
 
+  /** Puts failed URLs (those of `urls`, or any) back in the frontier, attempts starting over: at most `limit`. */
+  reopen(limit: number, urls?: readonly string[]): FrontierEntry[] {
+    const entries = this.seen.reopenFailed(limit, urls, Date.now());
+    this.ledger.bump('failed', -entries.length);
+    this.ledger.bump('pending', entries.length);
+    return entries;
+  }
+
   /** Ends URLs (still queued) in a final state, with their counts. */
   end(kind: FinalKind, reason: string | null, urls: readonly string[]): void {
     this.seen.finish(kind, reason, urls);

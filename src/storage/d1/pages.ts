@@ -104,6 +104,26 @@ export async function previousVersions(db: D1Database, crawlId: string, urls: re
   return out;
 }
 
+const RECORDED = ['url', 'depth', 'bodyAt', 'linksAt'] as const;
+
+/** A page a crawl stored: where its links are, to follow them. */
+export type RecordedPage = PageOf<(typeof RECORDED)[number]>;
+
+/**
+ * Of `urls`, the pages the crawl stored (a body in R2): what a consumer recorded before the crawl's coordinator heard
+ * of it (the consumer died in between).
+ */
+export async function recordedPages(db: D1Database, crawlId: string, urls: readonly string[], meter?: UsageMeter): Promise<RecordedPage[]> {
+  const statements = chunkedIn(db, `SELECT ${columnsOf(RECORDED)} FROM pages WHERE crawl_id = ? AND r2_key IS NOT NULL AND url IN ({in})`, [crawlId], urls);
+  const out: RecordedPage[] = [];
+  for (const statement of statements) {
+    const result = await statement.all();
+    meter?.d1([result]);
+    out.push(...result.results.map((row) => readPage(row, RECORDED)));
+  }
+  return out;
+}
+
 export interface ChangeCounts {
   new: number;
   changed: number;
