@@ -44,6 +44,8 @@ export class Sweeper {
   /** The URLs to re-send now (marked as sent), why, and whether a restart's recovery has more after them. */
   lost(now: number, stallAfterMs: number): { entries: FrontierEntry[]; why: string; more: boolean } {
     const expired = this.seen.queued(this.work.leases.expire(now));
+    // The attempt of a consumer that died counts: a page that kills its consumer cannot come round forever.
+    for (const e of expired) this.seen.requeue(e.url, now, 'lease expired', true);
     const { pending } = this.ledger.counters;
     const clock = { now, wokeAt: this.wokeAt, activeAt: this.activeAt, pending, recovering: this.recovering, backstopAt: this.backstopAt };
     const plan = sweepPlan(clock, stallAfterMs);
