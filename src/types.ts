@@ -69,6 +69,8 @@ export interface FrontierEntry {
   hops: number;
   /** Absent means 'page'. */
   kind?: TaskKind;
+  /** A throttled URL's slot on its host's timeline (epoch ms of its start), presented to the host gate when it is back. */
+  reservation?: number;
 }
 
 /** The body of a frontier queue message. */
@@ -87,7 +89,8 @@ export type Outcome =
   | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
   /** Handed back to the queue; `retryDelaySeconds` is when the URL's message is due back. */
   | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
-  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
+  /** `reservation`: a slot reserved for the URL on its host's timeline (see FrontierEntry), carried by its next message. */
+  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number; reservation?: number };
 
 /** The reason an outcome gives, if any. */
 export function reasonOf(outcome: Outcome): string | null {

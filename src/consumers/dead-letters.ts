@@ -1,10 +1,10 @@
-import { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
 import { getCrawl } from '../storage/d1/crawls';
 import { recordErrors } from '../storage/d1/errors';
-import { meteredMessage, tasksByCrawl } from './tasks';
+import { meteredGroup, tasksByCrawl } from './tasks';
 
 const REASON = 'dead-lettered: retries exhausted';
 
@@ -17,18 +17,18 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
   await Promise.all(
     [...tasksByCrawl(batch, 'dead letter')].map(async ([crawlId, items]) => {
       // What handling them costs is the crawl's: the invocation, each delivery and ack, the D1 rows, the events.
-      const meter = UsageMeter.delivered(items.length);
+      const { meter, group } = meteredGroup(items);
       try {
         await abandon(
           env,
           crawlId,
-          items.map(({ task }) => task.url),
+          group.map(({ task }) => task.url),
           meter,
         );
-        for (const { message } of items) meteredMessage(message, meter).ack();
+        for (const { message } of group) message.ack();
       } catch (error) {
         log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
-        for (const { message } of items) message.retry();
+        for (const { message } of group) message.retry();
       }
       await reportUsage(env.CRAWL, crawlId, meter);
     }),

@@ -1,6 +1,6 @@
 import { backoffSeconds } from '../domain/backoff';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
-import { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/usage';
 import { HeldBytes } from '../lib/held-bytes';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
@@ -13,7 +13,7 @@ import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
 import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { type CrawlStub, type Finished, settle } from './settle';
-import { meteredMessage, type TaskMessage, tasksByCrawl } from './tasks';
+import { meteredGroup, type TaskMessage, tasksByCrawl } from './tasks';
 
 interface Policies {
   page: LinkPolicy;
@@ -54,8 +54,7 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
  * recording its pages took. The crawl's Durable Object counts its own requests and rows.
  */
 async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, settings: Settings, invocation: Invocation): Promise<void> {
-  const meter = UsageMeter.delivered(messages.length);
-  const group = messages.map(({ message, task }) => ({ message: meteredMessage(message, meter), task }));
+  const { meter, group } = meteredGroup(messages);
   const stub = env.CRAWL.getByName(crawlId);
   await claimAndFetch(crawlId, group, { env, settings, invocation, meter }, stub);
   await reportUsage(env.CRAWL, crawlId, meter);

@@ -110,9 +110,10 @@ async function requeueThrottled(env: Env, crawlId: string, config: CrawlConfig, 
   const requeued = new Set<Message>();
   for (const [delay, items] of byDelay) {
     try {
-      const entries = items.map(
-        ({ task }): FrontierEntry => ({ url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}) }),
-      );
+      const entries = items.map(({ task, processed: { outcome } }): FrontierEntry => {
+        const reservation = outcome.kind === 'throttled' && outcome.reservation !== undefined ? { reservation: outcome.reservation } : {};
+        return { url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}), ...reservation };
+      });
       await enqueueTasks(env, crawlId, config, entries, delay, meter);
       for (const { message } of items) requeued.add(message);
     } catch (error) {

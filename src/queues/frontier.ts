@@ -5,15 +5,26 @@ import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
 /** Queues accept at most 100 messages per sendBatch. */
 export const QUEUE_SEND_BATCH = 100;
+/** A packed message holds at most this many URLs, and about this many bytes (a queue operation covers 64 KB). */
+const PACK_MAX_TASKS = 200;
+const PACK_MAX_BYTES = 48 * 1024;
 
-/** A frontier message's body, as the frontier and dead-letter consumers read it. */
-export const taskSchema = z.object({
-  crawlId: z.string().min(1).max(64),
+const entrySchema = z.object({
   url: z.string().min(1).max(8192),
   depth: z.number().int().min(0),
   hops: z.number().int().min(0).default(0),
   kind: z.enum(['page', 'sitemap']).optional(),
-}) satisfies z.ZodType<CrawlTask>;
+  reservation: z.number().int().min(0).optional(),
+}) satisfies z.ZodType<FrontierEntry>;
+
+/** A frontier message's body, as the frontier and dead-letter consumers read it. */
+export const taskSchema = entrySchema.extend({ crawlId: z.string().min(1).max(64) }) satisfies z.ZodType<CrawlTask>;
+
+/**
+ * A message carrying several URLs of a crawl: those re-queued with a reservation for the same moment (see
+ * domain/reservation.ts) travel together, so that waiting for a host costs a fraction of a queue operation per URL.
+ */
+export const packSchema = z.object({ crawlId: z.string().min(1).max(64), tasks: z.array(entrySchema).min(1).max(PACK_MAX_TASKS) });
 
 /** The two frontier queues. Both are consumed; work on the high one does not wait behind the other's backlog. */
 export interface Frontiers {
@@ -30,16 +41,44 @@ export function highPriority(config: Pick<CrawlConfig, 'priority' | 'boost'>): (
   return (entry) => config.priority === 'high' || entry.kind === 'sitemap' || boosts.some((matches) => matches(entry.url));
 }
 
-/** A frontier entry of a crawl as a message body (and the entry of a task). */
-function taskBody(crawlId: string, e: FrontierEntry): CrawlTask {
-  return { crawlId, url: e.url, depth: e.depth, hops: e.hops, ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
+/** A frontier entry as it travels (in a task, or in a pack). */
+function entryBody(e: FrontierEntry): FrontierEntry {
+  return {
+    url: e.url,
+    depth: e.depth,
+    hops: e.hops,
+    ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}),
+    ...(e.reservation === undefined ? {} : { reservation: e.reservation }),
+  };
+}
+
+type Body = CrawlTask | { crawlId: string; tasks: FrontierEntry[] };
+
+/**
+ * The message bodies of a crawl's entries: one per entry, except that entries holding a reservation are packed
+ * together (they are sent with one delay, so they are due at the same moment).
+ */
+function bodies(crawlId: string, entries: readonly FrontierEntry[]): Body[] {
+  const out: Body[] = entries.filter((e) => e.reservation === undefined).map((e) => ({ crawlId, ...entryBody(e) }));
+  let pack: FrontierEntry[] = [];
+  let bytes = 0;
+  for (const entry of entries.filter((e) => e.reservation !== undefined)) {
+    const body = entryBody(entry);
+    const size = JSON.stringify(body).length;
+    if (pack.length >= PACK_MAX_TASKS || bytes + size > PACK_MAX_BYTES) [pack, bytes] = [[], 0];
+    if (pack.length === 0) out.push({ crawlId, tasks: pack });
+    pack.push(body);
+    bytes += size;
+  }
+  return out.map((b) => ('tasks' in b && b.tasks.length === 1 && b.tasks[0] ? { crawlId, ...b.tasks[0] } : b));
 }
 
 async function send(queue: Queue, crawlId: string, entries: readonly FrontierEntry[], delaySeconds?: number, meter?: UsageMeter): Promise<void> {
-  for (let i = 0; i < entries.length; i += QUEUE_SEND_BATCH) {
-    const slice = entries.slice(i, i + QUEUE_SEND_BATCH);
-    await queue.sendBatch(slice.map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })));
-    // One operation per message: a task's body is far below the 64 KB an operation covers.
+  const all = bodies(crawlId, entries);
+  for (let i = 0; i < all.length; i += QUEUE_SEND_BATCH) {
+    const slice = all.slice(i, i + QUEUE_SEND_BATCH);
+    await queue.sendBatch(slice.map((body) => ({ body, contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })));
+    // One operation per message: a body is kept below the 64 KB an operation covers.
     meter?.count('queueOperations', slice.length);
   }
 }
