@@ -67,11 +67,15 @@ export function planSlot(t: Timeline, p: Placement): SlotPlan {
 }
 
 /**
- * How long the message of a URL holding a reservation is delayed: whole windows of half the wait budget (at least
- * a second), so that it arrives at most that long before its slot, and URLs reserved close together are due at
- * the same moment (they travel in one message, see queues/frontier.ts). Queues delay at most 12 hours.
+ * Messages of URLs holding a reservation are delayed by whole windows of this length, so that those reserved close
+ * together are due at the same moment (they travel in one message, see queues/frontier.ts), arriving at most this
+ * long before their slots: keep it at most half of HOST_MAX_WAIT_MS (10 s by default), or early arrivals are
+ * reserved again.
  */
-export function reservationDelayMs(reservedAt: number, now: number, maxWaitMs: number): number {
-  const window = Math.max(1000, Math.floor(maxWaitMs / 2000) * 1000);
-  return Math.min(MAX_QUEUE_DELAY_MS, Math.max(0, Math.floor((reservedAt - now) / window) * window));
+const RESERVATION_WINDOW_MS = 5000;
+
+/** How long the message of a URL holding a reservation is delayed, sent at `now`: at most 12 hours (Queues' limit). */
+export function reservationDelayMs(reservedAt: number, now: number): number {
+  const windows = Math.floor((reservedAt - now) / RESERVATION_WINDOW_MS);
+  return Math.min(MAX_QUEUE_DELAY_MS, Math.max(0, windows * RESERVATION_WINDOW_MS));
 }

@@ -124,7 +124,7 @@ export function hostGateClient(hosts: Env['HOSTS'], settings: Settings, meter?: 
       const admission = await channel.admit({ url, ...politeness, ...held, reserve: true, maxWaitMs: Math.max(0, deadline - Date.now()) });
       if (admission.kind === 'disallowed' || admission.kind === 'unreachable') return admission;
       if (admission.kind === 'reserved') {
-        const retryInMs = reservationDelayMs(admission.startAt, Date.now(), settings.hostMaxWaitMs);
+        const retryInMs = reservationDelayMs(admission.startAt, Date.now());
         return { kind: 'throttled', retryInMs, reservation: admission.startAt };
       }
       if (admission.kind === 'wait') {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compilePattern } from '../domain/patterns';
+import { reservationDelayMs } from '../domain/reservation';
 import type { UsageMeter } from '../domain/usage';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
@@ -53,31 +54,43 @@ function entryBody(e: FrontierEntry): FrontierEntry {
 }
 
 type Body = CrawlTask | { crawlId: string; tasks: FrontierEntry[] };
+type Outgoing = { body: Body; delaySeconds?: number };
 
 /**
- * The message bodies of a crawl's entries: one per entry, except that entries holding a reservation are packed
- * together (they are sent with one delay, so they are due at the same moment).
+ * Entries holding a reservation, packed: those due in the same window (see reservationDelayMs, counted from now,
+ * when they are sent) go in one message, delayed until then.
  */
-function bodies(crawlId: string, entries: readonly FrontierEntry[]): Body[] {
-  const out: Body[] = entries.filter((e) => e.reservation === undefined).map((e) => ({ crawlId, ...entryBody(e) }));
-  let pack: FrontierEntry[] = [];
-  let bytes = 0;
-  for (const entry of entries.filter((e) => e.reservation !== undefined)) {
-    const body = entryBody(entry);
-    const size = JSON.stringify(body).length;
-    if (pack.length >= PACK_MAX_TASKS || bytes + size > PACK_MAX_BYTES) [pack, bytes] = [[], 0];
-    if (pack.length === 0) out.push({ crawlId, tasks: pack });
-    pack.push(body);
-    bytes += size;
+function packed(crawlId: string, entries: readonly FrontierEntry[], now: number): Outgoing[] {
+  const windows = new Map<number, FrontierEntry[][]>();
+  for (const entry of entries) {
+    const delay = Math.floor(reservationDelayMs(entry.reservation ?? now, now) / 1000);
+    const packs = windows.get(delay) ?? [[]];
+    windows.set(delay, packs);
+    const last = packs.at(-1) ?? [];
+    const full = last.length >= PACK_MAX_TASKS || JSON.stringify(last).length + JSON.stringify(entry).length > PACK_MAX_BYTES;
+    if (full) packs.push([entryBody(entry)]);
+    else last.push(entryBody(entry));
   }
-  return out.map((b) => ('tasks' in b && b.tasks.length === 1 && b.tasks[0] ? { crawlId, ...b.tasks[0] } : b));
+  return [...windows].flatMap(([delaySeconds, packs]) =>
+    packs.map((tasks) => ({ body: tasks.length === 1 && tasks[0] ? { crawlId, ...tasks[0] } : { crawlId, tasks }, ...(delaySeconds ? { delaySeconds } : {}) })),
+  );
 }
 
 async function send(queue: Queue, crawlId: string, entries: readonly FrontierEntry[], delaySeconds?: number, meter?: UsageMeter): Promise<void> {
-  const all = bodies(crawlId, entries);
+  const plain: Outgoing[] = entries
+    .filter((e) => e.reservation === undefined)
+    .map((e) => ({ body: { crawlId, ...entryBody(e) }, ...(delaySeconds ? { delaySeconds } : {}) }));
+  const all = [
+    ...plain,
+    ...packed(
+      crawlId,
+      entries.filter((e) => e.reservation !== undefined),
+      Date.now(),
+    ),
+  ];
   for (let i = 0; i < all.length; i += QUEUE_SEND_BATCH) {
     const slice = all.slice(i, i + QUEUE_SEND_BATCH);
-    await queue.sendBatch(slice.map((body) => ({ body, contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })));
+    await queue.sendBatch(slice.map((m) => ({ ...m, contentType: 'json' as const })));
     // One operation per message: a body is kept below the 64 KB an operation covers.
     meter?.count('queueOperations', slice.length);
   }

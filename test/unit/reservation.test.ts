@@ -59,12 +59,12 @@ describe('planSlot', () => {
 });
 
 describe('reservationDelayMs', () => {
-  it('delays by whole windows of half the wait budget, never past the reservation, at most 12 hours', () => {
-    expect(reservationDelayMs(NOW + 12_300, NOW, 10_000)).toBe(10_000);
-    expect(reservationDelayMs(NOW + 14_999, NOW, 10_000)).toBe(10_000);
-    expect(reservationDelayMs(NOW + 15_000, NOW, 10_000)).toBe(15_000);
-    expect(reservationDelayMs(NOW + 2500, NOW, 1500)).toBe(2000);
-    expect(reservationDelayMs(NOW - 10, NOW, 10_000)).toBe(0);
-    expect(reservationDelayMs(NOW + 100 * 3_600_000, NOW, 10_000)).toBe(43_200_000);
+  it('delays by whole windows of 5 s, never past the reservation, at most 12 hours', () => {
+    expect(reservationDelayMs(NOW + 12_300, NOW)).toBe(10_000);
+    expect(reservationDelayMs(NOW + 14_999, NOW)).toBe(10_000);
+    expect(reservationDelayMs(NOW + 15_000, NOW)).toBe(15_000);
+    expect(reservationDelayMs(NOW + 4999, NOW)).toBe(0);
+    expect(reservationDelayMs(NOW - 10, NOW)).toBe(0);
+    expect(reservationDelayMs(NOW + 100 * 3_600_000, NOW)).toBe(43_200_000);
   });
 });
