@@ -17,7 +17,7 @@ async function queueOpsPerPage(id: string): Promise<number> {
 }
 
 describe('a polite crawl of one host', () => {
-  it('sends each throttled URL round the queue once: at most 1.5x the queue operations per page of the crawl unthrottled', async () => {
+  it('sends each throttled URL round the queue once: well under 1.5x the queue operations per page of the crawl unthrottled', async () => {
     // A host of its own, so that its pacing is this test's alone.
     const base = inject('hosts')[14] as string;
     const [polite, open] = [namespace(), namespace()];
@@ -31,8 +31,9 @@ describe('a polite crawl of one host', () => {
     expect(openCrawl.counts).toMatchObject({ discovered: 111, stored: 111, failed: 0 });
 
     const [politeOps, openOps] = await Promise.all([queueOpsPerPage(politeId), queueOpsPerPage(openId)]);
+    // The target is 1.5x; 1.2x here, as without reservations this crawl makes 1.36x (more rounds, more so on bigger crawls).
     expect(openOps).toBe(3);
-    expect(politeOps / openOps, `queue operations per page: polite ${politeOps}, unthrottled ${openOps}`).toBeLessThanOrEqual(1.5);
+    expect(politeOps / openOps, `queue operations per page: polite ${politeOps}, unthrottled ${openOps}`).toBeLessThanOrEqual(1.2);
 
     // Politeness is kept, measured at the server: no two requests closer than the interval, each page fetched once.
     const { entries } = (await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[] };
