@@ -1,5 +1,6 @@
 /** Runtime settings from the Worker's vars, with defaults and bounds. */
 import { type PrivateAllowance, parsePrivateAllowance } from './domain/address';
+import type { Limits } from './domain/url-life';
 
 export interface Settings {
   /** ALLOW_PRIVATE_NETWORKS: "true", "false", or a list of allowed private hosts and IPv4 CIDRs. */
@@ -8,6 +9,8 @@ export interface Settings {
   fetchTimeoutMs: number;
   maxBodyBytes: number;
   maxAttempts: number;
+  /** The frontier queues' max_retries in wrangler.toml (a message is delivered at most this + 1 times). */
+  queueMaxRetries: number;
   /** Requests one consumer invocation has in flight at once (its batch may be larger). */
   fetchConcurrency: number;
   /**
@@ -50,6 +53,7 @@ export function readSettings(env: Env): Settings {
     fetchTimeoutMs: intVar(env.FETCH_TIMEOUT_MS, 15_000, 100, 120_000),
     maxBodyBytes: intVar(env.MAX_BODY_BYTES, 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     maxAttempts: intVar(env.MAX_ATTEMPTS, 4, 1, 20),
+    queueMaxRetries: intVar(env.QUEUE_MAX_RETRIES, 10, 0, 100),
     fetchConcurrency: intVar(env.FETCH_CONCURRENCY, 50, 1, 500),
     connectionsPerInvocation: intVar(env.CONNECTIONS_PER_INVOCATION, PLATFORM_CONNECTIONS, 1, PLATFORM_CONNECTIONS),
     emulatedConnectionLimit: intVar(env.EMULATE_CONNECTION_LIMIT, 0, 0, 1000),
@@ -61,3 +65,6 @@ export function readSettings(env: Env): Settings {
     stallAfterMs: intVar(env.STALL_AFTER_MS, 120_000, 1000, 24 * 3_600_000),
   };
 }
+
+/** The limits a URL's life works within (domain/url-life.ts). */
+export const limitsOf = (settings: Settings): Limits => ({ maxAttempts: settings.maxAttempts, maxRetries: settings.queueMaxRetries });

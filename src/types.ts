@@ -128,4 +128,6 @@ export interface Claim {
   kind: TaskKind;
   /** This claim included. */
   attempts: number;
+  /** A slot reserved for the URL on its host's timeline when it was last throttled (epoch ms of its start). */
+  reservedAt?: number;
 }

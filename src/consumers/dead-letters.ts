@@ -3,7 +3,7 @@ import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
-import { readSettings } from '../settings';
+import { limitsOf, readSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
 import { recordErrors } from '../storage/d1/errors';
 import { answerMessage } from './settle';
@@ -20,7 +20,7 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
       // What handling them costs is the crawl's: the invocation, each delivery and ack, the D1 rows, the events.
       const meter = UsageMeter.delivered(items.length);
       try {
-        const { record, message: action } = transition({ on: 'dead-lettered' }, readSettings(env).maxAttempts);
+        const { record, message: action } = transition({ on: 'dead-lettered' }, limitsOf(readSettings(env)));
         const reason = record.to === 'final' ? (record.reason ?? DEAD_LETTER_REASON) : DEAD_LETTER_REASON;
         await abandon(
           env,

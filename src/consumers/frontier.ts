@@ -9,7 +9,7 @@ import { hostGateClient } from '../objects/host-gate-client';
 import { type Connections, invocationConnections } from '../page/connections';
 import type { ProcessDeps } from '../page/job';
 import { processTask } from '../page/process';
-import { readSettings, type Settings } from '../settings';
+import { limitsOf, readSettings, type Settings } from '../settings';
 import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
 import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
@@ -80,7 +80,7 @@ interface GroupContext {
 
 async function claimAndFetch(crawlId: string, group: TaskMessage[], context: GroupContext, stub: CrawlStub): Promise<void> {
   const { env, settings, meter } = context;
-  const { maxAttempts } = settings;
+  const limits = limitsOf(settings);
   let claimed: Awaited<ReturnType<CrawlStub['claim']>>;
   try {
     claimed = await stub.claim(
@@ -89,20 +89,20 @@ async function claimAndFetch(crawlId: string, group: TaskMessage[], context: Gro
     );
   } catch (error) {
     log('error', 'claim failed', { crawlId, error: String(error) });
-    for (const { message } of group) answerMessage(message, transition({ on: 'coordinator-unreachable', deliveries: message.attempts }, maxAttempts).message);
+    for (const { message } of group) answerMessage(message, transition({ on: 'coordinator-unreachable', deliveries: message.attempts }, limits).message);
     return;
   }
   const { config, claims, leaseUntil } = claimed;
   const mine = group.flatMap((g, i) => {
     const claim = claims[i];
     if (claim && config) return [{ ...g, claim }];
-    answerMessage(g.message, transition({ on: 'unclaimed' }, maxAttempts).message); // done, another message's, or the crawl is over
+    answerMessage(g.message, transition({ on: 'unclaimed' }, limits).message); // done, another message's, or the crawl is over
     return [];
   });
   if (!config || mine.length === 0) return;
   const deps = await processDeps(crawlId, config, mine, context);
   const writer = new ChunkWriter(Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency), context.invocation.memory, (chunk) =>
-    settle(chunk, { env, crawlId, config, stub, meter, maxAttempts }),
+    settle(chunk, { env, crawlId, config, stub, meter, limits }),
   );
   heardStatus(crawlId, claimed.status);
   const guard = fetchGuard(crawlId, () => stub.status(), leaseUntil, settings.fetchTimeoutMs, meter);

@@ -1,4 +1,4 @@
-import { isFinal, type MessageAction, resolveOutcome, transition, type UrlEvent } from '../domain/url-life';
+import { isFinal, type Limits, type MessageAction, resolveOutcome, transition, type UrlEvent } from '../domain/url-life';
 import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
@@ -21,7 +21,7 @@ export interface SettleContext {
   config: CrawlConfig;
   stub: CrawlStub;
   meter: UsageMeter;
-  maxAttempts: number;
+  limits: Limits;
 }
 
 /** Links already offered by this isolate, per crawl (see OfferedUrls). */
@@ -33,8 +33,8 @@ export function answerMessage(message: Message, action: MessageAction): void {
   else message.retry({ delaySeconds: action.delaySeconds });
 }
 
-const answerEach = (chunk: readonly Finished[], event: (f: Finished) => UrlEvent, maxAttempts: number) => {
-  for (const f of chunk) answerMessage(f.message, transition(event(f), maxAttempts).message);
+const answerEach = (chunk: readonly Finished[], event: (f: Finished) => UrlEvent, limits: Limits) => {
+  for (const f of chunk) answerMessage(f.message, transition(event(f), limits).message);
 };
 
 /**
@@ -44,8 +44,8 @@ const answerEach = (chunk: readonly Finished[], event: (f: Finished) => UrlEvent
  * again, delayed to their slot (resendThrottled); then each message acked or retried on its own. Never throws.
  */
 export async function settle(chunk: Finished[], context: SettleContext): Promise<void> {
-  const { env, crawlId, config, meter, maxAttempts } = context;
-  const resolved = chunk.map((f) => ({ ...f, processed: resolveAttempt(f.processed, maxAttempts) }));
+  const { env, crawlId, config, meter, limits } = context;
+  const resolved = chunk.map((f) => ({ ...f, processed: resolveAttempt(f.processed, limits.maxAttempts) }));
   try {
     await record(env, crawlId, resolved, meter);
   } catch (error) {
@@ -56,14 +56,14 @@ export async function settle(chunk: Finished[], context: SettleContext): Promise
       (r) => r.status,
       (): CrawlStatus => 'running',
     );
-    return answerEach(released, (f) => outcomeEvent(f, status), maxAttempts);
+    return answerEach(released, (f) => outcomeEvent(f, status), limits);
   }
   let reported: Awaited<ReturnType<typeof report>>;
   try {
     reported = await report(context, resolved);
   } catch (error) {
     log('error', 'complete failed', { crawlId, error: String(error) });
-    return answerEach(resolved, (f) => ({ on: 'coordinator-unreachable', deliveries: f.message.attempts }), maxAttempts);
+    return answerEach(resolved, (f) => ({ on: 'coordinator-unreachable', deliveries: f.message.attempts }), limits);
   }
   try {
     await enqueueTasks(env, crawlId, config, reported.accepted, undefined, meter);
@@ -73,7 +73,7 @@ export async function settle(chunk: Finished[], context: SettleContext): Promise
   }
   const resent = reported.status === 'running' ? await resendThrottled(context, resolved) : new Set<Message>();
   for (const f of resolved) {
-    const action = transition(outcomeEvent(f, reported.status), maxAttempts).message;
+    const action = transition(outcomeEvent(f, reported.status), limits).message;
     if (f.processed.outcome.kind === 'failed') log('warn', 'page failed', { crawlId, url: f.task.url, reason: f.processed.outcome.reason });
     // A throttled URL whose resend failed keeps its message instead (a delivery used up, its URL not lost).
     if (action.do === 'resend' && resent.has(f.message)) f.message.ack();
@@ -85,6 +85,7 @@ const outcomeEvent = (f: Finished, status: CrawlStatus): UrlEvent => ({
   on: 'outcome',
   outcome: f.processed.outcome,
   attempt: f.processed.attempts,
+  deliveries: f.message.attempts,
   running: status === 'running',
 });
 
@@ -141,10 +142,10 @@ async function report({ env, crawlId, config, stub, meter }: SettleContext, done
  * Throttled URLs go back to the queue as new messages, delayed until their host has a slot: waiting for a host must
  * not use up the messages' deliveries. Returns the messages whose URL was sent again.
  */
-async function resendThrottled({ env, crawlId, config, meter, maxAttempts }: SettleContext, done: readonly Finished[]): Promise<Set<Message>> {
+async function resendThrottled({ env, crawlId, config, meter, limits }: SettleContext, done: readonly Finished[]): Promise<Set<Message>> {
   const byDelay = new Map<number, Finished[]>();
   for (const f of done) {
-    const action = transition(outcomeEvent(f, 'running'), maxAttempts).message;
+    const action = transition(outcomeEvent(f, 'running'), limits).message;
     if (action.do === 'resend') byDelay.set(action.delaySeconds, [...(byDelay.get(action.delaySeconds) ?? []), f]);
   }
   const resent = new Set<Message>();

@@ -27,7 +27,8 @@ export interface FrontierEntry {
  * attempt is due (a Retry-After, the host gate's next slot); none: the backoff of the attempt.
  * - stored, skipped, failed: final.
  * - retry: a transient failure of the site (5xx, 429, a timeout); uses up an attempt, and fails for good at the last.
- * - throttled: the host could not take the URL in time (politeness); uses up no attempt.
+ * - throttled: the host could not take the URL in time (politeness); uses up no attempt. `reservation`: the slot the
+ *   host gate reserved for it (epoch ms), which the coordinator keeps and hands back with the URL's next claim.
  * - released: handed back through no fault of the site (our storage failed, processing broke, the lease ran out
  *   before the fetch started, the crawl was cancelled); uses up no attempt.
  */
@@ -36,7 +37,7 @@ export type Outcome =
   | { kind: 'skipped'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
   | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
   | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
-  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
+  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number; reservation?: number }
   | { kind: 'released'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
 
 export type FinalKind = 'stored' | 'skipped' | 'failed';
@@ -61,22 +62,28 @@ export type MessageAction = { do: 'ack' } | { do: 'retry'; delaySeconds: number 
 /** What the coordinator records of the URL: a final state, back to queued (due in `dueInSeconds`), or nothing. */
 export type StateChange =
   | { to: 'final'; kind: FinalKind; reason: string | null }
-  | { to: 'queued'; countsAttempt: boolean; dueInSeconds: number }
+  | { to: 'queued'; countsAttempt: boolean; dueInSeconds: number; reservedAt?: number }
   | { to: 'unchanged' };
 
 /** Something that happened to a URL's message, from the consumer's side. */
 export type UrlEvent =
   /**
-   * An attempt at a claimed URL ended (the page layer's outcome; `attempt` counts this one), and the coordinator
-   * answered whether the crawl still runs.
+   * An attempt at a claimed URL ended (the page layer's outcome; `attempt` counts this one), its message delivered
+   * `deliveries` times, and the coordinator answered whether the crawl still runs.
    */
-  | { on: 'outcome'; outcome: Outcome; attempt: number; running: boolean }
+  | { on: 'outcome'; outcome: Outcome; attempt: number; deliveries: number; running: boolean }
   /** The coordinator would not hand the URL out: done already, leased to another message, or the crawl is over. */
   | { on: 'unclaimed' }
   /** The coordinator could not be reached to claim the URL, or to record its outcome; `deliveries` of the message. */
   | { on: 'coordinator-unreachable'; deliveries: number }
   /** The queue gave up on the message (max_retries deliveries): it is in the dead-letter queue. */
   | { on: 'dead-lettered' };
+
+/** The limits the protocol works within: MAX_ATTEMPTS, and the frontier queues' max_retries (QUEUE_MAX_RETRIES). */
+export interface Limits {
+  maxAttempts: number;
+  maxRetries: number;
+}
 
 export interface Transition {
   record: StateChange;
@@ -99,18 +106,21 @@ export const DEAD_LETTER_REASON = 'dead-lettered: retries exhausted';
  * | outcome stored/skipped/failed |                      | final                              | ack               |
  * | outcome retry              | attempt < maxAttempts   | queued, attempt counted, due later | retry after delay |
  * | outcome retry              | attempt >= maxAttempts  | final failed (the retry's reason)  | ack               |
- * | outcome throttled          |                         | queued, no attempt, due at the slot| resend at the slot|
+ * | outcome throttled          | a delivery to spare     | queued, no attempt, the slot kept  | retry at the slot |
+ * | outcome throttled          | none to spare           | queued, no attempt, the slot kept  | resend at the slot|
  * | outcome released           |                         | queued, no attempt                 | retry after delay |
  * | outcome not final          | the crawl was cancelled | final skipped, cancelled           | ack               |
  * | unclaimed                  |                         | nothing                            | ack               |
  * | coordinator unreachable    |                         | nothing (the lease is the message's)| retry after backoff(deliveries) |
  * | dead-lettered              |                         | final failed, dead-lettered        | ack               |
  *
- * A throttled URL is re-sent as a new message, not retried: waiting for a host must not use up the message's
- * deliveries (the queue dead-letters a message after max_retries of them). Everything else that is retried uses
- * one, which is why maxAttempts must stay below the queue's max_retries + 1 (see attemptsFitQueue).
+ * A message is delivered at most max_retries + 1 times, then dead-lettered. A retried attempt uses a delivery, which
+ * is why maxAttempts must stay at most max_retries (see attemptsFitQueue). A throttled URL goes round once, delayed to
+ * the slot its host reserved: retried (one queue operation, the next read) while its message can spare a delivery
+ * for it beyond what the URL's attempts may still take, else sent as a new message (three: write, read, delete),
+ * so waiting for a host never dead-letters a URL.
  */
-export function transition(event: UrlEvent, maxAttempts: number): Transition {
+export function transition(event: UrlEvent, limits: Limits): Transition {
   switch (event.on) {
     case 'unclaimed':
       return { record: { to: 'unchanged' }, message: { do: 'ack' } };
@@ -120,19 +130,23 @@ export function transition(event: UrlEvent, maxAttempts: number): Transition {
       return { record: { to: 'final', kind: 'failed', reason: DEAD_LETTER_REASON }, message: { do: 'ack' } };
     case 'outcome':
       if (!event.running && !isFinal(event.outcome)) return { record: CANCELLED, message: { do: 'ack' } };
-      return afterOutcome(event.outcome, event.attempt, maxAttempts);
+      return afterOutcome(event.outcome, event.attempt, limits, event.deliveries);
   }
 }
 
-function afterOutcome(outcome: Outcome, attempt: number, maxAttempts: number): Transition {
+function afterOutcome(outcome: Outcome, attempt: number, { maxAttempts, maxRetries }: Limits, deliveries: number): Transition {
   if (isFinal(outcome)) return { record: { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) }, message: { do: 'ack' } };
   const delaySeconds = delayOf(outcome, attempt);
   switch (outcome.kind) {
     case 'retry':
       if (attempt >= maxAttempts) return { record: { to: 'final', kind: 'failed', reason: reasonOf(outcome) }, message: { do: 'ack' } };
       return { record: { to: 'queued', countsAttempt: true, dueInSeconds: delaySeconds }, message: { do: 'retry', delaySeconds } };
-    case 'throttled':
-      return { record: { to: 'queued', countsAttempt: false, dueInSeconds: delaySeconds }, message: { do: 'resend', delaySeconds } };
+    case 'throttled': {
+      const record = recordOf(outcome, true);
+      // Retried while the message has a delivery to spare for it beyond what the URL's attempts may still take.
+      const spare = deliveries + maxAttempts - attempt <= maxRetries;
+      return { record, message: { do: spare ? 'retry' : 'resend', delaySeconds } };
+    }
     case 'released':
       return { record: { to: 'queued', countsAttempt: false, dueInSeconds: delaySeconds }, message: { do: 'retry', delaySeconds } };
   }
@@ -143,8 +157,7 @@ function afterOutcome(outcome: Outcome, attempt: number, maxAttempts: number): T
  * the failure it is (so the coordinator, D1's errors and the webhooks all see the same final word).
  */
 export function resolveOutcome(outcome: Outcome, attempt: number, maxAttempts: number): Outcome {
-  const { record } = afterOutcome(outcome, attempt, maxAttempts);
-  if (outcome.kind !== 'retry' || record.to !== 'final') return outcome;
+  if (outcome.kind !== 'retry' || attempt < maxAttempts) return outcome;
   return { kind: 'failed', url: outcome.url, fetched: outcome.fetched, reason: outcome.reason ?? 'retries exhausted' };
 }
 
@@ -156,7 +169,8 @@ export function resolveOutcome(outcome: Outcome, attempt: number, maxAttempts: n
 export function recordOf(outcome: Outcome, running: boolean): Exclude<StateChange, { to: 'unchanged' }> {
   if (!running && !isFinal(outcome)) return { to: 'final', kind: 'skipped', reason: 'cancelled' };
   if (isFinal(outcome)) return { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) };
-  return { to: 'queued', countsAttempt: outcome.kind === 'retry', dueInSeconds: outcome.retryDelaySeconds ?? 0 };
+  const reservedAt = outcome.kind === 'throttled' && outcome.reservation !== undefined ? { reservedAt: outcome.reservation } : {};
+  return { to: 'queued', countsAttempt: outcome.kind === 'retry', dueInSeconds: outcome.retryDelaySeconds ?? 0, ...reservedAt };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { hostKey } from '../domain/normalize';
+import { reservationDelayMs } from '../domain/reservation';
 import type { UsageMeter } from '../domain/usage';
 import { sleep } from '../lib/sleep';
-import type { Gate, GateReport } from '../page/gate';
+import type { Gate, GateReport, GateResult } from '../page/gate';
 import type { Settings } from '../settings';
 import { type Admission, type AdmitRequest, DEFAULT_429_BACKOFF_MS } from './host-gate';
 
@@ -114,27 +115,41 @@ export function hostGateClient(hosts: Env['HOSTS'], settings: Settings, meter?: 
     channels.set(key, channel);
     return channel;
   };
-  return async (url, politeness) => {
+  return async (url, politeness, reservedAt) => {
     const channel = channelFor(url);
     const deadline = Date.now() + settings.hostMaxWaitMs;
+    // A reservation the URL holds is kept while it waits for the host's cap, and handed back with it if it must.
+    const held = reservedAt === undefined ? {} : { reservedAt };
     for (;;) {
-      const admission = await channel.admit({ url, ...politeness, maxWaitMs: Math.max(0, deadline - Date.now()) });
+      const admission = await channel.admit({ url, ...politeness, ...held, reserve: true, maxWaitMs: Math.max(0, deadline - Date.now()) });
       if (admission.kind === 'disallowed' || admission.kind === 'unreachable') return admission;
+      if (admission.kind === 'reserved') {
+        const retryInMs = reservationDelayMs(admission.startAt, Date.now());
+        return { kind: 'throttled', retryInMs, reservation: admission.startAt };
+      }
       if (admission.kind === 'wait') {
-        if (Date.now() + admission.retryInMs > deadline) return { kind: 'throttled', retryInMs: admission.retryInMs };
+        if (Date.now() + admission.retryInMs > deadline) return { kind: 'throttled', retryInMs: admission.retryInMs, ...reservation(reservedAt) };
         await sleep(admission.retryInMs);
         continue;
       }
-      // Sleep to the slot's start by the clock, so the reply's own latency does not shift it.
-      const wait = admission.startAt - Date.now();
-      if (wait > 0) await sleep(wait);
-      const paced = admission.spacing > 0;
-      if (paced) await channel.call().begin(admission.slot, admission.spacing);
-      return {
-        kind: 'go',
-        ...(admission.robotsSitemaps ? { robotsSitemaps: admission.robotsSitemaps } : {}),
-        done: (report) => finishSlot(channel, admission.slot, paced, report),
-      };
+      return goAhead(channel, admission);
     }
+  };
+}
+
+function reservation(reservedAt: number | undefined): { reservation?: number } {
+  return reservedAt === undefined ? {} : { reservation: reservedAt };
+}
+
+/** A granted slot: sleep to its start by the clock (so the reply's own latency does not shift it), then begin. */
+async function goAhead(channel: HostChannel, admission: Extract<Admission, { kind: 'go' }>): Promise<GateResult> {
+  const wait = admission.startAt - Date.now();
+  if (wait > 0) await sleep(wait);
+  const paced = admission.spacing > 0;
+  if (paced) await channel.call().begin(admission.slot, admission.spacing);
+  return {
+    kind: 'go',
+    ...(admission.robotsSitemaps ? { robotsSitemaps: admission.robotsSitemaps } : {}),
+    done: (report) => finishSlot(channel, admission.slot, paced, report),
   };
 }

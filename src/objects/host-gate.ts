@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { type FetchFailure, isHostUnreachable, parseFailureKind } from '../domain/fetch-failure';
+import { planSlot } from '../domain/reservation';
 import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
 import { sleep } from '../lib/sleep';
 import { fetchRobots, type RobotsFetch } from '../page/robots-fetch';
@@ -29,6 +30,11 @@ export type Admission =
   | { kind: 'go'; slot: string; startAt: number; waitMs: number; spacing: number; robotsSitemaps?: string[] }
   /** No slot within the caller's wait budget (or too many in flight): ask again later. */
   | { kind: 'wait'; retryInMs: number }
+  /**
+   * No slot within the caller's wait budget (asked with `reserve`): one is reserved at startAt (epoch ms) on the
+   * host's timeline. Come back then and present it as `reservedAt`.
+   */
+  | { kind: 'reserved'; startAt: number }
   | { kind: 'disallowed'; robotsSitemaps?: string[] }
   /**
    * robots.txt could not be fetched: assume complete disallow for now. With `failure`, the host itself cannot be
@@ -46,6 +52,10 @@ export interface AdmitRequest {
   maxWaitMs: number;
   /** Also answer the Sitemap URLs of the origin's robots.txt. */
   wantRobotsSitemaps?: boolean;
+  /** Beyond the wait budget, reserve a slot later on the host's timeline ('reserved') rather than answer 'wait'. */
+  reserve?: boolean;
+  /** The start of a slot reserved for this URL earlier: granted without a new place on the timeline once it is near. */
+  reservedAt?: number;
 }
 
 interface RobotsState {
@@ -115,6 +125,8 @@ export class HostGate extends DurableObject<Env> {
   /** Granted slots: when each is taken back if never released, and the spacing it was granted with. */
   private readonly inflight = new Map<string, { expiresAt: number; spacing: number }>();
   private nextFree: number;
+  /** The earliest start of the next presented reservation (see planSlot). */
+  private reservedCursor = 0;
   /** Paced requests under way: begun and not yet released. */
   private readonly begun = new Set<string>();
   private readonly releaseWaiters: (() => void)[] = [];
@@ -170,7 +182,7 @@ export class HostGate extends DurableObject<Env> {
     }
     const sitemaps = request.wantRobotsSitemaps ? { robotsSitemaps: entry.robots.sitemaps } : {};
     if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed', ...sitemaps };
-    const admission = this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request.maxWaitMs, request.maxConcurrency);
+    const admission = this.reserve(request.minIntervalMs, entry.crawlDelayMs ?? 0, request);
     return admission.kind === 'go' ? { ...admission, ...sitemaps } : admission;
   }
 
@@ -260,21 +272,22 @@ export class HostGate extends DurableObject<Env> {
 
   // ---- pacing ----
 
-  private reserve(minIntervalMs: number, crawlDelayMs: number, maxWaitMs: number, maxConcurrency = Number.POSITIVE_INFINITY): Admission {
+  private reserve(minIntervalMs: number, crawlDelayMs: number, request: Omit<AdmitRequest, 'url' | 'minIntervalMs'>): Admission {
     const now = Date.now();
     this.expireSlots(now);
     const spacing = spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(crawlDelayMs, this.settings.hostMaxDelayMs)));
-    const start = Math.max(now, this.nextFree, this.blockedUntil);
-    if (this.inflight.size >= Math.min(this.settings.hostMaxConcurrency, maxConcurrency)) {
-      return { kind: 'wait', retryInMs: Math.max(start - now, Math.min(Math.max(spacing, 50), 1000)) };
-    }
-    if (start - now > maxWaitMs) return { kind: 'wait', retryInMs: start - now };
-    const slot = crypto.randomUUID();
-    this.inflight.set(slot, { expiresAt: start + this.settings.fetchTimeoutMs + SLOT_GRACE_MS, spacing });
-    this.nextFree = start + spacing;
-    this.requests += 1;
+    const cap = Math.min(this.settings.hostMaxConcurrency, request.maxConcurrency ?? Number.POSITIVE_INFINITY);
+    const timeline = { now, nextFree: this.nextFree, blockedUntil: this.blockedUntil, reservedCursor: this.reservedCursor, spacing };
+    const plan = planSlot({ ...timeline, full: this.inflight.size >= cap }, request);
+    if (plan.kind === 'wait') return plan;
     this.dirty = true;
-    return { kind: 'go', slot, startAt: start, waitMs: start - now, spacing };
+    if (plan.kind === 'reserve' || plan.advance) this.nextFree = plan.start + spacing;
+    else this.reservedCursor = plan.start + spacing;
+    if (plan.kind === 'reserve') return { kind: 'reserved', startAt: plan.start };
+    const slot = crypto.randomUUID();
+    this.inflight.set(slot, { expiresAt: plan.start + this.settings.fetchTimeoutMs + SLOT_GRACE_MS, spacing });
+    this.requests += 1;
+    return { kind: 'go', slot, startAt: plan.start, waitMs: plan.start - now, spacing };
   }
 
   private expireSlots(now: number): void {
@@ -329,10 +342,11 @@ export class HostGate extends DurableObject<Env> {
    * of the crawl that asked. Once its Crawl-delay is known, the next request waits that long after it.
    */
   private async refreshRobots(origin: string, minIntervalMs: number): Promise<RobotsEntry> {
-    let admission = this.reserve(minIntervalMs, 0, Number.POSITIVE_INFINITY);
+    const anyWait = { maxWaitMs: Number.POSITIVE_INFINITY };
+    let admission = this.reserve(minIntervalMs, 0, anyWait);
     while (admission.kind === 'wait') {
       await sleep(admission.retryInMs);
-      admission = this.reserve(minIntervalMs, 0, Number.POSITIVE_INFINITY);
+      admission = this.reserve(minIntervalMs, 0, anyWait);
     }
     if (admission.kind !== 'go') throw new Error('unexpected admission');
     await sleep(admission.waitMs);

@@ -18,8 +18,11 @@ export type GateResult =
    * reached: the URL fails now, for that reason.
    */
   | { kind: 'unreachable'; reason: string; retryInMs: number; failure?: FetchFailure }
-  /** No slot within the wait budget: hand the URL back without using up an attempt. */
-  | { kind: 'throttled'; retryInMs: number };
+  /**
+   * No slot within the wait budget: hand the URL back without using up an attempt, due back in retryInMs. With
+   * `reservation` (epoch ms), a slot is reserved for it then: the URL presents it when it comes back.
+   */
+  | { kind: 'throttled'; retryInMs: number; reservation?: number };
 
 /** A crawl's own politeness, on top of the host's. */
 export interface CrawlPoliteness {
@@ -29,5 +32,5 @@ export interface CrawlPoliteness {
   wantRobotsSitemaps?: boolean;
 }
 
-/** Passes a URL through its host's gate: robots.txt, then a slot. */
-export type Gate = (url: string, politeness: CrawlPoliteness) => Promise<GateResult>;
+/** Passes a URL through its host's gate: robots.txt, then a slot (the one reserved for it at `reservedAt`, if any). */
+export type Gate = (url: string, politeness: CrawlPoliteness, reservedAt?: number) => Promise<GateResult>;

@@ -24,7 +24,7 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
   if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
     return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
-  const admission = await deps.gate(task.url, seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness);
+  const admission = await deps.gate(task.url, seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness, claim.reservedAt);
   const processed = admission.kind === 'go' ? await fetchAndDecide(job, admission.done) : refused(job, admission);
   if (!seed) return processed;
   const robotsSitemaps = admission.kind === 'go' || admission.kind === 'disallowed' ? (admission.robotsSitemaps ?? []) : [];
@@ -53,7 +53,13 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
       if (isHostUnreachable(admission.failure)) return finish(job, { kind: 'failed', fetched: false, reason: admission.failure.message });
       return transient(job, admission.reason, false, Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)));
     case 'throttled':
-      return finish(job, { kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: seconds(admission.retryInMs) });
+      return finish(job, {
+        kind: 'throttled',
+        fetched: false,
+        reason: 'waiting for the host',
+        retryDelaySeconds: seconds(admission.retryInMs),
+        ...(admission.reservation === undefined ? {} : { reservation: admission.reservation }),
+      });
   }
 }
 

@@ -28,6 +28,11 @@ describe('wrangler.toml and the life of a URL', () => {
     for (const c of frontiers) expect(c.dead_letter_queue, c.queue).toBe('edgecrawl-dlq');
   });
 
+  it("tells the Worker the frontier queues' max_retries (QUEUE_MAX_RETRIES)", () => {
+    const told = Number(/^QUEUE_MAX_RETRIES\s*=\s*"(\d+)"/m.exec(toml)?.[1]);
+    for (const c of frontiers) expect(Number(c.max_retries), c.queue).toBe(told);
+  });
+
   it('fails a URL by its own count (MAX_ATTEMPTS) before the queue dead-letters its message (max_retries)', () => {
     expect(Number.isInteger(maxAttempts)).toBe(true);
     for (const c of frontiers)

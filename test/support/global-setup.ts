@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
-const HOSTS = 14;
+const HOSTS = 15;
 
 interface SiteAddresses {
   siteA: string;

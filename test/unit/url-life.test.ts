@@ -12,12 +12,13 @@ import {
 } from '../../src/domain/url-life';
 
 const MAX = 4;
+const LIMITS = { maxAttempts: MAX, maxRetries: 10 };
 const url = 'https://example.com/';
 const links = [{ url: 'https://example.com/a', depth: 1, hops: 0 }];
 /** An outcome before it names its URL. */
 type Bare = Outcome extends infer O ? (O extends Outcome ? Omit<O, 'url'> : never) : never;
 const outcome = (o: Bare): Outcome => ({ url, ...o });
-const at = (o: Bare, attempt: number, running = true): UrlEvent => ({ on: 'outcome', outcome: outcome(o), attempt, running });
+const at = (o: Bare, attempt: number, running = true, deliveries = attempt): UrlEvent => ({ on: 'outcome', outcome: outcome(o), attempt, deliveries, running });
 
 /** One row per line of the protocol table in src/domain/url-life.ts. */
 const rows: [string, UrlEvent, Transition][] = [
@@ -43,8 +44,13 @@ const rows: [string, UrlEvent, Transition][] = [
     { record: { to: 'final', kind: 'failed', reason: 'http 503' }, message: { do: 'ack' } },
   ],
   [
-    'throttled: queued without using an attempt, resent as a new message delayed to the slot',
-    at({ kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: 12 }, MAX),
+    'throttled, a delivery to spare: queued without using an attempt, its slot kept, the message retried to the slot',
+    at({ kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: 12, reservation: 5000 }, 1, true, 1),
+    { record: { to: 'queued', countsAttempt: false, dueInSeconds: 12, reservedAt: 5000 }, message: { do: 'retry', delaySeconds: 12 } },
+  ],
+  [
+    'throttled, no delivery to spare: resent as a new message delayed to the slot (waiting never dead-letters a URL)',
+    at({ kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: 12 }, 1, true, 8),
     { record: { to: 'queued', countsAttempt: false, dueInSeconds: 12 }, message: { do: 'resend', delaySeconds: 12 } },
   ],
   [
@@ -72,11 +78,11 @@ const rows: [string, UrlEvent, Transition][] = [
 
 describe('the life of a URL (domain/url-life.ts)', () => {
   it.each(rows)('%s', (_name, event, expected) => {
-    expect(transition(event, MAX)).toEqual(expected);
+    expect(transition(event, LIMITS)).toEqual(expected);
   });
 
   it('coordinator unreachable: nothing recorded, the message retried after the backoff of its deliveries', () => {
-    const { record, message } = transition({ on: 'coordinator-unreachable', deliveries: 3 }, MAX);
+    const { record, message } = transition({ on: 'coordinator-unreachable', deliveries: 3 }, LIMITS);
     expect(record).toEqual({ to: 'unchanged' });
     expect(message.do).toBe('retry');
     // backoff(3): a ceiling of 8 s with full jitter over its upper half.
@@ -84,7 +90,7 @@ describe('the life of a URL (domain/url-life.ts)', () => {
   });
 
   it('a retry with no delay asked for waits the backoff of its attempt', () => {
-    const { message } = transition(at({ kind: 'retry', fetched: false, reason: 'timeout' }, 3), MAX);
+    const { message } = transition(at({ kind: 'retry', fetched: false, reason: 'timeout' }, 3), LIMITS);
     expect(message.do === 'retry' && message.delaySeconds).toBeGreaterThanOrEqual(backoffSeconds(3, 2, 300, () => 0));
     expect(message.do === 'retry' && message.delaySeconds).toBeLessThanOrEqual(backoffSeconds(3, 2, 300, () => 1));
   });

@@ -18,6 +18,8 @@ export const SCHEMA: SchemaStep[] = [
      enqueued_at INTEGER NOT NULL,
      reason TEXT
    ) WITHOUT ROWID;`,
+  // 2: a throttled URL keeps the slot its host reserved for it (epoch ms), handed back with its next claim.
+  'ALTER TABLE urls ADD COLUMN reserved_at INTEGER',
 ];
 
 export interface UrlRow {
@@ -27,6 +29,7 @@ export interface UrlRow {
   kind: TaskKind;
   state: number;
   attempts: number;
+  reserved_at: number | null;
 }
 
 const entryOf = (r: FrontierEntry): FrontierEntry => ({
@@ -72,7 +75,7 @@ export class SeenSet {
   /** The rows of `urls` the seen-set has, by URL: one statement. */
   find(urls: readonly string[]): Map<string, UrlRow> {
     const rows = this.ledger.exec<UrlRow & Record<string, SqlStorageValue>>(
-      `SELECT ${ENTRY}, state, attempts FROM urls WHERE url IN (SELECT value FROM json_each(?))`,
+      `SELECT ${ENTRY}, state, attempts, reserved_at FROM urls WHERE url IN (SELECT value FROM json_each(?))`,
       JSON.stringify(urls),
     );
     return new Map(rows.map((row) => [row.url, row]));
@@ -84,14 +87,18 @@ export class SeenSet {
     this.ledger.exec('UPDATE urls SET state = ?, reason = ? WHERE url IN (SELECT value FROM json_each(?))', FINAL_STATE[kind], reason, JSON.stringify(urls));
   }
 
-  /** Back to queued, its message due at `dueAt` (the sweeper does not mistake a delayed message for a lost one). */
-  requeue(url: string, dueAt: number, reason: string | null, countsAttempt: boolean): void {
+  /**
+   * Back to queued, its message due at `dueAt` (the sweeper does not mistake a delayed message for a lost one), with
+   * the slot its host reserved for it, if any.
+   */
+  requeue(url: string, dueAt: number, reason: string | null, countsAttempt: boolean, reservedAt: number | null = null): void {
     this.ledger.exec(
-      'UPDATE urls SET state = ?, enqueued_at = ?, reason = ?, attempts = attempts + ? WHERE url = ?',
+      'UPDATE urls SET state = ?, enqueued_at = ?, reason = ?, attempts = attempts + ?, reserved_at = ? WHERE url = ?',
       UrlState.Queued,
       dueAt,
       reason,
       countsAttempt ? 1 : 0,
+      reservedAt,
       url,
     );
   }

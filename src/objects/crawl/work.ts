@@ -43,7 +43,9 @@ export class Work {
       const row = rows.get(url);
       if (!row || row.state !== UrlState.Queued) return null;
       const attempts = this.leases.grant(url, holders?.[i] ?? null, row.attempts, now, leaseUntil);
-      return attempts === null ? null : { depth: row.depth, hops: row.hops, kind: row.kind, attempts };
+      if (attempts === null) return null;
+      const reserved = row.reserved_at === null ? {} : { reservedAt: row.reserved_at };
+      return { depth: row.depth, hops: row.hops, kind: row.kind, attempts, ...reserved };
     });
     return { claims, leaseUntil };
   }
@@ -65,7 +67,7 @@ export class Work {
       const change = recordOf(outcome, running);
       if (!running && !isFinal(outcome)) done.cancelled.push(outcome.url);
       if (change.to === 'queued') {
-        this.seen.requeue(outcome.url, now + change.dueInSeconds * 1000, reasonOf(outcome), change.countsAttempt);
+        this.seen.requeue(outcome.url, now + change.dueInSeconds * 1000, reasonOf(outcome), change.countsAttempt, change.reservedAt ?? null);
         continue;
       }
       const group = `${change.kind}\n${change.reason ?? ''}`;
