@@ -109,7 +109,8 @@ async function login(/** @type {SubmitEvent} */ event) {
   try {
     await call('/v1/crawls?limit=1');
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) byId('login-error').textContent = `Could not reach the API: ${String(error)}`;
+    if (!(error instanceof ApiError && error.status === 401))
+      byId('login-error').textContent = `Could not reach the API: ${String(error)}`;
     return;
   }
   input.value = '';
@@ -140,14 +141,24 @@ function route() {
 
 /** The form that starts a crawl. */
 function newCrawlForm() {
-  const numberField = (/** @type {string} */ id, /** @type {string} */ name, /** @type {string} */ label, /** @type {number} */ min) =>
+  const numberField = (
+    /** @type {string} */ id,
+    /** @type {string} */ name,
+    /** @type {string} */ label,
+    /** @type {number} */ min,
+  ) =>
     h('div', {}, h('label', { for: id }, label), h('input', { id, name, type: 'number', min, inputmode: 'numeric' }));
   return h(
     'form',
     { id: 'new-crawl', onsubmit: startCrawl },
     h('label', { for: 'seeds' }, 'Seed URLs (one per line)'),
     h('textarea', { id: 'seeds', name: 'seeds', required: true, placeholder: 'https://example.com/' }),
-    h('div', { class: 'field-row' }, numberField('max-pages', 'maxPages', 'Max pages', 1), numberField('max-depth', 'maxDepth', 'Max depth', 0)),
+    h(
+      'div',
+      { class: 'field-row' },
+      numberField('max-pages', 'maxPages', 'Max pages', 1),
+      numberField('max-depth', 'maxDepth', 'Max depth', 0),
+    ),
     h('label', { for: 'scope' }, 'Scope'),
     h(
       'select',
@@ -162,7 +173,12 @@ function newCrawlForm() {
 /** @param {CrawlItem[]} list */
 function crawlsTable(list) {
   const seed = (/** @type {CrawlItem} */ crawl) =>
-    h('a', { href: `#/crawls/${crawl.id}` }, crawl.seeds[0] ?? crawl.id, crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : '');
+    h(
+      'a',
+      { href: `#/crawls/${crawl.id}` },
+      crawl.seeds[0] ?? crawl.id,
+      crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : '',
+    );
   return table(
     'Recent crawls',
     ['Seed', 'Status', ['Started', 'wide']],
@@ -190,7 +206,11 @@ function schedulesTable(rows) {
 function trySpecPanel() {
   const result = h('div', { id: 'try-result', 'aria-live': 'polite' });
   const error = h('p', { class: 'error', role: 'alert' });
-  const spec = JSON.stringify({ formats: ['markdown', 'metadata', 'jsonLd'], mainContent: true, fields: { title: { selector: 'h1' } } }, null, 2);
+  const spec = JSON.stringify(
+    { formats: ['markdown', 'metadata', 'jsonLd'], mainContent: true, fields: { title: { selector: 'h1' } } },
+    null,
+    2,
+  );
   const submit = async (/** @type {Event} */ event) => {
     event.preventDefault();
     const form = /** @type {HTMLFormElement} */ (event.target);
@@ -200,11 +220,20 @@ function trySpecPanel() {
       const body = { url: String(data.get('url') ?? '').trim(), extract: JSON.parse(String(data.get('spec') ?? '{}')) };
       result.replaceChildren(h('p', { class: 'muted' }, 'Fetching…'));
       result.replaceChildren(
-        recordView(/** @type {import('./record.js').PageRecord} */ (await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) }))),
+        recordView(
+          /** @type {import('./record.js').PageRecord} */ (
+            await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) })
+          ),
+        ),
       );
     } catch (e) {
       result.replaceChildren();
-      error.textContent = e instanceof SyntaxError ? `The spec is not valid JSON: ${e.message}` : e instanceof Error ? e.message : String(e);
+      error.textContent =
+        e instanceof SyntaxError
+          ? `The spec is not valid JSON: ${e.message}`
+          : e instanceof Error
+            ? e.message
+            : String(e);
     }
   };
   const form = h(
@@ -236,7 +265,11 @@ async function pageView(/** @type {string} */ id, /** @type {string} */ url) {
       () => undefined,
     );
   try {
-    const [record, markdown, text] = await Promise.all([json(`${base}/record?${query}`), output('markdown'), output('text')]);
+    const [record, markdown, text] = await Promise.all([
+      json(`${base}/record?${query}`),
+      output('markdown'),
+      output('text'),
+    ]);
     body.replaceChildren(recordView({ .../** @type {import('./record.js').PageRecord} */ (record), markdown, text }));
   } catch (error) {
     body.replaceChildren(h('p', { class: 'muted' }, error instanceof Error ? error.message : String(error)));
@@ -290,7 +323,9 @@ async function startCrawl(/** @type {Event} */ event) {
   const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
   button.disabled = true;
   try {
-    const { id } = /** @type {{ id: string }} */ (await json('/v1/crawls', { method: 'POST', body: JSON.stringify(request) }));
+    const { id } = /** @type {{ id: string }} */ (
+      await json('/v1/crawls', { method: 'POST', body: JSON.stringify(request) })
+    );
     location.hash = `#/crawls/${id}`;
   } catch (error) {
     byId('start-error').textContent = error instanceof Error ? error.message : String(error);
@@ -311,7 +346,10 @@ function chart(/** @type {Point[]} */ series, /** @type {number} */ interval) {
   svg.setAttribute('preserveAspectRatio', 'none');
   svg.setAttribute('role', 'img');
   const total = points.reduce((n, p) => n + p.fetched, 0);
-  svg.setAttribute('aria-label', `Pages fetched per ${interval} s: ${fmt(total)} in the last ${points.length} intervals, at most ${fmt(max)} in one.`);
+  svg.setAttribute(
+    'aria-label',
+    `Pages fetched per ${interval} s: ${fmt(total)} in the last ${points.length} intervals, at most ${fmt(max)} in one.`,
+  );
   points.forEach((p, i) => {
     const fetchedHeight = (p.fetched / max) * 100;
     const failedHeight = (p.failed / max) * 100;
@@ -344,7 +382,8 @@ async function download(/** @type {string} */ path, /** @type {string} */ filena
 }
 
 /** @param {string} key @param {string} title @param {...Child} body */
-const card = (key, title, ...body) => h('section', { class: 'card', 'aria-labelledby': `${key}-title` }, h('h2', { id: `${key}-title` }, title), ...body);
+const card = (key, title, ...body) =>
+  h('section', { class: 'card', 'aria-labelledby': `${key}-title` }, h('h2', { id: `${key}-title` }, title), ...body);
 
 /** A URL on the first seed's host shown as its path, others in full; the full URL is the element's title. */
 const shortener = (/** @type {string} */ seedHost) => (/** @type {string} */ url) => {
@@ -359,7 +398,12 @@ const shortener = (/** @type {string} */ seedHost) => (/** @type {string} */ url
 function crawlActions(base, id, act) {
   const cancel = h(
     'button',
-    { type: 'button', class: 'danger', id: 'cancel', onclick: () => void act(() => json(base, { method: 'DELETE' }), 'Crawl cancelled.') },
+    {
+      type: 'button',
+      class: 'danger',
+      id: 'cancel',
+      onclick: () => void act(() => json(base, { method: 'DELETE' }), 'Crawl cancelled.'),
+    },
     'Cancel crawl',
   );
   const retryAll = h(
@@ -378,16 +422,26 @@ function crawlActions(base, id, act) {
       {
         type: 'button',
         class: 'secondary',
-        onclick: () => void act(() => download(`${base}/export?format=${format}`, `${id}.${format}`), `${format} export downloaded.`),
+        onclick: () =>
+          void act(
+            () => download(`${base}/export?format=${format}`, `${id}.${format}`),
+            `${format} export downloaded.`,
+          ),
       },
       `Export ${format.toUpperCase()}`,
     ),
   );
   const writeWarc = async () => {
-    const made = /** @type {{ download: string, file: string, records: number }} */ (await json(`${base}/export?format=warc`, { method: 'POST' }));
+    const made = /** @type {{ download: string, file: string, records: number }} */ (
+      await json(`${base}/export?format=warc`, { method: 'POST' })
+    );
     await download(made.download, made.file);
   };
-  const warc = h('button', { type: 'button', class: 'secondary', onclick: () => void act(writeWarc, 'WARC written to R2 and downloaded.') }, 'Export WARC');
+  const warc = h(
+    'button',
+    { type: 'button', class: 'secondary', onclick: () => void act(writeWarc, 'WARC written to R2 and downloaded.') },
+    'Export WARC',
+  );
   return { cancel, retryAll, all: [cancel, retryAll, ...exports, warc] };
 }
 
@@ -399,7 +453,15 @@ function progressParts() {
     bar,
     progress: h(
       'div',
-      { class: 'progress', id: 'progress', role: 'progressbar', 'aria-label': 'Crawl progress', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0 },
+      {
+        class: 'progress',
+        id: 'progress',
+        role: 'progressbar',
+        'aria-label': 'Crawl progress',
+        'aria-valuemin': 0,
+        'aria-valuemax': 100,
+        'aria-valuenow': 0,
+      },
       bar,
     ),
     text: h('p', { id: 'progress-text', class: 'muted' }),
@@ -420,7 +482,8 @@ function renderProgress(parts, s, u) {
   parts.progress.setAttribute('aria-valuenow', String(percent));
   parts.progress.setAttribute('aria-valuetext', `${percent}%`);
   parts.text.textContent = `${percent}% · ${fmt(done)} of ${fmt(c.discovered)} URLs done, ${fmt(s.pending)} pending`;
-  const figure = (/** @type {string} */ label, /** @type {string} */ value) => h('div', {}, h('dt', {}, label), h('dd', {}, value));
+  const figure = (/** @type {string} */ label, /** @type {string} */ value) =>
+    h('div', {}, h('dt', {}, label), h('dd', {}, value));
   parts.figures.replaceChildren(
     figure('pages/s now', s.status === 'running' ? s.rate.pagesPerSecond.toFixed(1) : '–'),
     figure('pages/s average', s.rate.averagePagesPerSecond.toFixed(1)),
@@ -436,11 +499,19 @@ function renderProgress(parts, s, u) {
 
 /** @param {HostState[]} hs */
 function hostsTable(hs) {
-  const robots = (/** @type {HostState} */ x) => x.robots.map((r) => `${r.kind}${r.crawlDelayMs ? ` (delay ${r.crawlDelayMs} ms)` : ''}`).join(', ') || '–';
+  const robots = (/** @type {HostState} */ x) =>
+    x.robots.map((r) => `${r.kind}${r.crawlDelayMs ? ` (delay ${r.crawlDelayMs} ms)` : ''}`).join(', ') || '–';
   return table(
     'Hosts and politeness',
     ['Host', ['Pages', 'num'], ['In flight', 'num'], ['Next slot', 'wide'], 'Backing off', ['robots.txt', 'wide']],
-    hs.map((x) => [x.host, fmt(x.pages), fmt(x.inflight), seconds(x.nextSlotInMs), x.blockedForMs > 0 ? seconds(x.blockedForMs) : 'no', robots(x)]),
+    hs.map((x) => [
+      x.host,
+      fmt(x.pages),
+      fmt(x.inflight),
+      seconds(x.nextSlotInMs),
+      x.blockedForMs > 0 ? seconds(x.blockedForMs) : 'no',
+      robots(x),
+    ]),
   );
 }
 
@@ -451,7 +522,11 @@ function hostsTable(hs) {
 function errorDetails(e, ctx) {
   const details = h(
     'details',
-    { open: ctx.open.has(e.url), ontoggle: () => (details instanceof HTMLDetailsElement && details.open ? ctx.open.add(e.url) : ctx.open.delete(e.url)) },
+    {
+      open: ctx.open.has(e.url),
+      ontoggle: () =>
+        details instanceof HTMLDetailsElement && details.open ? ctx.open.add(e.url) : ctx.open.delete(e.url),
+    },
     h('summary', {}, `${e.outcome === 'failed' ? '✖ failed' : '– skipped'}: `, ctx.short(e.url), ` — ${e.reason}`),
     h(
       'dl',
@@ -465,7 +540,9 @@ function errorDetails(e, ctx) {
         ['When', when(e.at)],
       ].flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
     ),
-    e.outcome === 'failed' && ctx.retry ? h('button', { type: 'button', class: 'secondary', onclick: () => ctx.retry?.(e.url) }, 'Retry this URL') : null,
+    e.outcome === 'failed' && ctx.retry
+      ? h('button', { type: 'button', class: 'secondary', onclick: () => ctx.retry?.(e.url) }, 'Retry this URL')
+      : null,
   );
   return details;
 }
@@ -492,7 +569,13 @@ function actionRunner(errorBox, refresh) {
  * @param {string} id @param {{ seeds: string[] }} config @param {ReturnType<typeof progressParts>} parts @param {HTMLElement[]} actions @param {HTMLElement} actionError
  */
 function crawlLayout(id, config, parts, actions, actionError) {
-  const boxes = { statuses: h('div', {}), reasons: h('div', {}), hosts: h('div', {}), recent: h('div', {}), errors: h('div', { id: 'errors' }) };
+  const boxes = {
+    statuses: h('div', {}),
+    reasons: h('div', {}),
+    hosts: h('div', {}),
+    recent: h('div', {}),
+    errors: h('div', { id: 'errors' }),
+  };
   const progress = [
     h('div', { class: 'row' }, parts.status),
     parts.progress,
@@ -504,10 +587,20 @@ function crawlLayout(id, config, parts, actions, actionError) {
   ];
   byId('view').replaceChildren(
     h('p', {}, h('a', { href: '#/' }, '← All crawls')),
-    h('h1', { id: 'crawl-title' }, config.seeds[0] ?? id, config.seeds.length > 1 ? ` (+${config.seeds.length - 1} seeds)` : ''),
+    h(
+      'h1',
+      { id: 'crawl-title' },
+      config.seeds[0] ?? id,
+      config.seeds.length > 1 ? ` (+${config.seeds.length - 1} seeds)` : '',
+    ),
     h('p', { class: 'muted' }, `Crawl ${id}`),
     card('progress', 'Progress', ...progress),
-    h('div', { class: 'grid' }, card('statuses', 'HTTP statuses', boxes.statuses), card('reasons', 'Errors by reason', boxes.reasons)),
+    h(
+      'div',
+      { class: 'grid' },
+      card('statuses', 'HTTP statuses', boxes.statuses),
+      card('reasons', 'Errors by reason', boxes.reasons),
+    ),
     card('hosts', 'Hosts and politeness', boxes.hosts),
     card('recent', 'Recent pages', boxes.recent),
     card('errors', 'Errors', boxes.errors),
@@ -523,7 +616,9 @@ function renderTables(boxes, s, hostList, pages, short) {
   const statusRows = s.statuses.map((r) => [String(r.status), fmt(r.count)]);
   boxes.statuses.replaceChildren(table('Pages by HTTP status', ['Status', ['Pages', 'num']], statusRows));
   const kindRows = s.errorKinds.map((r) => [r.outcome, r.kind, fmt(r.count)]);
-  boxes.reasons.replaceChildren(table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], kindRows, 'No errors.'));
+  boxes.reasons.replaceChildren(
+    table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], kindRows, 'No errors.'),
+  );
   boxes.hosts.replaceChildren(hostsTable(hostList));
   const pageRows = pages.map((p) => [
     h('a', { href: `${location.hash}/page?url=${encodeURIComponent(p.url)}` }, short(p.url)),
@@ -531,7 +626,9 @@ function renderTables(boxes, s, hostList, pages, short) {
     p.title ?? '',
     clock(p.fetchedAt),
   ]);
-  boxes.recent.replaceChildren(table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], pageRows, 'No pages yet.'));
+  boxes.recent.replaceChildren(
+    table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], pageRows, 'No pages yet.'),
+  );
 }
 
 /** @param {HTMLElement} box @param {Stats} s */
@@ -547,7 +644,10 @@ async function crawlView(/** @type {string} */ id) {
   const act = actionRunner(actionError, () => refresh());
   const actions = crawlActions(base, id, act);
   const retryUrl = (/** @type {string} */ url) =>
-    void act(() => json(`${base}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [url] }) }), `${url} queued again.`);
+    void act(
+      () => json(`${base}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [url] }) }),
+      `${url} queued again.`,
+    );
   /** Error rows the operator opened stay open across refreshes. */
   const open = new Set();
   let lastErrors = '';
@@ -568,7 +668,13 @@ async function crawlView(/** @type {string} */ id) {
     renderProgress(parts, s, /** @type {Usage} */ (usage));
     actions.cancel.hidden = s.status !== 'running';
     actions.retryAll.hidden = s.counts.failed === 0 || s.status === 'cancelled';
-    renderTables(boxes, s, /** @type {{ hosts: HostState[] }} */ (hostList).hosts, /** @type {{ pages: Page[] }} */ (pages).pages, short);
+    renderTables(
+      boxes,
+      s,
+      /** @type {{ hosts: HostState[] }} */ (hostList).hosts,
+      /** @type {{ pages: Page[] }} */ (pages).pages,
+      short,
+    );
     const es = /** @type {{ errors: ErrorItem[] }} */ (errorList).errors;
     const key = JSON.stringify(es);
     if (key === lastErrors) return;

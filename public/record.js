@@ -80,18 +80,24 @@ function gfmTable(/** @type {string[]} */ lines) {
 function block(/** @type {string[]} */ lines) {
   const first = lines[0] ?? '';
   const heading = /^(#{1,6}) (.*)$/.exec(first);
-  if (heading && lines.length === 1) return h(`h${Math.min(6, (heading[1]?.length ?? 1) + 2)}`, {}, inline(heading[2] ?? ''));
+  if (heading && lines.length === 1)
+    return h(`h${Math.min(6, (heading[1]?.length ?? 1) + 2)}`, {}, inline(heading[2] ?? ''));
   if (/^\|.*\|$/.test(first) && /^\|( --- \|)+$/.test(lines[1] ?? '')) return gfmTable(lines);
   if (lines.every((l) => /^(\s*)([-*]|\d+\.) /.test(l) || /^\s{2,}/.test(l))) {
     return h(
       'ul',
       {},
       lines.map((l) =>
-        h('li', { class: `indent-${Math.min(4, Math.floor((/^\s*/.exec(l)?.[0].length ?? 0) / 2))}` }, inline(l.replace(/^\s*([-*]|\d+\.) /, ''))),
+        h(
+          'li',
+          { class: `indent-${Math.min(4, Math.floor((/^\s*/.exec(l)?.[0].length ?? 0) / 2))}` },
+          inline(l.replace(/^\s*([-*]|\d+\.) /, '')),
+        ),
       ),
     );
   }
-  if (lines.every((l) => l.startsWith('>'))) return h('blockquote', {}, inline(lines.map((l) => l.replace(/^> ?/, '')).join(' ')));
+  if (lines.every((l) => l.startsWith('>')))
+    return h('blockquote', {}, inline(lines.map((l) => l.replace(/^> ?/, '')).join(' ')));
   if (first === '---') return h('hr', {});
   return h('p', {}, inline(lines.join(' ').replace(/\\$/, '')));
 }
@@ -105,7 +111,9 @@ function renderMarkdown(/** @type {string} */ markdown) {
     if (fence) {
       const end = lines.findIndex((l, j) => j > i && l === fence[1]);
       const close = end < 0 ? lines.length : end;
-      root.append(h('pre', {}, h('code', { 'data-lang': fence[2] || undefined }, lines.slice(i + 1, close).join('\n'))));
+      root.append(
+        h('pre', {}, h('code', { 'data-lang': fence[2] || undefined }, lines.slice(i + 1, close).join('\n'))),
+      );
       i = close + 1;
       continue;
     }
@@ -153,11 +161,22 @@ export function recordView(record) {
       ),
     );
   if (record.fields)
-    section('Fields', json(record.fields), record.fieldErrors && Object.keys(record.fieldErrors).length > 0 ? json({ fieldErrors: record.fieldErrors }) : null);
+    section(
+      'Fields',
+      json(record.fields),
+      record.fieldErrors && Object.keys(record.fieldErrors).length > 0
+        ? json({ fieldErrors: record.fieldErrors })
+        : null,
+    );
   if (record.markdown !== undefined)
-    section('Markdown', renderMarkdown(record.markdown), h('details', {}, h('summary', {}, 'Markdown source'), h('pre', {}, record.markdown)));
+    section(
+      'Markdown',
+      renderMarkdown(record.markdown),
+      h('details', {}, h('summary', {}, 'Markdown source'), h('pre', {}, record.markdown)),
+    );
   if (record.text !== undefined) section('Text', h('pre', { class: 'text' }, record.text));
   if (record.metadata) section('Metadata', metadataTable(record.metadata));
-  if (record.jsonLd) section('JSON-LD', record.jsonLd.length > 0 ? json(record.jsonLd) : h('p', { class: 'muted' }, 'None.'));
+  if (record.jsonLd)
+    section('JSON-LD', record.jsonLd.length > 0 ? json(record.jsonLd) : h('p', { class: 'muted' }, 'None.'));
   return h('div', { class: 'record' }, ...parts);
 }

@@ -18,7 +18,10 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const worker = await startBenchWorker(fileURLToPath(new URL('./coordinator-bench/wrangler.toml', import.meta.url)));
 
 async function post<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${worker.url}${path}`, { method: 'POST', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${worker.url}${path}`, {
+    method: 'POST',
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -47,7 +50,9 @@ async function crawl(): Promise<{ seconds: number; completed: number; rowsWritte
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, consumer));
   const seconds = (performance.now() - started) / 1000;
-  const { usage } = (await (await fetch(`${worker.url}/usage?crawl=${id}`)).json()) as { usage: { usage: { operations: Record<string, number> } } };
+  const { usage } = (await (await fetch(`${worker.url}/usage?crawl=${id}`)).json()) as {
+    usage: { usage: { operations: Record<string, number> } };
+  };
   return {
     seconds,
     completed,
@@ -67,8 +72,12 @@ try {
     );
   }
   const pagesPerSecond = median(runs.map((r) => r.completed / r.seconds));
-  console.log(`\none crawl's Durable Object, ${PAGES} pages, batches of ${BATCH}, ${LINKS} links/page, ${CONCURRENCY} consumers, median of ${RUNS}:`);
-  console.log(`  pages/s             ${pagesPerSecond.toFixed(0)} (target >= 5000: ${pagesPerSecond >= 5000 ? 'met' : 'NOT met'})`);
+  console.log(
+    `\none crawl's Durable Object, ${PAGES} pages, batches of ${BATCH}, ${LINKS} links/page, ${CONCURRENCY} consumers, median of ${RUNS}:`,
+  );
+  console.log(
+    `  pages/s             ${pagesPerSecond.toFixed(0)} (target >= 5000: ${pagesPerSecond >= 5000 ? 'met' : 'NOT met'})`,
+  );
   console.log(`  requests/s          ${median(runs.map((r) => r.requests / r.seconds)).toFixed(0)}`);
   console.log(`  rows written/page   ${median(runs.map((r) => r.rowsWrittenPerPage)).toFixed(2)}`);
 } finally {

@@ -15,7 +15,9 @@ const corpus = process.env.CORPUS ?? join(root, '../shared/corpora/readability-t
 const RUNS = Number(process.env.RUNS ?? 3);
 const VARIANTS = (process.env.VARIANTS ?? 'edgecrawl,body').split(',');
 if (!existsSync(corpus)) {
-  console.log(`bench:extract: no corpus at ${corpus} (it is beside the project in ../shared/corpora); nothing to measure.`);
+  console.log(
+    `bench:extract: no corpus at ${corpus} (it is beside the project in ../shared/corpora); nothing to measure.`,
+  );
   process.exit(0);
 }
 
@@ -63,7 +65,8 @@ interface PageScore {
 
 async function scorePage(base: string, variant: string, dir: string): Promise<PageScore> {
   const source = readFileSync(join(dir, 'source.html'));
-  const expectedText = parseHTML(readFileSync(join(dir, 'expected.html'), 'utf8')).document.documentElement.textContent ?? '';
+  const expectedText =
+    parseHTML(readFileSync(join(dir, 'expected.html'), 'utf8')).document.documentElement.textContent ?? '';
   const expectedMeta = JSON.parse(readFileSync(join(dir, 'expected-metadata.json'), 'utf8')) as Record<string, unknown>;
   const times: number[] = [];
   let result = { text: '', metadata: null as Record<string, unknown> | null };
@@ -79,7 +82,9 @@ async function scorePage(base: string, variant: string, dir: string): Promise<Pa
     metadata[theirs] = want === null ? null : norm(result.metadata?.[ours]) === want;
     // DETAIL=field prints the misses of that field.
     if (process.env.DETAIL === theirs && metadata[theirs] === false)
-      console.log(`  ${dir.split('/').at(-1)}: want ${JSON.stringify(want)} got ${JSON.stringify(norm(result.metadata?.[ours]))}`);
+      console.log(
+        `  ${dir.split('/').at(-1)}: want ${JSON.stringify(want)} got ${JSON.stringify(norm(result.metadata?.[ours]))}`,
+      );
   }
   return { name: dir.split('/').at(-1) ?? dir, ...tokenF1(result.text, expectedText), ms: median(times), metadata };
 }
@@ -92,7 +97,9 @@ function summarize(variant: string, scores: PageScore[]): void {
   console.log(
     `  token F1  mean ${mean(f1s).toFixed(3)}  median ${median(f1s).toFixed(3)}  precision ${mean(scores.map((s) => s.precision)).toFixed(3)}  recall ${mean(scores.map((s) => s.recall)).toFixed(3)}`,
   );
-  console.log(`  pages with F1 >= 0.9: ${scores.filter((s) => s.f1 >= 0.9).length}, < 0.5: ${scores.filter((s) => s.f1 < 0.5).length}`);
+  console.log(
+    `  pages with F1 >= 0.9: ${scores.filter((s) => s.f1 >= 0.9).length}, < 0.5: ${scores.filter((s) => s.f1 < 0.5).length}`,
+  );
   console.log(
     `  ms per page (request round trip, extraction inside workerd): median ${median(ms).toFixed(1)}  p90 ${(ms[Math.floor(ms.length * 0.9)] ?? 0).toFixed(1)}  max ${(ms.at(-1) ?? 0).toFixed(1)}`,
   );

@@ -37,9 +37,12 @@ try {
     await time('linkedom'); // warm up both
     await time('rewriter');
     const [dom, rewriter] = [await time('linkedom'), await time('rewriter')];
-    if (process.env.VARIANTS) console.log('  min', (await time('rewriter-min')).toFixed(3), 'none', (await time('rewriter-none')).toFixed(3));
+    if (process.env.VARIANTS)
+      console.log('  min', (await time('rewriter-min')).toFixed(3), 'none', (await time('rewriter-none')).toFixed(3));
     const label = `${(html.length / 1024).toFixed(0)} KB, ${links} links`;
-    console.log(`${label.padEnd(24)}  ${dom.toFixed(3).padStart(8)}   ${rewriter.toFixed(3).padStart(12)}   ${(dom / rewriter).toFixed(1).padStart(7)}x`);
+    console.log(
+      `${label.padEnd(24)}  ${dom.toFixed(3).padStart(8)}   ${rewriter.toFixed(3).padStart(12)}   ${(dom / rewriter).toFixed(1).padStart(7)}x`,
+    );
   }
 } finally {
   worker.stop();

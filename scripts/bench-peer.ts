@@ -79,7 +79,11 @@ async function runCrawlee(dir: string, seed: string, concurrency: number, fixed:
   const { pages, seconds } = JSON.parse(out.trim().split('\n').at(-1) as string) as { pages: number; seconds: number };
   if (pages !== PAGES + 1) throw new Error(`crawlee crawled ${pages} of ${PAGES + 1} pages`);
   const ns = /\/t\/([^/]+)\//.exec(seed)?.[1] as string;
-  return { pagesPerSecond: pages / seconds, cpuMsPerPage: (cpu * 1000) / pages, inFlight: await peakInFlight(new URL(seed).origin, ns) };
+  return {
+    pagesPerSecond: pages / seconds,
+    cpuMsPerPage: (cpu * 1000) / pages,
+    inFlight: await peakInFlight(new URL(seed).origin, ns),
+  };
 }
 
 const variant = `bench-${PAGES}-${PAGE_KB}-${LINKS}${LATENCY_MS ? `-d${LATENCY_MS}` : ''}`;
@@ -101,9 +105,15 @@ try {
         const ns = `peer${concurrency}r${run}${Date.now().toString(36)}`;
         const cpuBefore = cpuSeconds(processGroup(pgid));
         const started = performance.now();
-        const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}e/${variant}/`], ...EXTRACT }, 1_800_000, 200);
+        const crawl = await crawlToEnd(
+          worker,
+          { seeds: [`${sites.siteA}/t/${ns}e/${variant}/`], ...EXTRACT },
+          1_800_000,
+          200,
+        );
         const seconds = (performance.now() - started) / 1000;
-        if (crawl.counts.stored !== PAGES + 1) throw new Error(`edgecrawl stored ${crawl.counts.stored} of ${PAGES + 1}`);
+        if (crawl.counts.stored !== PAGES + 1)
+          throw new Error(`edgecrawl stored ${crawl.counts.stored} of ${PAGES + 1}`);
         ours.push({
           pagesPerSecond: crawl.counts.stored / seconds,
           cpuMsPerPage: ((cpuSeconds(processGroup(pgid)) - cpuBefore) * 1000) / crawl.counts.stored,
@@ -124,29 +134,46 @@ try {
       inFlight: Math.max(...results.map((r) => r.inFlight)),
     });
     const [a, f] = [med(auto), med(fixed)];
-    rows.push({ concurrency, edgecrawl: med(ours), auto: a, fixed: f, best: a.pagesPerSecond >= f.pagesPerSecond ? a : f });
+    rows.push({
+      concurrency,
+      edgecrawl: med(ours),
+      auto: a,
+      fixed: f,
+      best: a.pagesPerSecond >= f.pagesPerSecond ? a : f,
+    });
   }
 } finally {
   await sites.stop();
 }
 
-console.log(`\n${PAGES + 1} pages of ~${PAGE_KB} KB with ${LINKS} links, ${LATENCY_MS} ms latency per response, median of ${RUNS} runs`);
+console.log(
+  `\n${PAGES + 1} pages of ~${PAGE_KB} KB with ${LINKS} links, ${LATENCY_MS} ms latency per response, median of ${RUNS} runs`,
+);
 console.log('(pages/s, CPU ms per page, most requests in flight at once as the site saw them):');
-console.log('concurrency | bound   | edgecrawl            | Crawlee autoscaled   | Crawlee fixed        | vs Crawlee best');
+console.log(
+  'concurrency | bound   | edgecrawl            | Crawlee autoscaled   | Crawlee fixed        | vs Crawlee best',
+);
 for (const { concurrency, edgecrawl, auto, fixed, best } of rows) {
   const bound = LATENCY_MS > 0 ? ((concurrency * 1000) / LATENCY_MS).toFixed(0) : '-';
-  const cell = (r: Result) => `${r.pagesPerSecond.toFixed(1).padStart(6)} (${r.cpuMsPerPage.toFixed(2)}, ${r.inFlight})`.padEnd(20);
+  const cell = (r: Result) =>
+    `${r.pagesPerSecond.toFixed(1).padStart(6)} (${r.cpuMsPerPage.toFixed(2)}, ${r.inFlight})`.padEnd(20);
   console.log(
     `${String(concurrency).padStart(11)} | ${bound.padStart(7)} | ${cell(edgecrawl)} | ${cell(auto)} | ${cell(fixed)} | ${(edgecrawl.pagesPerSecond / best.pagesPerSecond).toFixed(2).padStart(14)}x`,
   );
   if (LATENCY_MS > 0) {
     const share = (r: Result) => `${((100 * r.pagesPerSecond * LATENCY_MS) / (concurrency * 1000)).toFixed(0)}%`;
-    console.log(`${''.padStart(11)}   of the concurrency bound: edgecrawl ${share(edgecrawl)}, Crawlee best ${share(best)}`);
+    console.log(
+      `${''.padStart(11)}   of the concurrency bound: edgecrawl ${share(edgecrawl)}, Crawlee best ${share(best)}`,
+    );
   }
 }
 if (process.env.PLOT) {
   const series = [
-    { name: 'edgecrawl (R2 + D1 writes)', color: '#f38020', points: rows.map((r) => [r.concurrency, r.edgecrawl.pagesPerSecond] as [number, number]) },
+    {
+      name: 'edgecrawl (R2 + D1 writes)',
+      color: '#f38020',
+      points: rows.map((r) => [r.concurrency, r.edgecrawl.pagesPerSecond] as [number, number]),
+    },
     {
       name: 'Crawlee CheerioCrawler, best of autoscaled and fixed, in memory',
       color: '#2b6cb0',
@@ -160,7 +187,11 @@ if (process.env.PLOT) {
       points: rows.map((r) => [r.concurrency, (r.concurrency * 1000) / LATENCY_MS] as [number, number]),
     });
   const title =
-    process.env.PLOT_TITLE ?? `pages/s vs concurrency: ${PAGES + 1} pages of ~${PAGE_KB} KB, ${LINKS} links, ${LATENCY_MS} ms latency (median of ${RUNS})`;
-  writeFileSync(process.env.PLOT, lineChart({ title, xLabel: 'concurrency (requests in flight)', yLabel: 'pages/s', series }));
+    process.env.PLOT_TITLE ??
+    `pages/s vs concurrency: ${PAGES + 1} pages of ~${PAGE_KB} KB, ${LINKS} links, ${LATENCY_MS} ms latency (median of ${RUNS})`;
+  writeFileSync(
+    process.env.PLOT,
+    lineChart({ title, xLabel: 'concurrency (requests in flight)', yLabel: 'pages/s', series }),
+  );
   console.log(`\nplot written to ${process.env.PLOT}`);
 }

@@ -34,7 +34,8 @@ try {
         .sort((a, b) => a - b);
       const span = (times.at(-1) as number) - (times[0] as number);
       rates.push((times.length - 1) / (span / 1000));
-      for (let i = 1; i < times.length; i++) smallestGap = Math.min(smallestGap, (times[i] as number) - (times[i - 1] as number));
+      for (let i = 1; i < times.length; i++)
+        smallestGap = Math.min(smallestGap, (times[i] as number) - (times[i - 1] as number));
     }
     const allowed = 1000 / interval;
     const achieved = median(rates);

@@ -49,7 +49,9 @@ async function costOf(id: string): Promise<Cost> {
     usage = again;
   }
   const perPage = (n: number | undefined) => (n ?? 0) / usage.pages;
-  const perMillion = Object.fromEntries(Object.entries(usage.estimate.breakdown).map(([k, v]) => [k, Math.round((v / usage.pages) * 1e8) / 100]));
+  const perMillion = Object.fromEntries(
+    Object.entries(usage.estimate.breakdown).map(([k, v]) => [k, Math.round((v / usage.pages) * 1e8) / 100]),
+  );
   return {
     usdPerMillionPages: usage.estimate.usdPerMillionPages,
     d1RowsWrittenPerPage: perPage(usage.operations.d1RowsWritten),
@@ -64,12 +66,20 @@ async function politeRun(openQueueOps: number, openUsd: number): Promise<void> {
   const ns = `polite${Date.now().toString(36)}`;
   const variant = `bench-${PAGES_POLITE}-${PAGE_KB}-${LINKS}`;
   const started = performance.now();
-  const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}/${variant}/`], hostIntervalMs: POLITE_INTERVAL_MS, ...EXTRACT }, 1_800_000, 250);
+  const crawl = await crawlToEnd(
+    worker,
+    { seeds: [`${sites.siteA}/t/${ns}/${variant}/`], hostIntervalMs: POLITE_INTERVAL_MS, ...EXTRACT },
+    1_800_000,
+    250,
+  );
   const seconds = (performance.now() - started) / 1000;
-  if (crawl.counts.stored !== PAGES_POLITE + 1) throw new Error(`polite run: stored ${crawl.counts.stored} of ${PAGES_POLITE + 1}`);
+  if (crawl.counts.stored !== PAGES_POLITE + 1)
+    throw new Error(`polite run: stored ${crawl.counts.stored} of ${PAGES_POLITE + 1}`);
   const cost = await costOf(crawl.id);
   const ratio = cost.queueOpsPerPage / openQueueOps;
-  console.log(`\npolite, ${PAGES_POLITE + 1} pages of one host at ${POLITE_INTERVAL_MS} ms (${(1000 / POLITE_INTERVAL_MS).toFixed(1)} requests/s), one run:`);
+  console.log(
+    `\npolite, ${PAGES_POLITE + 1} pages of one host at ${POLITE_INTERVAL_MS} ms (${(1000 / POLITE_INTERVAL_MS).toFixed(1)} requests/s), one run:`,
+  );
   console.log(`  pages/s         ${(crawl.counts.stored / seconds).toFixed(2)}`);
   console.log(
     `  queue ops/page  ${cost.queueOpsPerPage.toFixed(3)} (unthrottled ${openQueueOps.toFixed(3)}: ${ratio.toFixed(2)}x, target <= 1.5x: ${ratio <= 1.5 ? 'met' : 'NOT met'})`,
@@ -87,19 +97,30 @@ const worker = await startWorker({
 });
 const pgid = worker.process.pid as number;
 try {
-  const results: ({ pagesPerSecond: number; mbPerSecond: number; cpuMsPerPage: number; workerdMsPerPage: number } & Cost)[] = [];
+  const results: ({
+    pagesPerSecond: number;
+    mbPerSecond: number;
+    cpuMsPerPage: number;
+    workerdMsPerPage: number;
+  } & Cost)[] = [];
   for (let run = 0; run < RUNS; run++) {
     const ns = `bench${run}${Date.now().toString(36)}`;
     const variant = `bench-${PAGES}-${PAGE_KB}-${LINKS}${LATENCY_MS ? `-d${LATENCY_MS}` : ''}`;
     const cpuBefore = cpuSeconds(processGroup(pgid));
     const workerdBefore = cpuSeconds(processGroup(pgid), /workerd/);
     const started = performance.now();
-    const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}/${variant}/`], ...EXTRACT }, 1_800_000, 250);
+    const crawl = await crawlToEnd(
+      worker,
+      { seeds: [`${sites.siteA}/t/${ns}/${variant}/`], ...EXTRACT },
+      1_800_000,
+      250,
+    );
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuSeconds(processGroup(pgid)) - cpuBefore;
     const workerdCpu = cpuSeconds(processGroup(pgid), /workerd/) - workerdBefore;
     const stored = crawl.counts.stored;
-    if (stored !== PAGES + 1) throw new Error(`run ${run}: stored ${stored} of ${PAGES + 1}: ${JSON.stringify(crawl.counts)}`);
+    if (stored !== PAGES + 1)
+      throw new Error(`run ${run}: stored ${stored} of ${PAGES + 1}: ${JSON.stringify(crawl.counts)}`);
     const page: { pages: { bytes: number }[] } = await api(worker, `/v1/crawls/${crawl.id}/pages?limit=1000`);
     const avgBytes = page.pages.reduce((sum, p) => sum + p.bytes, 0) / page.pages.length;
     results.push({
@@ -113,7 +134,9 @@ try {
   }
   const peak = peakRssMiB(processGroup(pgid), /workerd/);
   const extracting = process.env.EXTRACT ? `, extracting ${process.env.EXTRACT}` : '';
-  console.log(`\nedgecrawl, ${PAGES + 1} pages of ~${PAGE_KB} KB with ${LINKS} links, ${LATENCY_MS} ms latency${extracting}, median of ${RUNS} runs:`);
+  console.log(
+    `\nedgecrawl, ${PAGES + 1} pages of ~${PAGE_KB} KB with ${LINKS} links, ${LATENCY_MS} ms latency${extracting}, median of ${RUNS} runs:`,
+  );
   console.log(`  pages/s         ${median(results.map((r) => r.pagesPerSecond)).toFixed(1)}`);
   console.log(`  MB/s            ${median(results.map((r) => r.mbPerSecond)).toFixed(2)}`);
   console.log(
@@ -122,7 +145,9 @@ try {
   console.log(`  peak workerd    ${peak.toFixed(0)} MiB`);
   const usd = median(results.map((r) => r.usdPerMillionPages));
   const d1Rows = median(results.map((r) => r.d1RowsWrittenPerPage));
-  console.log(`  $/million pages ${usd.toFixed(2)} (target <= 5: ${usd <= 5 ? 'met' : 'NOT met'}), counted operations at published prices`);
+  console.log(
+    `  $/million pages ${usd.toFixed(2)} (target <= 5: ${usd <= 5 ? 'met' : 'NOT met'}), counted operations at published prices`,
+  );
   console.log(`  D1 rows/page    ${d1Rows.toFixed(3)} written (target <= 2: ${d1Rows <= 2 ? 'met' : 'NOT met'})`);
   console.log(`  DO rows/page    ${median(results.map((r) => r.doRowsWrittenPerPage)).toFixed(3)} written`);
   console.log(`  queue ops/page  ${median(results.map((r) => r.queueOpsPerPage)).toFixed(3)}`);

@@ -30,11 +30,16 @@ interface Profile {
 
 /** A Chrome DevTools Protocol session over the inspector's WebSocket. */
 async function devtools(port: number) {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string; title?: string }[];
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as {
+    webSocketDebuggerUrl: string;
+    title?: string;
+  }[];
   const target = targets.find((t) => /edgecrawl/.test(t.title ?? '')) ?? targets[0];
   if (!target) throw new Error('no inspector target');
   // Node's WebSocket takes headers (undici); the inspector proxy wants an Origin.
-  const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: 'http://localhost' } } as unknown as string[]);
+  const ws = new WebSocket(target.webSocketDebuggerUrl, {
+    headers: { origin: 'http://localhost' },
+  } as unknown as string[]);
   await new Promise((resolve, reject) => {
     ws.onopen = resolve;
     ws.onerror = reject;
@@ -101,12 +106,19 @@ try {
   await session.send('Profiler.start');
   const started = performance.now();
   const variant = `bench-${PAGES}-${PAGE_KB}-${LINKS}${LATENCY_MS ? `-d${LATENCY_MS}` : ''}`;
-  const crawl = await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/prof${Date.now().toString(36)}/${variant}/`] }, 1_800_000, 250);
+  const crawl = await crawlToEnd(
+    worker,
+    { seeds: [`${sites.siteA}/t/prof${Date.now().toString(36)}/${variant}/`] },
+    1_800_000,
+    250,
+  );
   const seconds = (performance.now() - started) / 1000;
   const { profile } = await session.send<{ profile: Profile }>('Profiler.stop');
   await session.send('Debugger.enable');
   const modules = new Map<string, (line: number) => string>();
-  for (const scriptId of new Set(profile.nodes.filter((n) => n.callFrame.url.endsWith('.js')).map((n) => n.callFrame.scriptId))) {
+  for (const scriptId of new Set(
+    profile.nodes.filter((n) => n.callFrame.url.endsWith('.js')).map((n) => n.callFrame.scriptId),
+  )) {
     const { scriptSource } = await session.send<{ scriptSource: string }>('Debugger.getScriptSource', { scriptId });
     modules.set(scriptId, moduleLines(scriptSource));
   }
@@ -136,7 +148,9 @@ try {
     .sort((a, b) => b[1] - a[1])
     .filter(([n]) => n !== '(idle)')
     .slice(0, 20)) {
-    console.log(`  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000 / stored).toFixed(3)} ms/page  ${name}`);
+    console.log(
+      `  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000 / stored).toFixed(3)} ms/page  ${name}`,
+    );
   }
   console.log('\ntop functions by self time:');
   for (const [name, us] of [...byFunction]

@@ -45,7 +45,10 @@ if (!args.some((a) => a.includes('EMULATE_CONNECTION_LIMIT'))) extra.push('--var
 const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: 'inherit' });
 const host = option('--ip') ?? 'localhost';
 const driver = crons
-  ? driveCrons(option('--config', '-c') ?? 'wrangler.toml', `http://${host.includes(':') ? `[${host}]` : host}:${option('--port') ?? '8787'}`)
+  ? driveCrons(
+      option('--config', '-c') ?? 'wrangler.toml',
+      `http://${host.includes(':') ? `[${host}]` : host}:${option('--port') ?? '8787'}`,
+    )
   : null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => dev.kill(signal));
 dev.on('exit', (code, signal) => {

@@ -67,4 +67,7 @@ export function readSettings(env: Env): Settings {
 }
 
 /** The limits a URL's life works within (domain/url-life.ts). */
-export const limitsOf = (settings: Settings): Limits => ({ maxAttempts: settings.maxAttempts, maxRetries: settings.queueMaxRetries });
+export const limitsOf = (settings: Settings): Limits => ({
+  maxAttempts: settings.maxAttempts,
+  maxRetries: settings.queueMaxRetries,
+});

@@ -106,7 +106,10 @@ export interface PageRecord {
 }
 
 /** What extraction sets on a page's row: its facts and where its record is. */
-export type ExtractedPage = Pick<PageRecord, 'url' | 'title' | 'description' | 'language' | 'wordCount' | 'contentHash' | 'warnings' | 'recordAt'>;
+export type ExtractedPage = Pick<
+  PageRecord,
+  'url' | 'title' | 'description' | 'language' | 'wordCount' | 'contentHash' | 'warnings' | 'recordAt'
+>;
 
 /** A claimed URL, fetched and decided: what the consumer records and reports. */
 export interface Processed {

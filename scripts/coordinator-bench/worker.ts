@@ -30,11 +30,20 @@ function config(maxPages: number): CrawlConfig {
 function outcome(url: string, depth: number, links: number): Outcome {
   const i = indexOf(url);
   const first = (i * links) / 2 + 1;
-  const found: FrontierEntry[] = Array.from({ length: links }, (_, k) => ({ url: urlOf(first + k), depth: depth + 1, hops: 0 }));
+  const found: FrontierEntry[] = Array.from({ length: links }, (_, k) => ({
+    url: urlOf(first + k),
+    depth: depth + 1,
+    hops: 0,
+  }));
   return { url, kind: 'stored', fetched: true, links: found };
 }
 
-async function step(env: Env, crawlId: string, urls: string[], links: number): Promise<{ accepted: string[]; completed: number }> {
+async function step(
+  env: Env,
+  crawlId: string,
+  urls: string[],
+  links: number,
+): Promise<{ accepted: string[]; completed: number }> {
   const stub = env.CRAWL.getByName(crawlId);
   const { claims } = await stub.claim(urls);
   const claimed = urls.flatMap((url, i) => {
@@ -60,7 +69,8 @@ export default {
     }
     if (url.pathname === '/step') {
       const urls: unknown = await request.json();
-      if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string')) return new Response('a JSON array of URLs', { status: 400 });
+      if (!Array.isArray(urls) || !urls.every((u) => typeof u === 'string'))
+        return new Response('a JSON array of URLs', { status: 400 });
       return Response.json(await step(env, crawlId, urls, Number(url.searchParams.get('links') ?? 20)));
     }
     if (url.pathname === '/usage') return Response.json({ snapshot: await stub.snapshot(), usage: await stub.usage() });

@@ -22,7 +22,10 @@ export interface CronDriver {
 
 /** Fires each cron of `configPath` against the Worker at `baseUrl` until stopped. */
 export function driveCrons(configPath: string, baseUrl: string, log: (line: string) => void = console.log): CronDriver {
-  const crons = cronsOf(readFileSync(configPath, 'utf8')).map((expression) => ({ expression, cron: parseCron(expression) }));
+  const crons = cronsOf(readFileSync(configPath, 'utf8')).map((expression) => ({
+    expression,
+    cron: parseCron(expression),
+  }));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const schedule = () => {
@@ -37,9 +40,12 @@ export function driveCrons(configPath: string, baseUrl: string, log: (line: stri
       const url = `${baseUrl}${SCHEDULED_ROUTE}?cron=${encodeURIComponent(expression)}&time=${at}`;
       try {
         const res = await fetch(url);
-        if (!res.ok) log(`edgecrawl: cron "${expression}" at ${new Date(at).toISOString()}: ${res.status} ${await res.text()}`);
+        if (!res.ok)
+          log(`edgecrawl: cron "${expression}" at ${new Date(at).toISOString()}: ${res.status} ${await res.text()}`);
       } catch (error) {
-        log(`edgecrawl: cron "${expression}" not delivered (${error instanceof Error ? error.message : String(error)})`);
+        log(
+          `edgecrawl: cron "${expression}" not delivered (${error instanceof Error ? error.message : String(error)})`,
+        );
       }
     }
   };

@@ -21,7 +21,9 @@ export interface Sites {
 const root = new URL('../../', import.meta.url).pathname;
 
 export async function startSites(extraHosts: number): Promise<Sites> {
-  const child = spawn(process.execPath, [join(root, 'test/support/site-process.ts'), String(extraHosts)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'test/support/site-process.ts'), String(extraHosts)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const sites = JSON.parse(line) as Omit<Sites, 'stop'>;
   return {
@@ -81,7 +83,10 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   const state = options.state ?? mkdtempSync(join(tmpdir(), 'edgecrawl-'));
   const wrangler = join(root, 'node_modules/.bin/wrangler');
   if (!options.npmStart) {
-    const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, encoding: 'utf8' });
+    const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   }
   const token = 'bench-token';
@@ -89,9 +94,13 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   if (options.batchSize !== undefined || options.batchTimeout !== undefined) {
     const path = join(root, `.wrangler-batch-${options.batchSize ?? 'd'}-${options.batchTimeout ?? 'd'}.toml`);
     let toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
-    if (options.batchSize !== undefined) toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = )\d+/g, `$1${options.batchSize}`);
+    if (options.batchSize !== undefined)
+      toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = )\d+/g, `$1${options.batchSize}`);
     if (options.batchTimeout !== undefined)
-      toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g, `$1${options.batchTimeout}`);
+      toml = toml.replace(
+        /(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g,
+        `$1${options.batchTimeout}`,
+      );
     writeFileSync(path, toml);
     config.push('--config', path);
   }
@@ -180,7 +189,12 @@ export interface CrawlView {
   counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number };
 }
 
-export async function crawlToEnd(worker: Worker, request: Record<string, unknown>, timeoutMs = 600_000, pollMs = 100): Promise<CrawlView> {
+export async function crawlToEnd(
+  worker: Worker,
+  request: Record<string, unknown>,
+  timeoutMs = 600_000,
+  pollMs = 100,
+): Promise<CrawlView> {
   const { id } = await api<{ id: string }>(worker, '/v1/crawls', { method: 'POST', body: JSON.stringify(request) });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -202,7 +216,16 @@ export async function startBenchWorker(configPath: string): Promise<{ url: strin
   const port = await freePort();
   const child = spawn(
     join(root, 'node_modules/.bin/wrangler'),
-    ['dev', '--config', configPath, '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
+    [
+      'dev',
+      '--config',
+      configPath,
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--show-interactive-dev-session=false',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   await new Promise<void>((resolve, reject) => {

@@ -27,7 +27,8 @@ export function lineChart({ title, xLabel, yLabel, series }: Chart): string {
   const xs = [...new Set(series.flatMap((s) => s.points.map(([x]) => x)))].sort((a, b) => a - b);
   const yMax = niceMax(Math.max(...series.flatMap((s) => s.points.map(([, y]) => y))) * 1.05);
   const [x0, x1] = [Math.log2(xs[0] as number), Math.log2(xs.at(-1) as number)];
-  const px = (x: number) => margin.left + (x1 === x0 ? 0.5 : (Math.log2(x) - x0) / (x1 - x0)) * (width - margin.left - margin.right);
+  const px = (x: number) =>
+    margin.left + (x1 === x0 ? 0.5 : (Math.log2(x) - x0) / (x1 - x0)) * (width - margin.left - margin.right);
   const py = (y: number) => height - margin.bottom - (y / yMax) * (height - margin.top - margin.bottom);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
@@ -39,11 +40,20 @@ export function lineChart({ title, xLabel, yLabel, series }: Chart): string {
     out.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${py(y)}" y2="${py(y)}" stroke="#e5e5e5"/>`);
     out.push(`<text x="${margin.left - 8}" y="${py(y) + 4}" text-anchor="end" fill="#555">${Math.round(y)}</text>`);
   }
-  for (const x of xs) out.push(`<text x="${px(x)}" y="${height - margin.bottom + 18}" text-anchor="middle" fill="#555">${x}</text>`);
-  out.push(`<text x="${(margin.left + width - margin.right) / 2}" y="${height - margin.bottom + 38}" text-anchor="middle">${escapeXml(xLabel)}</text>`);
-  out.push(`<text transform="translate(16 ${(margin.top + height - margin.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yLabel)}</text>`);
-  out.push(`<line x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${height - margin.bottom}" stroke="#999"/>`);
-  out.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${height - margin.bottom}" y2="${height - margin.bottom}" stroke="#999"/>`);
+  for (const x of xs)
+    out.push(`<text x="${px(x)}" y="${height - margin.bottom + 18}" text-anchor="middle" fill="#555">${x}</text>`);
+  out.push(
+    `<text x="${(margin.left + width - margin.right) / 2}" y="${height - margin.bottom + 38}" text-anchor="middle">${escapeXml(xLabel)}</text>`,
+  );
+  out.push(
+    `<text transform="translate(16 ${(margin.top + height - margin.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yLabel)}</text>`,
+  );
+  out.push(
+    `<line x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${height - margin.bottom}" stroke="#999"/>`,
+  );
+  out.push(
+    `<line x1="${margin.left}" x2="${width - margin.right}" y1="${height - margin.bottom}" y2="${height - margin.bottom}" stroke="#999"/>`,
+  );
   series.forEach((s, i) => {
     const path = s.points.map(([x, y], k) => `${k === 0 ? 'M' : 'L'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ');
     const dashed = /bound/.test(s.name) ? ' stroke-dasharray="6 4"' : '';
@@ -53,7 +63,9 @@ export function lineChart({ title, xLabel, yLabel, series }: Chart): string {
         `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3.5" fill="${s.color}"><title>${escapeXml(s.name)}: ${y.toFixed(1)} at ${x}</title></circle>`,
       );
     const ly = height - margin.bottom + 58 + i * 16;
-    out.push(`<line x1="${margin.left}" x2="${margin.left + 24}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2.5"${dashed}/>`);
+    out.push(
+      `<line x1="${margin.left}" x2="${margin.left + 24}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2.5"${dashed}/>`,
+    );
     out.push(`<text x="${margin.left + 32}" y="${ly}">${escapeXml(s.name)}</text>`);
   });
   out.push('</svg>');

@@ -31,7 +31,9 @@ export default {
     }
     for (let i = 0; i < n; i++) {
       const page =
-        parser === 'linkedom' ? parseHtmlPage(decodeBody(body, type), 'http://bench.test/p.html') : await discoverLinks(body, type, 'http://bench.test/p.html');
+        parser === 'linkedom'
+          ? parseHtmlPage(decodeBody(body, type), 'http://bench.test/p.html')
+          : await discoverLinks(body, type, 'http://bench.test/p.html');
       links += page.links.length;
     }
     return Response.json({ links });

@@ -17,7 +17,12 @@ export async function safeEqual(a: string, b: string): Promise<boolean> {
 export function bearerAuth(getToken: (env: Env) => string | undefined): MiddlewareHandler<{ Bindings: Env }> {
   return async (c, next) => {
     const expected = getToken(c.env);
-    if (!expected) throw new ApiError(503, 'not_configured', 'API_TOKEN is not set on this Worker; set it with `wrangler secret put API_TOKEN`');
+    if (!expected)
+      throw new ApiError(
+        503,
+        'not_configured',
+        'API_TOKEN is not set on this Worker; set it with `wrangler secret put API_TOKEN`',
+      );
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match || !(await safeEqual(match[1] as string, expected))) {

@@ -90,8 +90,13 @@ export const extractSpecSchema = z
   .superRefine((spec, ctx) => {
     const shape = fieldShape(spec.fields);
     if (shape.count > SPEC_LIMITS.fields)
-      ctx.addIssue({ code: 'custom', path: ['fields'], message: `at most ${SPEC_LIMITS.fields} fields, nested ones included (got ${shape.count})` });
-    if (shape.depth > SPEC_LIMITS.depth) ctx.addIssue({ code: 'custom', path: ['fields'], message: `fields nest at most ${SPEC_LIMITS.depth} deep` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fields'],
+        message: `at most ${SPEC_LIMITS.fields} fields, nested ones included (got ${shape.count})`,
+      });
+    if (shape.depth > SPEC_LIMITS.depth)
+      ctx.addIssue({ code: 'custom', path: ['fields'], message: `fields nest at most ${SPEC_LIMITS.depth} deep` });
     if (shape.badName !== undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -162,11 +167,15 @@ export const retryErrorsSchema = z
   .strict();
 
 /** GET /v1/crawls/:id/content: the raw body, or with `format` one of the page's extracted outputs. */
-export const contentQuerySchema = z.object({ url: z.string().min(1).max(8192), format: z.enum(['markdown', 'text', 'html']).optional() }).strict();
+export const contentQuerySchema = z
+  .object({ url: z.string().min(1).max(8192), format: z.enum(['markdown', 'text', 'html']).optional() })
+  .strict();
 
 export const recordQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();
 
-export const crawlListQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() }).strict();
+export const crawlListQuerySchema = z
+  .object({ limit: z.coerce.number().int().min(1).max(1000).default(50), cursor: z.string().max(4096).optional() })
+  .strict();
 
 /** Cursors: where the last listing stopped (crawls by creation time, pages by fetch time, rows by URL or id). */
 export const crawlCursorSchema = z.object({ c: z.number().int(), i: z.string() }).strict();

@@ -23,7 +23,8 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string)
 }
 
 /** Validates the query string; the typed result is `c.req.valid('query')`. A bad query is a 400. */
-export const queryInput = <S extends z.ZodType>(schema: S) => validator('query', (value): z.output<S> => parseWith(schema, value, 'query'));
+export const queryInput = <S extends z.ZodType>(schema: S) =>
+  validator('query', (value): z.output<S> => parseWith(schema, value, 'query'));
 
 type JsonInput<S extends z.ZodType<object>> = { in: { json: z.input<S> }; out: { json: z.output<S> } };
 
@@ -40,7 +41,8 @@ export function jsonInput<S extends z.ZodType<object>>(
     let raw: unknown = options.emptyBody;
     if (options.emptyBody === undefined || text.trim() !== '') {
       const type = c.req.header('content-type') ?? '';
-      if (!/^application\/(.+\+)?json\b/i.test(type)) throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+      if (!/^application\/(.+\+)?json\b/i.test(type))
+        throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
       try {
         raw = JSON.parse(text);
       } catch {
@@ -77,13 +79,22 @@ export function parseCursor<T>(cursor: string | undefined, schema: z.ZodType<T>)
 export function assertRequestAllowed(env: Env, config: Pick<CrawlConfig, 'seeds' | 'webhook'>): void {
   const allowance = readSettings(env).allowPrivateNetworks;
   const blocked = config.seeds.find((seed) => isRefusedUrl(seed, allowance));
-  if (blocked) throw badRequest(`seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`, 'private_address');
+  if (blocked)
+    throw badRequest(
+      `seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`,
+      'private_address',
+    );
   if (config.webhook && isRefusedUrl(config.webhook.url, allowance)) {
-    throw badRequest(`webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`, 'private_address');
+    throw badRequest(
+      `webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`,
+      'private_address',
+    );
   }
 }
 
 /** A crawl request as the API shows it: the webhook's secret is write-only. */
-export function presentConfig<C extends Pick<CrawlConfig, 'webhook'>>(config: C): Omit<C, 'webhook'> & { webhook?: { url: string } | null } {
+export function presentConfig<C extends Pick<CrawlConfig, 'webhook'>>(
+  config: C,
+): Omit<C, 'webhook'> & { webhook?: { url: string } | null } {
   return config.webhook ? { ...config, webhook: { url: config.webhook.url } } : config;
 }

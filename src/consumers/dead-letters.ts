@@ -39,14 +39,25 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
 }
 
 /** Marks the URLs failed in the crawl's Durable Object, records why in D1, and tells the crawl's webhook. */
-async function abandon(env: Env, crawlId: string, entries: { url: string; reason: string }[], meter: UsageMeter): Promise<void> {
+async function abandon(
+  env: Env,
+  crawlId: string,
+  entries: { url: string; reason: string }[],
+  meter: UsageMeter,
+): Promise<void> {
   const changed = await env.CRAWL.getByName(crawlId).abandon(entries);
   const reasons = new Map(entries.map((e) => [e.url, e.reason]));
   if (changed.length === 0) return;
   await recordErrors(
     env.DB,
     crawlId,
-    changed.map(({ url, attempts }) => ({ url, outcome: 'failed' as const, reason: reasons.get(url) ?? DEAD_LETTER_REASON, attempts, httpStatus: null })),
+    changed.map(({ url, attempts }) => ({
+      url,
+      outcome: 'failed' as const,
+      reason: reasons.get(url) ?? DEAD_LETTER_REASON,
+      attempts,
+      httpStatus: null,
+    })),
     Date.now(),
     meter,
   );
@@ -54,7 +65,10 @@ async function abandon(env: Env, crawlId: string, entries: { url: string; reason
   if (!crawl) return;
   const events = pageFailedEvents(
     crawlId,
-    changed.map(({ url, attempts }) => ({ outcome: { url, reason: reasons.get(url) ?? DEAD_LETTER_REASON }, attempts })),
+    changed.map(({ url, attempts }) => ({
+      outcome: { url, reason: reasons.get(url) ?? DEAD_LETTER_REASON },
+      attempts,
+    })),
   );
   await emitWebhookEvents(env.WEBHOOKS, crawl.config, events, meter);
 }

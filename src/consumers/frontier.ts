@@ -47,7 +47,11 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
   const groups = tasksByCrawl(batch, 'frontier message');
   // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to, the invocation's
   // six connections waiting for headers, and its bodies held in memory.
-  const invocation = { limit: limiter(settings.fetchConcurrency), connections: invocationConnections(settings), memory: new MemoryBudget(MEMORY_BUDGET_BYTES) };
+  const invocation = {
+    limit: limiter(settings.fetchConcurrency),
+    connections: invocationConnections(settings),
+    memory: new MemoryBudget(MEMORY_BUDGET_BYTES),
+  };
   await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, invocation)));
 }
 
@@ -56,7 +60,13 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
  * end: the invocation (each crawl of a shared batch is charged one), each delivery and ack, and what fetching and
  * recording its pages took. The crawl's Durable Object counts its own requests and rows.
  */
-async function consumeGroup(crawlId: string, messages: TaskMessage[], env: Env, settings: Settings, invocation: Invocation): Promise<void> {
+async function consumeGroup(
+  crawlId: string,
+  messages: TaskMessage[],
+  env: Env,
+  settings: Settings,
+  invocation: Invocation,
+): Promise<void> {
   const meter = UsageMeter.delivered(messages.length);
   const group = messages.map(({ message, task }) => ({ message: meteredMessage(message, meter), task }));
   const stub = env.CRAWL.getByName(crawlId);
@@ -78,7 +88,12 @@ interface GroupContext {
   meter: UsageMeter;
 }
 
-async function claimAndFetch(crawlId: string, group: TaskMessage[], context: GroupContext, stub: CrawlStub): Promise<void> {
+async function claimAndFetch(
+  crawlId: string,
+  group: TaskMessage[],
+  context: GroupContext,
+  stub: CrawlStub,
+): Promise<void> {
   const { env, settings, meter } = context;
   const limits = limitsOf(settings);
   let claimed: Awaited<ReturnType<CrawlStub['claim']>>;
@@ -89,7 +104,11 @@ async function claimAndFetch(crawlId: string, group: TaskMessage[], context: Gro
     );
   } catch (error) {
     log('error', 'claim failed', { crawlId, error: String(error) });
-    for (const { message } of group) answerMessage(message, transition({ on: 'coordinator-unreachable', deliveries: message.attempts }, limits).message);
+    for (const { message } of group)
+      answerMessage(
+        message,
+        transition({ on: 'coordinator-unreachable', deliveries: message.attempts }, limits).message,
+      );
     return;
   }
   const { config, claims, leaseUntil } = claimed;
@@ -101,14 +120,18 @@ async function claimAndFetch(crawlId: string, group: TaskMessage[], context: Gro
   });
   if (!config || mine.length === 0) return;
   const deps = await processDeps(crawlId, config, mine, context);
-  const writer = new ChunkWriter(Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency), context.invocation.memory, (chunk) =>
-    settle(chunk, { env, crawlId, config, stub, meter, limits }),
+  const writer = new ChunkWriter(
+    Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency),
+    context.invocation.memory,
+    (chunk) => settle(chunk, { env, crawlId, config, stub, meter, limits }),
   );
   heardStatus(crawlId, claimed.status);
   const guard = fetchGuard(crawlId, () => stub.status(), leaseUntil, settings.fetchTimeoutMs, meter);
   // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
   deps.beforeFetch = () => writer.room().then(guard);
-  await Promise.all(mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))));
+  await Promise.all(
+    mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))),
+  );
   await writer.close();
 }
 
@@ -126,10 +149,16 @@ async function processDeps(
     config.recrawlOf === undefined
       ? undefined
       : {
-          previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, urls, meter) : new Map<string, PreviousVersion>(),
-          links: async (_url: string, previous: PreviousVersion) => (previousCrawl ? ((await readLinks(env.BODIES, previous.linksAt, meter)) ?? []) : []),
+          previous: previousCrawl
+            ? await previousVersions(env.DB, previousCrawl, urls, meter)
+            : new Map<string, PreviousVersion>(),
+          links: async (_url: string, previous: PreviousVersion) =>
+            previousCrawl ? ((await readLinks(env.BODIES, previous.linksAt, meter)) ?? []) : [],
         };
-  const politeness = { minIntervalMs: config.hostIntervalMs ?? 0, ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}) };
+  const politeness = {
+    minIntervalMs: config.hostIntervalMs ?? 0,
+    ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}),
+  };
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
   const gate = hostGateClient(env.HOSTS, settings, meter);
   const { limit, connections } = invocation;
@@ -162,7 +191,10 @@ function processOne(message: Message, task: CrawlTask, claim: Claim, deps: Proce
     (processed) => ({ message, task, processed }),
     (error: unknown) => {
       log('error', 'processing failed', { crawlId: task.crawlId, url: task.url, error: String(error) });
-      const processed = handedBack({ outcome: { kind: 'released', url: task.url, fetched: false }, attempts: claim.attempts }, 'internal error');
+      const processed = handedBack(
+        { outcome: { kind: 'released', url: task.url, fetched: false }, attempts: claim.attempts },
+        'internal error',
+      );
       return { message, task, processed };
     },
   );

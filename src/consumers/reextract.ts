@@ -38,7 +38,12 @@ export async function consumeReextraction(batch: MessageBatch, env: Env): Promis
       meteredMessage(message, meter).ack();
       await reportUsage(env.CRAWL, parsed.data.crawlId, meter);
     } catch (error) {
-      log('error', 're-extraction step failed', { crawlId: parsed.data.crawlId, after: parsed.data.after, attempt: message.attempts, error: String(error) });
+      log('error', 're-extraction step failed', {
+        crawlId: parsed.data.crawlId,
+        after: parsed.data.after,
+        attempt: message.attempts,
+        error: String(error),
+      });
       message.retry({ delaySeconds: 2 ** Math.min(message.attempts, 6) });
     }
   }
@@ -48,7 +53,12 @@ async function step(env: Env, task: ReextractTask, skip: boolean, meter: UsageMe
   const crawl = await getCrawl(env.DB, task.crawlId);
   if (!crawl?.extract || crawl.extraction?.version !== task.version) return; // gone, or replaced by a newer spec
   const pages = await htmlPagesAfter(env.DB, task.crawlId, task.after, STEP);
-  if (skip) log('error', 're-extraction step skipped after repeated failures', { crawlId: task.crawlId, after: task.after, pages: pages.length });
+  if (skip)
+    log('error', 're-extraction step skipped after repeated failures', {
+      crawlId: task.crawlId,
+      after: task.after,
+      pages: pages.length,
+    });
   else await reextract(env, task.crawlId, pages, crawl.extract, meter);
   const last = pages.at(-1);
   const finished = pages.length < STEP || last === undefined;
@@ -60,9 +70,17 @@ async function step(env: Env, task: ReextractTask, skip: boolean, meter: UsageMe
 }
 
 /** Extracts the pages from their stored bodies (read in storage order, a segment at a time) and records them. */
-async function reextract(env: Env, crawlId: string, pages: readonly StoredHtmlPage[], spec: ExtractSpec, meter: UsageMeter): Promise<void> {
+async function reextract(
+  env: Env,
+  crawlId: string,
+  pages: readonly StoredHtmlPage[],
+  spec: ExtractSpec,
+  meter: UsageMeter,
+): Promise<void> {
   const reader = new BodyReader(env.BODIES, meter);
-  const ordered = [...pages].sort((a, b) => a.bodyAt.key.localeCompare(b.bodyAt.key) || (a.bodyAt.offset ?? 0) - (b.bodyAt.offset ?? 0));
+  const ordered = [...pages].sort(
+    (a, b) => a.bodyAt.key.localeCompare(b.bodyAt.key) || (a.bodyAt.offset ?? 0) - (b.bodyAt.offset ?? 0),
+  );
   const items: { page: ExtractedPage; record: Uint8Array }[] = [];
   for (const stored of ordered) {
     const body = await reader.read(stored.bodyAt);

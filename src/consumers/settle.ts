@@ -1,4 +1,11 @@
-import { isFinal, type Limits, type MessageAction, resolveOutcome, transition, type UrlEvent } from '../domain/url-life';
+import {
+  isFinal,
+  type Limits,
+  type MessageAction,
+  resolveOutcome,
+  transition,
+  type UrlEvent,
+} from '../domain/url-life';
 import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
@@ -69,12 +76,17 @@ export async function settle(chunk: Finished[], context: SettleContext): Promise
     await enqueueTasks(env, crawlId, config, reported.accepted, undefined, meter);
   } catch (error) {
     // The URLs are recorded as queued in the coordinator; its sweeper re-sends them.
-    log('error', 'enqueue failed; the sweeper will re-send', { crawlId, count: reported.accepted.length, error: String(error) });
+    log('error', 'enqueue failed; the sweeper will re-send', {
+      crawlId,
+      count: reported.accepted.length,
+      error: String(error),
+    });
   }
   const resent = reported.status === 'running' ? await resendThrottled(context, resolved) : new Set<Message>();
   for (const f of resolved) {
     const action = transition(outcomeEvent(f, reported.status), limits).message;
-    if (f.processed.outcome.kind === 'failed') log('warn', 'page failed', { crawlId, url: f.task.url, reason: f.processed.outcome.reason });
+    if (f.processed.outcome.kind === 'failed')
+      log('warn', 'page failed', { crawlId, url: f.task.url, reason: f.processed.outcome.reason });
     // A throttled URL whose resend failed keeps its message instead (a delivery used up, its URL not lost).
     if (action.do === 'resend' && resent.has(f.message)) f.message.ack();
     else answerMessage(f.message, action);
@@ -122,7 +134,9 @@ async function report({ env, crawlId, config, stub, meter }: SettleContext, done
       offering.add(link.url);
       return true;
     });
-  const outcomes = done.map(({ processed: { outcome } }) => ('links' in outcome && outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome));
+  const outcomes = done.map(({ processed: { outcome } }) =>
+    'links' in outcome && outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome,
+  );
   const answer = await stub.complete(outcomes);
   heardStatus(crawlId, answer.status);
   offered.add(crawlId, offering);
@@ -142,7 +156,10 @@ async function report({ env, crawlId, config, stub, meter }: SettleContext, done
  * Throttled URLs go back to the queue as new messages, delayed until their host has a slot: waiting for a host must
  * not use up the messages' deliveries. Returns the messages whose URL was sent again.
  */
-async function resendThrottled({ env, crawlId, config, meter, limits }: SettleContext, done: readonly Finished[]): Promise<Set<Message>> {
+async function resendThrottled(
+  { env, crawlId, config, meter, limits }: SettleContext,
+  done: readonly Finished[],
+): Promise<Set<Message>> {
   const byDelay = new Map<number, Finished[]>();
   for (const f of done) {
     const action = transition(outcomeEvent(f, 'running'), limits).message;
@@ -152,12 +169,20 @@ async function resendThrottled({ env, crawlId, config, meter, limits }: SettleCo
   for (const [delay, items] of byDelay) {
     try {
       const entries = items.map(
-        ({ task }): FrontierEntry => ({ url: task.url, depth: task.depth, hops: task.hops, ...(task.kind ? { kind: task.kind } : {}) }),
+        ({ task }): FrontierEntry => ({
+          url: task.url,
+          depth: task.depth,
+          hops: task.hops,
+          ...(task.kind ? { kind: task.kind } : {}),
+        }),
       );
       await enqueueTasks(env, crawlId, config, entries, delay, meter);
       for (const { message } of items) resent.add(message);
     } catch (error) {
-      log('warn', 're-queueing throttled URLs failed; retrying their messages instead', { crawlId, error: String(error) });
+      log('warn', 're-queueing throttled URLs failed; retrying their messages instead', {
+        crawlId,
+        error: String(error),
+      });
     }
   }
   return resent;

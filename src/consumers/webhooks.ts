@@ -31,8 +31,14 @@ export function webhookRetryDelaySeconds(attempt: number, random: () => number =
 type Delivery = { ok: true; status: number } | { ok: false; reason: string; permanent?: boolean };
 
 /** One POST of an event to a webhook, signed; never throws. Redirects are not followed: the URL is the one given. */
-async function deliverWebhook(webhook: Webhook, event: WebhookEvent, settings: Settings, now = Date.now()): Promise<Delivery> {
-  if (isRefusedUrl(webhook.url, settings.allowPrivateNetworks)) return { ok: false, reason: 'blocked: private network address', permanent: true };
+async function deliverWebhook(
+  webhook: Webhook,
+  event: WebhookEvent,
+  settings: Settings,
+  now = Date.now(),
+): Promise<Delivery> {
+  if (isRefusedUrl(webhook.url, settings.allowPrivateNetworks))
+    return { ok: false, reason: 'blocked: private network address', permanent: true };
   const body = JSON.stringify(event);
   try {
     const response = await fetch(webhook.url, {
@@ -49,7 +55,9 @@ async function deliverWebhook(webhook: Webhook, event: WebhookEvent, settings: S
       },
     });
     await response.body?.cancel();
-    return response.status >= 200 && response.status < 300 ? { ok: true, status: response.status } : { ok: false, reason: `http ${response.status}` };
+    return response.status >= 200 && response.status < 300
+      ? { ok: true, status: response.status }
+      : { ok: false, reason: `http ${response.status}` };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
@@ -82,7 +90,11 @@ export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<vo
   await Promise.all([...meters].map(([crawlId, meter]) => reportUsage(env.CRAWL, crawlId, meter)));
 }
 
-async function deliverMessage(message: Message, crawlOf: (id: string) => Promise<CrawlRow | null>, settings: Settings): Promise<void> {
+async function deliverMessage(
+  message: Message,
+  crawlOf: (id: string) => Promise<CrawlRow | null>,
+  settings: Settings,
+): Promise<void> {
   const parsed = eventSchema.safeParse(message.body);
   if (!parsed.success) {
     log('warn', 'dropping malformed webhook event', { messageId: message.id });

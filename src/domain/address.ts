@@ -73,7 +73,15 @@ export function isPrivateIPv6(host: string): boolean {
   return false;
 }
 
-const PRIVATE_NAMES = [/^localhost$/, /\.localhost$/, /\.local$/, /\.internal$/, /\.home\.arpa$/, /^metadata$/, /^metadata\.google\.internal$/];
+const PRIVATE_NAMES = [
+  /^localhost$/,
+  /\.localhost$/,
+  /\.local$/,
+  /\.internal$/,
+  /\.home\.arpa$/,
+  /^metadata$/,
+  /^metadata\.google\.internal$/,
+];
 
 /** `hostname` as URL.hostname gives it (IPv6 in brackets). */
 export function isPrivateHost(hostname: string): boolean {

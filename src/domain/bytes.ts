@@ -1,5 +1,8 @@
 /** The parts back to back in one new buffer of `total` bytes (their summed length). */
-export function concatBytes(parts: readonly Uint8Array[], total = parts.reduce((sum, p) => sum + p.byteLength, 0)): Uint8Array {
+export function concatBytes(
+  parts: readonly Uint8Array[],
+  total = parts.reduce((sum, p) => sum + p.byteLength, 0),
+): Uint8Array {
   const out = new Uint8Array(total);
   let offset = 0;
   for (const part of parts) {

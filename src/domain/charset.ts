@@ -33,7 +33,9 @@ export function prescanMeta(bytes: Uint8Array): string | undefined {
   const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 1024)).replace(/<!--[\s\S]*?(-->|$)/g, '');
   for (const [tag] of head.matchAll(/<meta\b[^>]*>?/gi)) {
     const direct = /\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(tag);
-    const equiv = /http-equiv\s*=\s*["']?content-type/i.test(tag) ? /\bcontent\s*=\s*["']?[^"']*charset\s*=\s*["']?([^"'\s;>]+)/i.exec(tag) : null;
+    const equiv = /http-equiv\s*=\s*["']?content-type/i.test(tag)
+      ? /\bcontent\s*=\s*["']?[^"']*charset\s*=\s*["']?([^"'\s;>]+)/i.exec(tag)
+      : null;
     const label = known((direct ?? equiv)?.[1]);
     if (label) return label.startsWith('utf-16') ? 'utf-8' : label === 'x-user-defined' ? 'windows-1252' : label;
   }
@@ -51,7 +53,10 @@ function isUtf8(bytes: Uint8Array): boolean {
 
 export type EncodingSource = 'bom' | 'content-type' | 'meta' | 'detected' | 'default';
 
-export function sniffEncoding(bytes: Uint8Array, contentType: string | null): { encoding: string; source: EncodingSource } {
+export function sniffEncoding(
+  bytes: Uint8Array,
+  contentType: string | null,
+): { encoding: string; source: EncodingSource } {
   const bom = bomEncoding(bytes);
   if (bom) return { encoding: bom, source: 'bom' };
   const declared = known(charsetOf(contentType));

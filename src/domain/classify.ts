@@ -29,7 +29,9 @@ export function classifyResponse(status: number, headers: Headers): FetchDecisio
   }
   if (RETRYABLE_STATUS.has(status)) {
     const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
-    return retryAfterSeconds === undefined ? { kind: 'retry', reason: `http ${status}` } : { kind: 'retry', reason: `http ${status}`, retryAfterSeconds };
+    return retryAfterSeconds === undefined
+      ? { kind: 'retry', reason: `http ${status}` }
+      : { kind: 'retry', reason: `http ${status}`, retryAfterSeconds };
   }
   return { kind: 'fail', reason: `http ${status}` };
 }

@@ -28,7 +28,8 @@ function parseField(text: string, index: number): Field {
     const step = m[4] === undefined ? 1 : Number(m[4]);
     const from = m[1] === '*' ? min : Number(m[2]);
     const to = m[1] === '*' ? max : m[3] === undefined ? (m[4] === undefined ? from : max) : Number(m[3]);
-    if (step < 1 || from < min || to > max || from > to) throw new CronError(`${NAMES[index]} out of range in ${JSON.stringify(text)} (${min}-${max})`);
+    if (step < 1 || from < min || to > max || from > to)
+      throw new CronError(`${NAMES[index]} out of range in ${JSON.stringify(text)} (${min}-${max})`);
     for (let v = from; v <= to; v += step) values.add(index === 4 && v === 7 ? 0 : v);
   }
   return { values, any: text === '*' };
@@ -41,7 +42,8 @@ export interface Cron {
 
 export function parseCron(expression: string): Cron {
   const parts = expression.trim().split(/\s+/);
-  if (parts.length !== 5) throw new CronError(`a cron expression has 5 fields (minute hour day month weekday), got ${parts.length}`);
+  if (parts.length !== 5)
+    throw new CronError(`a cron expression has 5 fields (minute hour day month weekday), got ${parts.length}`);
   const [minute, hour, dom, month, dow] = parts.map((p, i) => parseField(p, i)) as [Field, Field, Field, Field, Field];
   const dayMatches = (d: Date) => {
     const byDom = dom.values.has(d.getUTCDate());

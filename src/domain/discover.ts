@@ -1,12 +1,21 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
-import { charsetOf, decodeBody, isCanonicalRel, type ParsedPage, parseHtmlPage, type RawPage, resolvePage } from './html';
+import {
+  charsetOf,
+  decodeBody,
+  isCanonicalRel,
+  type ParsedPage,
+  parseHtmlPage,
+  type RawPage,
+  resolvePage,
+} from './html';
 
 /** Encodings lol-html (HTMLRewriter) reads: every ASCII-compatible one; UTF-16 is not. */
 function rewriterReads(contentType: string | null): boolean {
   return !/^utf-16/.test(charsetOf(contentType) ?? '');
 }
 
-const decodeAttribute = (value: string | null): string => (value === null ? '' : value.includes('&') ? decodeHTMLAttribute(value) : value);
+const decodeAttribute = (value: string | null): string =>
+  value === null ? '' : value.includes('&') ? decodeHTMLAttribute(value) : value;
 
 /**
  * Link discovery on the crawl's hot path: streams the body through Workers' native HTMLRewriter (lol-html)
@@ -15,7 +24,11 @@ const decodeAttribute = (value: string | null): string => (value === null ? '' :
  * and text as written, so character references are decoded here. Falls back to the DOM parser for
  * encodings HTMLRewriter cannot read.
  */
-export async function discoverLinks(body: Uint8Array, contentType: string | null, pageUrl: string): Promise<ParsedPage> {
+export async function discoverLinks(
+  body: Uint8Array,
+  contentType: string | null,
+  pageUrl: string,
+): Promise<ParsedPage> {
   if (!rewriterReads(contentType)) return parseHtmlPage(decodeBody(body, contentType), pageUrl);
   const raw: RawPage = { hrefs: [], baseHref: null, canonicals: [], title: null };
   let titles = 0;
@@ -30,7 +43,8 @@ export async function discoverLinks(body: Uint8Array, contentType: string | null
     })
     .on('link[rel][href]', {
       element: (el) => {
-        if (isCanonicalRel(decodeAttribute(el.getAttribute('rel')))) raw.canonicals.push(decodeAttribute(el.getAttribute('href')));
+        if (isCanonicalRel(decodeAttribute(el.getAttribute('rel'))))
+          raw.canonicals.push(decodeAttribute(el.getAttribute('href')));
       },
     })
     .on('title', {

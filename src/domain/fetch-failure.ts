@@ -39,7 +39,10 @@ const TLS = /\btls\b|\bssl\b|certificate|handshake/i;
 const TIMEOUT = /ETIMEDOUT|timed out|timeout/i;
 
 function failure(kind: FetchFailureKind, context: FetchErrorContext, detail = ''): FetchFailure {
-  const where = context.port === undefined ? context.host : `${context.host.includes(':') ? `[${context.host}]` : context.host}:${context.port}`;
+  const where =
+    context.port === undefined
+      ? context.host
+      : `${context.host.includes(':') ? `[${context.host}]` : context.host}:${context.port}`;
   switch (kind) {
     case 'dns':
       return { kind, message: `dns: host not found (${context.host})` };

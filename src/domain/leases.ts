@@ -78,7 +78,10 @@ const LEASE_MARGIN_MS = 60_000;
  * whose lease would run out before its timeout (it hands the URL back instead), so an expired lease never means
  * two fetches of one URL at once.
  */
-export function leaseMs(claimed: number, limits: { hostMaxWaitMs: number; fetchTimeoutMs: number; connections: number }): number {
+export function leaseMs(
+  claimed: number,
+  limits: { hostMaxWaitMs: number; fetchTimeoutMs: number; connections: number },
+): number {
   const rounds = Math.max(1, Math.ceil(claimed / Math.max(1, limits.connections)));
   return limits.hostMaxWaitMs + rounds * limits.fetchTimeoutMs + LEASE_MARGIN_MS;
 }

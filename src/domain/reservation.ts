@@ -53,7 +53,9 @@ export function planSlot(t: Timeline, p: Placement): SlotPlan {
   if (p.reservedAt !== undefined) {
     const start = Math.max(t.now, p.reservedAt, t.blockedUntil, t.reservedCursor);
     if (start - t.now <= p.maxWaitMs) {
-      return t.full ? { kind: 'wait', retryInMs: Math.max(start - t.now, capRetryMs(t.spacing)) } : { kind: 'grant', start, advance: false };
+      return t.full
+        ? { kind: 'wait', retryInMs: Math.max(start - t.now, capRetryMs(t.spacing)) }
+        : { kind: 'grant', start, advance: false };
     }
   }
   const start = Math.max(t.now, t.nextFree, t.blockedUntil);

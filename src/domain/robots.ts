@@ -135,7 +135,8 @@ function addRule(group: Group, allow: boolean, value: string): void {
   group.rules.push({ allow, pattern });
   const slash = pattern.lastIndexOf('/');
   // Google's matcher: allowing /index.htm(l) also allows the directory itself.
-  if (allow && slash >= 0 && pattern.slice(slash).startsWith('/index.htm')) group.rules.push({ allow: true, pattern: `${pattern.slice(0, slash + 1)}$` });
+  if (allow && slash >= 0 && pattern.slice(slash).startsWith('/index.htm'))
+    group.rules.push({ allow: true, pattern: `${pattern.slice(0, slash + 1)}$` });
 }
 
 /** The groups and Sitemap lines of a robots.txt body. Consecutive user-agent lines open one group. */
@@ -155,7 +156,10 @@ function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
         groups.push(current);
         inAgentRun = true;
       }
-      const agent = value.startsWith('*') && (value.length === 1 || /\s/.test(value[1] as string)) ? '*' : productToken(value).toLowerCase();
+      const agent =
+        value.startsWith('*') && (value.length === 1 || /\s/.test(value[1] as string))
+          ? '*'
+          : productToken(value).toLowerCase();
       if (agent) current.agents.push(agent);
       continue;
     }
@@ -204,4 +208,8 @@ export function parseRobots(body: string): Robots {
 
 /** robots.txt that allows everything (4xx), or disallows everything (unreachable). */
 export const ALLOW_ALL: Robots = { isAllowed: () => true, crawlDelay: () => undefined, sitemaps: [] };
-export const DISALLOW_ALL: Robots = { isAllowed: (url) => pathOf(url) === '/robots.txt', crawlDelay: () => undefined, sitemaps: [] };
+export const DISALLOW_ALL: Robots = {
+  isAllowed: (url) => pathOf(url) === '/robots.txt',
+  crawlDelay: () => undefined,
+  sitemaps: [],
+};

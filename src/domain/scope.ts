@@ -27,7 +27,8 @@ const MAX_REMEMBERED = 10_000;
 
 export function compileScope(scope: Scope, seeds: readonly string[]): ScopeMatcher {
   if (scope === 'any') return () => true;
-  const key = (u: URL): string => (scope === 'same-origin' ? u.origin : scope === 'same-host' ? u.hostname : registrableDomain(u.hostname));
+  const key = (u: URL): string =>
+    scope === 'same-origin' ? u.origin : scope === 'same-host' ? u.hostname : registrableDomain(u.hostname);
   const allowed = new Set(seeds.map((s) => key(new URL(s))));
   // The key depends only on the scheme and authority, so it is parsed once per distinct "scheme://authority" text.
   const known = new Map<string, boolean>();

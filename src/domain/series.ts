@@ -40,6 +40,7 @@ export function fillSeries(
   const first = Math.floor(fromMs / step) * step;
   const last = Math.floor(toMs / step) * step;
   const out: Bucket[] = [];
-  for (let at = first; at <= last && out.length < MAX_POINTS; at += step) out.push(byAt.get(at) ?? { at, fetched: 0, failed: 0 });
+  for (let at = first; at <= last && out.length < MAX_POINTS; at += step)
+    out.push(byAt.get(at) ?? { at, fetched: 0, failed: 0 });
   return out;
 }

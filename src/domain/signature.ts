@@ -6,7 +6,9 @@
 const encoder = new TextEncoder();
 
 async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
   return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -52,6 +52,9 @@ export function sweepPlan(clock: SweepClock, stallAfterMs: number): SweepPlan {
   if (recovering) candidates.push(['wake', wokeAt]);
   if (stalled) candidates.push(['stall', now - stallAfterMs]);
   if (backstop) candidates.push(['backstop', now - REQUEUE_AFTER_MS]);
-  const latest = candidates.reduce<[SweepPlan['why'], number] | null>((best, c) => (best === null || c[1] > best[1] ? c : best), null);
+  const latest = candidates.reduce<[SweepPlan['why'], number] | null>(
+    (best, c) => (best === null || c[1] > best[1] ? c : best),
+    null,
+  );
   return { dueBefore: latest?.[1] ?? null, why: latest?.[0] ?? null, recovering, backstop };
 }

@@ -37,7 +37,14 @@ export type Outcome =
   | { kind: 'skipped'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
   | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
   | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
-  | { kind: 'throttled'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number; reservation?: number }
+  | {
+      kind: 'throttled';
+      url: string;
+      fetched: boolean;
+      reason?: string;
+      retryDelaySeconds?: number;
+      reservation?: number;
+    }
   | { kind: 'released'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
 
 export type FinalKind = 'stored' | 'skipped' | 'failed';
@@ -54,10 +61,17 @@ export const isFinal = (outcome: Outcome): outcome is Extract<Outcome, { kind: F
 /** A URL's state in the seen-set, as stored (the integers are the stored values; 1 is retired). */
 export const UrlState = { Queued: 0, Stored: 2, Failed: 3, Skipped: 4 } as const;
 export type UrlState = (typeof UrlState)[keyof typeof UrlState];
-export const FINAL_STATE: Record<FinalKind, UrlState> = { stored: UrlState.Stored, failed: UrlState.Failed, skipped: UrlState.Skipped };
+export const FINAL_STATE: Record<FinalKind, UrlState> = {
+  stored: UrlState.Stored,
+  failed: UrlState.Failed,
+  skipped: UrlState.Skipped,
+};
 
 /** What the consumer does with the queue message. `resend`: ack it and send the URL as a new, delayed message. */
-export type MessageAction = { do: 'ack' } | { do: 'retry'; delaySeconds: number } | { do: 'resend'; delaySeconds: number };
+export type MessageAction =
+  | { do: 'ack' }
+  | { do: 'retry'; delaySeconds: number }
+  | { do: 'resend'; delaySeconds: number };
 
 /** What the coordinator records of the URL: a final state, back to queued (due in `dueInSeconds`), or nothing. */
 export type StateChange =
@@ -134,13 +148,23 @@ export function transition(event: UrlEvent, limits: Limits): Transition {
   }
 }
 
-function afterOutcome(outcome: Outcome, attempt: number, { maxAttempts, maxRetries }: Limits, deliveries: number): Transition {
-  if (isFinal(outcome)) return { record: { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) }, message: { do: 'ack' } };
+function afterOutcome(
+  outcome: Outcome,
+  attempt: number,
+  { maxAttempts, maxRetries }: Limits,
+  deliveries: number,
+): Transition {
+  if (isFinal(outcome))
+    return { record: { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) }, message: { do: 'ack' } };
   const delaySeconds = delayOf(outcome, attempt);
   switch (outcome.kind) {
     case 'retry':
-      if (attempt >= maxAttempts) return { record: { to: 'final', kind: 'failed', reason: reasonOf(outcome) }, message: { do: 'ack' } };
-      return { record: { to: 'queued', countsAttempt: true, dueInSeconds: delaySeconds }, message: { do: 'retry', delaySeconds } };
+      if (attempt >= maxAttempts)
+        return { record: { to: 'final', kind: 'failed', reason: reasonOf(outcome) }, message: { do: 'ack' } };
+      return {
+        record: { to: 'queued', countsAttempt: true, dueInSeconds: delaySeconds },
+        message: { do: 'retry', delaySeconds },
+      };
     case 'throttled': {
       const record = recordOf(outcome, true);
       // Retried while the message has a delivery to spare for it beyond what the URL's attempts may still take.
@@ -148,7 +172,10 @@ function afterOutcome(outcome: Outcome, attempt: number, { maxAttempts, maxRetri
       return { record, message: { do: spare ? 'retry' : 'resend', delaySeconds } };
     }
     case 'released':
-      return { record: { to: 'queued', countsAttempt: false, dueInSeconds: delaySeconds }, message: { do: 'retry', delaySeconds } };
+      return {
+        record: { to: 'queued', countsAttempt: false, dueInSeconds: delaySeconds },
+        message: { do: 'retry', delaySeconds },
+      };
   }
 }
 
@@ -169,8 +196,14 @@ export function resolveOutcome(outcome: Outcome, attempt: number, maxAttempts: n
 export function recordOf(outcome: Outcome, running: boolean): Exclude<StateChange, { to: 'unchanged' }> {
   if (!running && !isFinal(outcome)) return { to: 'final', kind: 'skipped', reason: 'cancelled' };
   if (isFinal(outcome)) return { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) };
-  const reservedAt = outcome.kind === 'throttled' && outcome.reservation !== undefined ? { reservedAt: outcome.reservation } : {};
-  return { to: 'queued', countsAttempt: outcome.kind === 'retry', dueInSeconds: outcome.retryDelaySeconds ?? 0, ...reservedAt };
+  const reservedAt =
+    outcome.kind === 'throttled' && outcome.reservation !== undefined ? { reservedAt: outcome.reservation } : {};
+  return {
+    to: 'queued',
+    countsAttempt: outcome.kind === 'retry',
+    dueInSeconds: outcome.retryDelaySeconds ?? 0,
+    ...reservedAt,
+  };
 }
 
 /**

@@ -82,7 +82,11 @@ interface Estimate {
   breakdown: Record<Operation | 'cpu', number>;
   /** R2 storage of what the crawl wrote, per month (not in usd). */
   r2StorageUsdPerMonth: number;
-  prices: { perMillion: Record<Operation | 'cpuMs', number>; assumedCpuMsPerPage: number; storagePerGbMonth: typeof STORAGE_PRICES };
+  prices: {
+    perMillion: Record<Operation | 'cpuMs', number>;
+    assumedCpuMsPerPage: number;
+    storagePerGbMonth: typeof STORAGE_PRICES;
+  };
 }
 
 /** To a billionth of a dollar: a small crawl costs fractions of a cent. */
@@ -90,7 +94,10 @@ const round = (usd: number) => Math.round(usd * 1e9) / 1e9;
 
 /** What `usage` costs for `pages` pages fetched, at the published prices. */
 export function estimateCost(usage: Usage, pages: number): Estimate {
-  const breakdown = { ...perOperation((op) => round(usage.operations[op] * PRICES[op])), cpu: round(pages * ASSUMED_CPU_MS_PER_PAGE * CPU_MS_PRICE) };
+  const breakdown = {
+    ...perOperation((op) => round(usage.operations[op] * PRICES[op])),
+    cpu: round(pages * ASSUMED_CPU_MS_PER_PAGE * CPU_MS_PRICE),
+  };
   const usd = round(Object.values(breakdown).reduce((sum, part) => sum + part, 0));
   const perMillion = { ...perOperation((op) => Math.round(PRICES[op] * 1e12) / 1e6), cpuMs: CPU_MS_PRICE * 1e6 };
   return {

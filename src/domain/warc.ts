@@ -23,11 +23,21 @@ export function warcRecord(headers: WarcHeaders, block: Uint8Array): Uint8Array 
   return out;
 }
 
-const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 203: 'Non-Authoritative Information', 204: 'No Content', 206: 'Partial Content' };
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  203: 'Non-Authoritative Information',
+  204: 'No Content',
+  206: 'Partial Content',
+};
 
 /** An HTTP/1.1 response message: status line, the headers given, Content-Length, the payload. */
 export function httpResponseBlock(status: number, headers: WarcHeaders, payload: Uint8Array): Uint8Array {
-  const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trimEnd(), ...headers.map(([k, v]) => `${k}: ${v}`), `Content-Length: ${payload.byteLength}`];
+  const lines = [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trimEnd(),
+    ...headers.map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${payload.byteLength}`,
+  ];
   const head = encoder.encode(lines.join(CRLF) + CRLF + CRLF);
   const out = new Uint8Array(head.byteLength + payload.byteLength);
   out.set(head, 0);

@@ -1,6 +1,13 @@
 import { log } from '../log';
 import { type CrawlRow, expireCrawls, purgingCrawls } from '../storage/d1/crawls';
-import { deleteCrawlRow, deleteCrawlRows, keysReferencedBySchedule, recrawlRunning, retainedObjects, setRetained } from '../storage/d1/purge';
+import {
+  deleteCrawlRow,
+  deleteCrawlRows,
+  keysReferencedBySchedule,
+  recrawlRunning,
+  retainedObjects,
+  setRetained,
+} from '../storage/d1/purge';
 import { deleteCrawlObjects, deleteObjects } from '../storage/purge-objects';
 
 /**
@@ -29,7 +36,9 @@ export async function purgeCrawl(env: Env, crawl: CrawlRow, now: number): Promis
   await env.CRAWL.getByName(crawl.id).purge();
   // A running recrawl of it reads its pages, bodies and links (conditional requests, unchanged pages): wait for it.
   if (await recrawlRunning(env.DB, crawl.id)) return { done: false, removed: false };
-  const keep = crawl.scheduleId ? await keysReferencedBySchedule(env.DB, crawl.scheduleId, crawl.id) : new Set<string>();
+  const keep = crawl.scheduleId
+    ? await keysReferencedBySchedule(env.DB, crawl.scheduleId, crawl.id)
+    : new Set<string>();
   const objects = await deleteCrawlObjects(env.BODIES, crawl.id, keep, PASS.objectPages);
   if (crawl.scheduleId) await releaseRetained(env, crawl.scheduleId, keep, objects.kept);
   const rows = await deleteCrawlRows(env.DB, crawl.id, PASS.rowSteps);
@@ -42,7 +51,12 @@ export async function purgeCrawl(env: Env, crawl: CrawlRow, now: number): Promis
 }
 
 /** Objects kept for the schedule that no live crawl of it points at any more are deleted; `kept` are added. */
-async function releaseRetained(env: Env, scheduleId: string, keep: ReadonlySet<string>, kept: readonly string[]): Promise<void> {
+async function releaseRetained(
+  env: Env,
+  scheduleId: string,
+  keep: ReadonlySet<string>,
+  kept: readonly string[],
+): Promise<void> {
   const free = (await retainedObjects(env.DB, scheduleId)).filter((key) => !keep.has(key));
   await deleteObjects(env.BODIES, free);
   await setRetained(env.DB, scheduleId, kept, free);

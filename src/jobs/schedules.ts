@@ -21,7 +21,11 @@ export async function runDueSchedules(env: Env, now = Date.now()): Promise<strin
   for (const schedule of await dueSchedules(env.DB, now, 50)) {
     if (!(await claimRun(env.DB, schedule, nextRun(schedule, now), now))) continue;
     try {
-      const crawlId = await startCrawl(env, { ...schedule.config, recrawlOf: schedule.lastCrawlId ?? true }, { scheduleId: schedule.id });
+      const crawlId = await startCrawl(
+        env,
+        { ...schedule.config, recrawlOf: schedule.lastCrawlId ?? true },
+        { scheduleId: schedule.id },
+      );
       await recordRun(env.DB, schedule.id, crawlId);
       started.push(crawlId);
       log('info', 'scheduled crawl started', { scheduleId: schedule.id, crawlId });

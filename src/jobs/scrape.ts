@@ -52,10 +52,26 @@ function refusal(processed: Processed): ScrapeResult {
   const { outcome } = processed;
   const reason = outcome.kind === 'stored' ? 'stored' : (outcome.reason ?? outcome.kind);
   if (reason === 'blocked by robots.txt')
-    return { kind: 'refused', status: 403, code: 'blocked_by_robots', message: `robots.txt disallows ${outcome.url} for this crawler` };
-  if (reason.startsWith('blocked:')) return { kind: 'refused', status: 422, code: 'private_address', message: `${outcome.url} is a private network address` };
+    return {
+      kind: 'refused',
+      status: 403,
+      code: 'blocked_by_robots',
+      message: `robots.txt disallows ${outcome.url} for this crawler`,
+    };
+  if (reason.startsWith('blocked:'))
+    return {
+      kind: 'refused',
+      status: 422,
+      code: 'private_address',
+      message: `${outcome.url} is a private network address`,
+    };
   if (outcome.kind === 'throttled')
-    return { kind: 'refused', status: 503, code: 'host_busy', message: `the host of ${outcome.url} has no free slot now; try again shortly` };
+    return {
+      kind: 'refused',
+      status: 503,
+      code: 'host_busy',
+      message: `the host of ${outcome.url} has no free slot now; try again shortly`,
+    };
   const failure = failureKindOf(reason);
   if (failure) return { kind: 'refused', ...FAILURE_CODES[failure], message: `${outcome.url}: ${reason}` };
   const status = processed.page?.status;
@@ -75,7 +91,11 @@ export async function scrape(env: Env, url: string, spec: ExtractSpec): Promise<
   const deps = depsFor(env, spec);
   let current = url;
   for (let hops = 0; hops <= MAX_REDIRECT_HOPS; hops++) {
-    const processed = await processTask({ crawlId: 'scrape', url: current, depth: 0, hops }, { depth: 0, hops, kind: 'page', attempts: 1 }, deps);
+    const processed = await processTask(
+      { crawlId: 'scrape', url: current, depth: 0, hops },
+      { depth: 0, hops, kind: 'page', attempts: 1 },
+      deps,
+    );
     const { outcome, page } = processed;
     const next = outcome.kind === 'skipped' && page?.redirectTo && outcome.links?.[0];
     if (next) {
@@ -95,5 +115,10 @@ export async function scrape(env: Env, url: string, spec: ExtractSpec): Promise<
       outputs: stored?.outputs ?? {},
     };
   }
-  return { kind: 'refused', status: 502, code: 'fetch_failed', message: `${url}: more than ${MAX_REDIRECT_HOPS} redirects` };
+  return {
+    kind: 'refused',
+    status: 502,
+    code: 'fetch_failed',
+    message: `${url}: more than ${MAX_REDIRECT_HOPS} redirects`,
+  };
 }

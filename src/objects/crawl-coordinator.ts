@@ -42,7 +42,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.parts = { ledger: this.ledger, seen: this.seen, work: this.work };
     if (!this.meta.tablesExist()) return;
     this.load();
-    if (this.mirror.status === 'running') ctx.blockConcurrencyWhile(() => this.alarmBy(this.sweeper.woke + WAKE_QUIET_MS));
+    if (this.mirror.status === 'running')
+      ctx.blockConcurrencyWhile(() => this.alarmBy(this.sweeper.woke + WAKE_QUIET_MS));
   }
 
   private load(): void {
@@ -69,9 +70,13 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /** Leases URLs to the messages that carry them (see Work.claim); one call for a whole queue batch. */
-  claim(urls: string[], holders?: (string | null)[]): { status: CrawlStatus; config: CrawlConfig | null; claims: (Claim | null)[]; leaseUntil: number } {
+  claim(
+    urls: string[],
+    holders?: (string | null)[],
+  ): { status: CrawlStatus; config: CrawlConfig | null; claims: (Claim | null)[]; leaseUntil: number } {
     const [status, config, now] = [this.mirror.status, this.meta.config, Date.now()];
-    if (status !== 'running' || config === null) return { status, config, claims: urls.map(() => null), leaseUntil: now };
+    if (status !== 'running' || config === null)
+      return { status, config, claims: urls.map(() => null), leaseUntil: now };
     this.sweeper.active(now);
     this.ledger.request();
     const claimed = this.work.claim(urls, holders, now);
@@ -153,7 +158,10 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /** Puts failed URLs (at most `limit`) back in the frontier and reopens a completed crawl; returns them to enqueue. */
-  async retryFailed(limit: number, urls?: readonly string[]): Promise<{ entries: FrontierEntry[]; remaining: number; status: CrawlStatus } | null> {
+  async retryFailed(
+    limit: number,
+    urls?: readonly string[],
+  ): Promise<{ entries: FrontierEntry[]; remaining: number; status: CrawlStatus } | null> {
     if (this.meta.id === null) return null;
     if (this.mirror.status === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
     this.ledger.request();
@@ -178,7 +186,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (this.mirror.owed()) await this.syncStatus();
     let more = false;
     if (this.mirror.status === 'cancelled') more = await this.sweeper.endCancelled(this.env, id);
-    else if (this.mirror.status === 'running') more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
+    else if (this.mirror.status === 'running')
+      more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
     this.ledger.save();
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
     await this.alarmBy(Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));

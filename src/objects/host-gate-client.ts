@@ -94,10 +94,18 @@ function slowDownMs(report: GateReport | undefined): number {
 }
 
 /** The slot's request is over: report a slow-down to the host before releasing, so no request slips in between. */
-async function finishSlot(channel: HostChannel, slot: string, paced: boolean, report: GateReport | undefined): Promise<void> {
+async function finishSlot(
+  channel: HostChannel,
+  slot: string,
+  paced: boolean,
+  report: GateReport | undefined,
+): Promise<void> {
   const slowDown = slowDownMs(report);
   if (slowDown > 0) await channel.call().backoff(slowDown);
-  await channel.release(report?.respondedAt === undefined ? { slot } : { slot, respondedAt: report.respondedAt }, paced);
+  await channel.release(
+    report?.respondedAt === undefined ? { slot } : { slot, respondedAt: report.respondedAt },
+    paced,
+  );
 }
 
 /**
@@ -121,14 +129,21 @@ export function hostGateClient(hosts: Env['HOSTS'], settings: Settings, meter?: 
     // A reservation the URL holds is kept while it waits for the host's cap, and handed back with it if it must.
     const held = reservedAt === undefined ? {} : { reservedAt };
     for (;;) {
-      const admission = await channel.admit({ url, ...politeness, ...held, reserve: true, maxWaitMs: Math.max(0, deadline - Date.now()) });
+      const admission = await channel.admit({
+        url,
+        ...politeness,
+        ...held,
+        reserve: true,
+        maxWaitMs: Math.max(0, deadline - Date.now()),
+      });
       if (admission.kind === 'disallowed' || admission.kind === 'unreachable') return admission;
       if (admission.kind === 'reserved') {
         const retryInMs = reservationDelayMs(admission.startAt, Date.now());
         return { kind: 'throttled', retryInMs, reservation: admission.startAt };
       }
       if (admission.kind === 'wait') {
-        if (Date.now() + admission.retryInMs > deadline) return { kind: 'throttled', retryInMs: admission.retryInMs, ...reservation(reservedAt) };
+        if (Date.now() + admission.retryInMs > deadline)
+          return { kind: 'throttled', retryInMs: admission.retryInMs, ...reservation(reservedAt) };
         await sleep(admission.retryInMs);
         continue;
       }

@@ -178,7 +178,12 @@ export class HostGate extends DurableObject<Env> {
     const now = Date.now();
     if (entry.kind === 'unreachable') {
       const retryInMs = Math.max(1000, entry.expiresAt - now);
-      return { kind: 'unreachable', reason: entry.reason ?? 'robots.txt unreachable', retryInMs, ...(entry.failure ? { failure: entry.failure } : {}) };
+      return {
+        kind: 'unreachable',
+        reason: entry.reason ?? 'robots.txt unreachable',
+        retryInMs,
+        ...(entry.failure ? { failure: entry.failure } : {}),
+      };
     }
     const sitemaps = request.wantRobotsSitemaps ? { robotsSitemaps: entry.robots.sitemaps } : {};
     if (!entry.robots.isAllowed(request.url, this.settings.userAgent)) return { kind: 'disallowed', ...sitemaps };
@@ -272,12 +277,24 @@ export class HostGate extends DurableObject<Env> {
 
   // ---- pacing ----
 
-  private reserve(minIntervalMs: number, crawlDelayMs: number, request: Omit<AdmitRequest, 'url' | 'minIntervalMs'>): Admission {
+  private reserve(
+    minIntervalMs: number,
+    crawlDelayMs: number,
+    request: Omit<AdmitRequest, 'url' | 'minIntervalMs'>,
+  ): Admission {
     const now = Date.now();
     this.expireSlots(now);
-    const spacing = spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(crawlDelayMs, this.settings.hostMaxDelayMs)));
+    const spacing = spacingFor(
+      Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(crawlDelayMs, this.settings.hostMaxDelayMs)),
+    );
     const cap = Math.min(this.settings.hostMaxConcurrency, request.maxConcurrency ?? Number.POSITIVE_INFINITY);
-    const timeline = { now, nextFree: this.nextFree, blockedUntil: this.blockedUntil, reservedCursor: this.reservedCursor, spacing };
+    const timeline = {
+      now,
+      nextFree: this.nextFree,
+      blockedUntil: this.blockedUntil,
+      reservedCursor: this.reservedCursor,
+      spacing,
+    };
     const plan = planSlot({ ...timeline, full: this.inflight.size >= cap }, request);
     if (plan.kind === 'wait') return plan;
     this.dirty = true;
@@ -305,7 +322,12 @@ export class HostGate extends DurableObject<Env> {
     if (!this.dirty || now - this.persistedAt < PERSIST_EVERY_MS) return;
     this.dirty = false;
     this.persistedAt = now;
-    const state = { next_free: this.nextFree, last_begin: this.lastBegin, last_done: this.lastDone, requests: this.requests };
+    const state = {
+      next_free: this.nextFree,
+      last_begin: this.lastBegin,
+      last_done: this.lastDone,
+      requests: this.requests,
+    };
     for (const [key, value] of Object.entries(state)) this.setPacing(key, value);
   }
 
@@ -360,7 +382,14 @@ export class HostGate extends DurableObject<Env> {
     const entry = this.storeRobots(origin, result);
     this.robotsCache.set(origin, entry);
     const delayed =
-      Date.now() + spacingFor(Math.max(this.settings.hostMinIntervalMs, minIntervalMs, Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs)));
+      Date.now() +
+      spacingFor(
+        Math.max(
+          this.settings.hostMinIntervalMs,
+          minIntervalMs,
+          Math.min(entry.crawlDelayMs ?? 0, this.settings.hostMaxDelayMs),
+        ),
+      );
     if (delayed > this.nextFree) {
       this.nextFree = delayed;
       this.setPacing('next_free', delayed);
@@ -404,7 +433,8 @@ export class HostGate extends DurableObject<Env> {
   }
 
   private entryFromRow(row: RobotsRow): RobotsEntry {
-    const robots = row.kind === 'rules' ? parseRobots(row.body ?? '') : row.kind === 'allow-all' ? ALLOW_ALL : DISALLOW_ALL;
+    const robots =
+      row.kind === 'rules' ? parseRobots(row.body ?? '') : row.kind === 'allow-all' ? ALLOW_ALL : DISALLOW_ALL;
     const delay = robots.crawlDelay(this.settings.userAgent);
     const failureKind = parseFailureKind(row.failure_kind);
     return {

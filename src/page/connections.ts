@@ -18,10 +18,13 @@ const platformFetch: typeof fetch = (input, init) => fetch(input, init);
 /** A request with no other request of its invocation to share the limit with (a scrape). */
 export const ALONE: Connections = { limit: (start) => start(), fetch: platformFetch };
 
-export function invocationConnections(settings: Pick<Settings, 'connectionsPerInvocation' | 'emulatedConnectionLimit'>): Connections {
+export function invocationConnections(
+  settings: Pick<Settings, 'connectionsPerInvocation' | 'emulatedConnectionLimit'>,
+): Connections {
   return {
     limit: limiter(settings.connectionsPerInvocation),
-    fetch: settings.emulatedConnectionLimit > 0 ? emulatedRuntimeFetch(settings.emulatedConnectionLimit) : platformFetch,
+    fetch:
+      settings.emulatedConnectionLimit > 0 ? emulatedRuntimeFetch(settings.emulatedConnectionLimit) : platformFetch,
   };
 }
 

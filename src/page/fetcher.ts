@@ -130,11 +130,22 @@ async function connects(hostname: string, port: number): Promise<boolean | undef
  * tell a DNS failure from a TLS one, nor a refusal from a reset (see domain/fetch-failure), so a bare TCP connection
  * to the host is tried once: it fails for a name that does not resolve or a closed port.
  */
-export async function networkFailure(url: string, error: unknown, aborted: boolean, timeoutMs: number): Promise<FetchFailure> {
+export async function networkFailure(
+  url: string,
+  error: unknown,
+  aborted: boolean,
+  timeoutMs: number,
+): Promise<FetchFailure> {
   const message = error instanceof Error ? error.message : String(error);
   const { hostname, port, protocol } = new URL(url);
   const host = hostname.replace(/^\[|\]$/g, '');
-  const context = { aborted, host, port: Number(port) || (protocol === 'https:' ? 443 : 80), tls: protocol === 'https:', timeoutMs };
+  const context = {
+    aborted,
+    host,
+    port: Number(port) || (protocol === 'https:' ? 443 : 80),
+    tls: protocol === 'https:',
+    timeoutMs,
+  };
   const first = classifyFetchError(message, context);
   if (first.kind !== 'reset' && first.kind !== 'network') return first;
   return classifyFetchError(message, { ...context, connects: await connects(host, context.port) });
@@ -180,7 +191,10 @@ export async function fetchOnce(
       );
     }
     // Cloudflare's 530 for an origin it cannot resolve: how a deployed Worker sees a DNS failure.
-    const origin = response.status === 530 ? classifyOriginError(530, new TextDecoder().decode(body), new URL(url).hostname) : undefined;
+    const origin =
+      response.status === 530
+        ? classifyOriginError(530, new TextDecoder().decode(body), new URL(url).hostname)
+        : undefined;
     if (origin) throw new NetworkError(origin);
     return { status: response.status, headers: response.headers, body, respondedAt };
   } finally {

@@ -17,7 +17,10 @@ export interface ProcessDeps {
   /** What each HTML page is extracted into; none: links and title only. */
   extract?: ExtractSpec | null;
   /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
-  recrawl?: { previous: Map<string, PreviousVersion>; links: (url: string, previous: PreviousVersion) => Promise<string[]> } | null;
+  recrawl?: {
+    previous: Map<string, PreviousVersion>;
+    links: (url: string, previous: PreviousVersion) => Promise<string[]>;
+  } | null;
   crawlId: string;
   /** robots.txt and the host's rate limiter. */
   gate: Gate;
@@ -54,7 +57,13 @@ export function finish(job: Job, outcome: Decided, extra: Omit<Processed, 'outco
  * A transient failure: to be tried again (after `delaySeconds`; none: the attempt's backoff), or failed for good on
  * the last attempt, as domain/url-life.ts decides. The page of the response, if any, is recorded only if it fails.
  */
-export function transient(job: Job, reason: string, fetched: boolean, delaySeconds?: number, page?: PageRecord): Processed {
+export function transient(
+  job: Job,
+  reason: string,
+  fetched: boolean,
+  delaySeconds?: number,
+  page?: PageRecord,
+): Processed {
   const retryDelaySeconds = delaySeconds === undefined ? {} : { retryDelaySeconds: delaySeconds };
   return finish(job, { kind: 'retry', fetched, reason, ...retryDelaySeconds }, page ? { page } : {});
 }

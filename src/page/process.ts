@@ -24,15 +24,25 @@ export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDe
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
   if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
     return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
-  const admission = await deps.gate(task.url, seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness, claim.reservedAt);
+  const admission = await deps.gate(
+    task.url,
+    seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness,
+    claim.reservedAt,
+  );
   const processed = admission.kind === 'go' ? await fetchAndDecide(job, admission.done) : refused(job, admission);
   if (!seed) return processed;
-  const robotsSitemaps = admission.kind === 'go' || admission.kind === 'disallowed' ? (admission.robotsSitemaps ?? []) : [];
+  const robotsSitemaps =
+    admission.kind === 'go' || admission.kind === 'disallowed' ? (admission.robotsSitemaps ?? []) : [];
   return withSitemaps(processed, task.url, robotsSitemaps, deps.sitemapInScope);
 }
 
 /** A seed of a crawl that reads sitemaps offers its origin's: robots.txt Sitemap lines and /sitemap.xml. */
-function withSitemaps(processed: Processed, seedUrl: string, robotsSitemaps: string[], inScope: (url: string) => boolean): Processed {
+function withSitemaps(
+  processed: Processed,
+  seedUrl: string,
+  robotsSitemaps: string[],
+  inScope: (url: string) => boolean,
+): Processed {
   const candidates = [...robotsSitemaps, '/sitemap.xml']
     .map((href) => normalizeUrl(href, seedUrl))
     .filter((url): url is string => url !== null && inScope(url))
@@ -50,8 +60,14 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
       return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked by robots.txt' });
     case 'unreachable':
       // The host itself cannot be reached (dns, refused): the URL fails now, for that reason, not robots.txt's.
-      if (isHostUnreachable(admission.failure)) return finish(job, { kind: 'failed', fetched: false, reason: admission.failure.message });
-      return transient(job, admission.reason, false, Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)));
+      if (isHostUnreachable(admission.failure))
+        return finish(job, { kind: 'failed', fetched: false, reason: admission.failure.message });
+      return transient(
+        job,
+        admission.reason,
+        false,
+        Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)),
+      );
     case 'throttled':
       return finish(job, {
         kind: 'throttled',
@@ -92,7 +108,8 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
 function fetchFailed(job: Job, error: unknown): Processed {
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof BodyTooLargeError) return finish(job, { kind: 'failed', fetched: true, reason });
-  if (error instanceof NetworkError && isHostUnreachable(error.failure)) return finish(job, { kind: 'failed', fetched: false, reason });
+  if (error instanceof NetworkError && isHostUnreachable(error.failure))
+    return finish(job, { kind: 'failed', fetched: false, reason });
   if (error instanceof NetworkError) return transient(job, reason, false);
   return finish(job, { kind: 'failed', fetched: false, reason });
 }
@@ -100,7 +117,8 @@ function fetchFailed(job: Job, error: unknown): Processed {
 /** What a response means for the URL: unchanged, a retry, a failure, a redirect, or a page to store. */
 async function decide(job: Job, response: FetchedResponse, previous: PreviousVersion | undefined): Promise<Processed> {
   const page = pageRecord(job, response);
-  if (response.status === 304 && previous && job.deps.recrawl) return unchanged(job, page, previous, job.deps.recrawl.links);
+  if (response.status === 304 && previous && job.deps.recrawl)
+    return unchanged(job, page, previous, job.deps.recrawl.links);
   const decision = classifyResponse(response.status, response.headers);
   switch (decision.kind) {
     case 'retry': {
@@ -116,7 +134,11 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       // A 2xx in a scheduled crawl: new since the previous crawl, unchanged when its content hash is the previous
       // one's (a server that ignores conditional requests), or changed.
       if (job.deps.recrawl !== undefined)
-        page.change = !previous ? 'new' : previous.contentHash && previous.contentHash === page.contentHash ? 'unchanged' : 'changed';
+        page.change = !previous
+          ? 'new'
+          : previous.contentHash && previous.contentHash === page.contentHash
+            ? 'unchanged'
+            : 'changed';
       return processed;
     }
   }
@@ -168,12 +190,26 @@ function redirect(job: Job, page: PageRecord, location: string, status: number):
   const { claim, deps } = job;
   const target = normalizeUrl(location, job.task.url);
   page.redirectTo = target;
-  if (target === null) return finish(job, { kind: 'failed', fetched: true, reason: `redirect to a non-http(s) URL: ${location.slice(0, 200)}` }, { page });
+  if (target === null)
+    return finish(
+      job,
+      { kind: 'failed', fetched: true, reason: `redirect to a non-http(s) URL: ${location.slice(0, 200)}` },
+      { page },
+    );
   if (claim.hops + 1 > MAX_REDIRECT_HOPS)
-    return finish(job, { kind: 'failed', fetched: true, reason: `too many redirects (more than ${MAX_REDIRECT_HOPS})` }, { page });
+    return finish(
+      job,
+      { kind: 'failed', fetched: true, reason: `too many redirects (more than ${MAX_REDIRECT_HOPS})` },
+      { page },
+    );
   const reason = `redirect ${status} to ${target}`;
   const inScope = claim.kind === 'sitemap' ? deps.sitemapInScope(target) : deps.policy(target, claim.depth);
   if (!inScope) return finish(job, { kind: 'skipped', fetched: true, reason: `${reason}, out of scope` }, { page });
-  const next: FrontierEntry = { url: target, depth: claim.depth, hops: claim.hops + 1, ...(claim.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
+  const next: FrontierEntry = {
+    url: target,
+    depth: claim.depth,
+    hops: claim.hops + 1,
+    ...(claim.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}),
+  };
   return finish(job, { kind: 'skipped', fetched: true, reason, links: [next] }, { page });
 }

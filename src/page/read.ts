@@ -50,7 +50,11 @@ async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promis
 }
 
 /** A page read without extraction: its links and title by streaming, its content hash of the body. */
-async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise<{ links: string[]; record?: Uint8Array }> {
+async function discovered(
+  job: Job,
+  page: PageRecord,
+  body: Uint8Array,
+): Promise<{ links: string[]; record?: Uint8Array }> {
   page.contentHash = await sha256Hex(body);
   return { links: await streamLinks(job, page, body) };
 }
@@ -69,7 +73,12 @@ export function applyExtract(page: ExtractedPage, result: PageExtract): Uint8Arr
 }
 
 /** The page extracted as the crawl's spec asks; links from the same parse. */
-async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: ExtractSpec): Promise<{ links: string[]; record?: Uint8Array }> {
+async function extracted(
+  job: Job,
+  page: PageRecord,
+  body: Uint8Array,
+  spec: ExtractSpec,
+): Promise<{ links: string[]; record?: Uint8Array }> {
   let result: PageExtract;
   try {
     result = await extractPage(body, page.contentType, job.task.url, spec);
@@ -96,7 +105,15 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
   const links = sitemap.locs.map((loc) => normalizeUrl(loc)).filter((url): url is string => url !== null);
   const candidates: FrontierEntry[] =
     sitemap.kind === 'index'
-      ? links.filter((url) => deps.sitemapInScope(url)).map((url) => ({ url, depth: claim.depth, hops: 0, kind: 'sitemap' as const }))
-      : links.filter((url) => deps.policy(url, claim.depth + 1)).map((url) => ({ url, depth: claim.depth + 1, hops: 0 }));
-  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page, links: links.slice(0, MAX_LINKS_RECORDED), body });
+      ? links
+          .filter((url) => deps.sitemapInScope(url))
+          .map((url) => ({ url, depth: claim.depth, hops: 0, kind: 'sitemap' as const }))
+      : links
+          .filter((url) => deps.policy(url, claim.depth + 1))
+          .map((url) => ({ url, depth: claim.depth + 1, hops: 0 }));
+  return finish(
+    job,
+    { kind: 'stored', fetched: true, links: candidates },
+    { page, links: links.slice(0, MAX_LINKS_RECORDED), body },
+  );
 }

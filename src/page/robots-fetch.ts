@@ -45,7 +45,8 @@ async function textUpTo(response: Response, limit: number): Promise<string> {
 export async function fetchRobots(origin: string, settings: Settings): Promise<RobotsFetch> {
   let url = `${origin}/robots.txt`;
   for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
-    if (isRefusedUrl(url, settings.allowPrivateNetworks)) return { kind: 'allow-all', reason: `robots.txt redirects to a refused address (${url})` };
+    if (isRefusedUrl(url, settings.allowPrivateNetworks))
+      return { kind: 'allow-all', reason: `robots.txt redirects to a refused address (${url})` };
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), settings.fetchTimeoutMs);
     try {
@@ -63,7 +64,8 @@ export async function fetchRobots(origin: string, settings: Settings): Promise<R
         } catch {
           return { kind: 'allow-all', reason: `robots.txt redirects to an invalid URL` };
         }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') return { kind: 'allow-all', reason: `robots.txt redirects to ${next.protocol}` };
+        if (next.protocol !== 'http:' && next.protocol !== 'https:')
+          return { kind: 'allow-all', reason: `robots.txt redirects to ${next.protocol}` };
         url = next.href;
         continue;
       }
@@ -71,14 +73,22 @@ export async function fetchRobots(origin: string, settings: Settings): Promise<R
         const bytes = await readUpTo(response.body, ROBOTS_PARSE_LIMIT_BYTES);
         return { kind: 'rules', body: new TextDecoder().decode(bytes), status };
       }
-      const origin = status === 530 ? classifyOriginError(status, await textUpTo(response, 64 * 1024), new URL(url).hostname) : undefined;
+      const origin =
+        status === 530
+          ? classifyOriginError(status, await textUpTo(response, 64 * 1024), new URL(url).hostname)
+          : undefined;
       if (origin) return { kind: 'unreachable', reason: `robots.txt unreachable: ${origin.message}`, failure: origin };
       await response.body?.cancel().catch(() => undefined);
-      if (status >= 400 && status < 500 && status !== 429) return { kind: 'allow-all', reason: `robots.txt answered http ${status}` };
+      if (status >= 400 && status < 500 && status !== 429)
+        return { kind: 'allow-all', reason: `robots.txt answered http ${status}` };
       return { kind: 'unreachable', reason: `robots.txt answered http ${status}` };
     } catch (error) {
       const failure = await networkFailure(url, error, controller.signal.aborted, settings.fetchTimeoutMs);
-      return { kind: 'unreachable', reason: failure.kind === 'timeout' ? 'robots.txt timed out' : `robots.txt unreachable: ${failure.message}`, failure };
+      return {
+        kind: 'unreachable',
+        reason: failure.kind === 'timeout' ? 'robots.txt timed out' : `robots.txt unreachable: ${failure.message}`,
+        failure,
+      };
     } finally {
       clearTimeout(timer);
     }

@@ -27,18 +27,37 @@ export interface Frontiers {
  */
 export function highPriority(config: Pick<CrawlConfig, 'priority' | 'boost'>): (entry: FrontierEntry) => boolean {
   const boosts = (config.boost ?? []).map(compilePattern);
-  return (entry) => config.priority === 'high' || entry.kind === 'sitemap' || boosts.some((matches) => matches(entry.url));
+  return (entry) =>
+    config.priority === 'high' || entry.kind === 'sitemap' || boosts.some((matches) => matches(entry.url));
 }
 
 /** A frontier entry of a crawl as a message body (and the entry of a task). */
 function taskBody(crawlId: string, e: FrontierEntry): CrawlTask {
-  return { crawlId, url: e.url, depth: e.depth, hops: e.hops, ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}) };
+  return {
+    crawlId,
+    url: e.url,
+    depth: e.depth,
+    hops: e.hops,
+    ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}),
+  };
 }
 
-async function send(queue: Queue, crawlId: string, entries: readonly FrontierEntry[], delaySeconds?: number, meter?: UsageMeter): Promise<void> {
+async function send(
+  queue: Queue,
+  crawlId: string,
+  entries: readonly FrontierEntry[],
+  delaySeconds?: number,
+  meter?: UsageMeter,
+): Promise<void> {
   for (let i = 0; i < entries.length; i += QUEUE_SEND_BATCH) {
     const slice = entries.slice(i, i + QUEUE_SEND_BATCH);
-    await queue.sendBatch(slice.map((e) => ({ body: taskBody(crawlId, e), contentType: 'json' as const, ...(delaySeconds ? { delaySeconds } : {}) })));
+    await queue.sendBatch(
+      slice.map((e) => ({
+        body: taskBody(crawlId, e),
+        contentType: 'json' as const,
+        ...(delaySeconds ? { delaySeconds } : {}),
+      })),
+    );
     // One operation per message: a task's body is far below the 64 KB an operation covers.
     meter?.count('queueOperations', slice.length);
   }
@@ -56,5 +75,8 @@ export async function enqueueTasks(
   const isHigh = highPriority(config);
   const high = entries.filter(isHigh);
   const normal = entries.filter((e) => !isHigh(e));
-  await Promise.all([send(queues.FRONTIER_HIGH, crawlId, high, delaySeconds, meter), send(queues.FRONTIER, crawlId, normal, delaySeconds, meter)]);
+  await Promise.all([
+    send(queues.FRONTIER_HIGH, crawlId, high, delaySeconds, meter),
+    send(queues.FRONTIER, crawlId, normal, delaySeconds, meter),
+  ]);
 }

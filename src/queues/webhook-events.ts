@@ -15,7 +15,12 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
 }
 
-export function webhookEvent(type: WebhookEventType, crawlId: string, data: Record<string, unknown>, now = Date.now()): WebhookEvent {
+export function webhookEvent(
+  type: WebhookEventType,
+  crawlId: string,
+  data: Record<string, unknown>,
+  now = Date.now(),
+): WebhookEvent {
   return { id: crypto.randomUUID(), type, crawlId, createdAt: new Date(now).toISOString(), data };
 }
 

@@ -14,10 +14,24 @@ export async function openBody(bucket: R2Bucket, at: Span): Promise<StoredBodySt
     // An empty range is not a valid R2 range read.
     if (at.length === 0) return { body: null, size: 0, etag: `"empty"`, contentType: null };
     const object = await bucket.get(at.key, { range: { offset: at.offset, length: at.length } });
-    return object ? { body: object.body, size: at.length, etag: `"${object.etag}-${at.offset}"`, contentType: object.httpMetadata?.contentType ?? null } : null;
+    return object
+      ? {
+          body: object.body,
+          size: at.length,
+          etag: `"${object.etag}-${at.offset}"`,
+          contentType: object.httpMetadata?.contentType ?? null,
+        }
+      : null;
   }
   const object = await bucket.get(at.key);
-  return object ? { body: object.body, size: object.size, etag: object.httpEtag, contentType: object.httpMetadata?.contentType ?? null } : null;
+  return object
+    ? {
+        body: object.body,
+        size: object.size,
+        etag: object.httpEtag,
+        contentType: object.httpMetadata?.contentType ?? null,
+      }
+    : null;
 }
 
 /** Segments up to this size are read once whole and sliced; larger ones page by page (ranged reads). */

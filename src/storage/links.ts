@@ -14,7 +14,11 @@ const decodeLinks = (bytes: Uint8Array): string[] => {
  * The outgoing links a crawl recorded for a page (one ranged R2 read); none for a page without links. Null when
  * the links are recorded but their object is gone.
  */
-export async function readLinks(bucket: R2Bucket, at: Span | null | undefined, usage?: UsageMeter): Promise<string[] | null> {
+export async function readLinks(
+  bucket: R2Bucket,
+  at: Span | null | undefined,
+  usage?: UsageMeter,
+): Promise<string[] | null> {
   if (!at) return [];
   const bytes = await readSpan(bucket, at, usage);
   return bytes ? decodeLinks(bytes) : null;

@@ -34,8 +34,16 @@ function jsonLine(row: ExportRow, stored: StoredRecord | null): string {
 
 function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[]): string {
   const fields = stored?.record.fields ?? {};
-  const extra: Record<string, unknown> = { description: row.description, language: row.language, wordCount: row.wordCount, contentHash: row.contentHash };
-  return csvRow([...PAGE_RECORD_FIELDS.map((f) => cell(row[f])), ...columns.map((c) => cell(c in extra ? extra[c] : fields[c]))]);
+  const extra: Record<string, unknown> = {
+    description: row.description,
+    language: row.language,
+    wordCount: row.wordCount,
+    contentHash: row.contentHash,
+  };
+  return csvRow([
+    ...PAGE_RECORD_FIELDS.map((f) => cell(row[f])),
+    ...columns.map((c) => cell(c in extra ? extra[c] : fields[c])),
+  ]);
 }
 
 /** The records of a step of rows, read from R2 a few at a time (null where a row has none). */
@@ -74,7 +82,9 @@ export function streamPageExport(
         const last = rows.at(-1);
         if (last) {
           after = last.url;
-          const lines = rows.map((row, i) => (format === 'jsonl' ? jsonLine(row, records[i] ?? null) : csvLine(row, records[i] ?? null, columns)));
+          const lines = rows.map((row, i) =>
+            format === 'jsonl' ? jsonLine(row, records[i] ?? null) : csvLine(row, records[i] ?? null, columns),
+          );
           controller.enqueue(encoder.encode(lines.join('')));
         }
         if (rows.length < step) done = true;

@@ -28,7 +28,8 @@ function segmentKey(crawlId: string): string {
 /** A result with something to store: its body (a 2xx), its extraction record, or the links it found. */
 type Stored = Processed & { page: NonNullable<Processed['page']> };
 
-const toStore = (r: Processed): r is Stored => r.page !== undefined && (r.body !== undefined || (r.links?.length ?? 0) > 0);
+const toStore = (r: Processed): r is Stored =>
+  r.page !== undefined && (r.body !== undefined || (r.links?.length ?? 0) > 0);
 
 /** One result's parts, as they go into a segment. */
 interface Parts {
@@ -36,7 +37,8 @@ interface Parts {
   links: Uint8Array | null;
 }
 
-const bytesOf = ({ r, links }: Parts) => (r.body?.byteLength ?? 0) + (r.record?.byteLength ?? 0) + (links?.byteLength ?? 0);
+const bytesOf = ({ r, links }: Parts) =>
+  (r.body?.byteLength ?? 0) + (r.record?.byteLength ?? 0) + (links?.byteLength ?? 0);
 
 /** Results in groups of about `targetBytes` each (a group holds at least one result). */
 function groupsOf(results: readonly Parts[], targetBytes: number): Parts[][] {
@@ -59,7 +61,13 @@ function groupsOf(results: readonly Parts[], targetBytes: number): Parts[][] {
  * Writes one group as one object: every body, then every record, then every page's links, back to back; points
  * each page at its ranges.
  */
-async function writeGroup(bucket: R2Bucket, crawlId: string, group: Parts[], concatMaxBytes: number, usage?: UsageMeter): Promise<void> {
+async function writeGroup(
+  bucket: R2Bucket,
+  crawlId: string,
+  group: Parts[],
+  concatMaxBytes: number,
+  usage?: UsageMeter,
+): Promise<void> {
   const key = segmentKey(crawlId);
   const bodies = group.flatMap(({ r }) => (r.body ? [r.body] : []));
   const records = group.flatMap(({ r }) => (r.record ? [r.record] : []));
@@ -95,9 +103,15 @@ export async function writeSegments(
   bucket: R2Bucket,
   crawlId: string,
   results: readonly Processed[],
-  { targetBytes = SEGMENT_TARGET_BYTES, concatMaxBytes = CONCAT_MAX_BYTES, usage }: { targetBytes?: number; concatMaxBytes?: number; usage?: UsageMeter } = {},
+  {
+    targetBytes = SEGMENT_TARGET_BYTES,
+    concatMaxBytes = CONCAT_MAX_BYTES,
+    usage,
+  }: { targetBytes?: number; concatMaxBytes?: number; usage?: UsageMeter } = {},
 ): Promise<number> {
-  const stored = results.filter(toStore).map((r): Parts => ({ r, links: r.links && r.links.length > 0 ? encodeLinks(r.links) : null }));
+  const stored = results
+    .filter(toStore)
+    .map((r): Parts => ({ r, links: r.links && r.links.length > 0 ? encodeLinks(r.links) : null }));
   const groups = groupsOf(stored, targetBytes);
   await Promise.all(groups.map((group) => writeGroup(bucket, crawlId, group, concatMaxBytes, usage)));
   return groups.length;

@@ -29,7 +29,9 @@ export function readExport(bucket: R2Bucket, crawlId: string, file: string): Pro
 }
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+  return new Uint8Array(
+    await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer(),
+  );
 }
 
 /** Gzip members added one by one, uploaded as equal parts of `partBytes` (the last one shorter) as they fill. */
@@ -83,14 +85,20 @@ function crawlInfo(crawl: CrawlRow, file: string, now: number): Uint8Array {
       conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
       'edgecrawl-crawl-id': crawl.id,
       'edgecrawl-seeds': crawl.config.seeds.join(' '),
-      description: 'Response records hold stored bodies; their HTTP headers are rebuilt from the recorded status, content type, ETag and Last-Modified.',
+      description:
+        'Response records hold stored bodies; their HTTP headers are rebuilt from the recorded status, content type, ETag and Last-Modified.',
     },
     now,
   );
 }
 
 /** Adds a response record for every stored page, in storage order; returns the pages whose body is gone. */
-async function addResponses(writer: PartWriter, reader: BodyReader, db: D1Database, crawlId: string): Promise<string[]> {
+async function addResponses(
+  writer: PartWriter,
+  reader: BodyReader,
+  db: D1Database,
+  crawlId: string,
+): Promise<string[]> {
   const missing: string[] = [];
   let cursor: StoredPageCursor | null = null;
   for (;;) {

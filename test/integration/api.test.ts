@@ -8,7 +8,8 @@ async function errorOf(res: Response): Promise<{ status: number; code: string; m
   return { status: res.status, code: body.error.code, message: body.error.message };
 }
 
-const post = (body: string, headers: Record<string, string> = {}) => api('/v1/crawls', { method: 'POST', body, headers });
+const post = (body: string, headers: Record<string, string> = {}) =>
+  api('/v1/crawls', { method: 'POST', body, headers });
 
 describe('auth', () => {
   it('health needs no token', async () => {
@@ -18,8 +19,14 @@ describe('auth', () => {
   });
 
   it('no token or a wrong one is 401 with a JSON error', async () => {
-    expect(await errorOf(await api('/v1/crawls', { token: null }))).toMatchObject({ status: 401, code: 'unauthorized' });
-    expect(await errorOf(await api('/v1/crawls', { token: 'test-tokeN' }))).toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(await errorOf(await api('/v1/crawls', { token: null }))).toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+    });
+    expect(await errorOf(await api('/v1/crawls', { token: 'test-tokeN' }))).toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+    });
     expect(await errorOf(await api('/v1/crawls', { token: '' }))).toMatchObject({ status: 401 });
     const basic = await api('/v1/crawls', { token: null, headers: { authorization: 'Basic dGVzdC10b2tlbg==' } });
     expect(basic.status).toBe(401);
@@ -28,7 +35,11 @@ describe('auth', () => {
   it('a Worker without API_TOKEN refuses to run crawls instead of being open', async () => {
     const app = createApp();
     const res = await app.fetch(
-      new Request('http://x/v1/crawls', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seeds":["https://example.com/"]}' }),
+      new Request('http://x/v1/crawls', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"seeds":["https://example.com/"]}',
+      }),
       { ...env, API_TOKEN: undefined },
     );
     expect(await errorOf(res)).toMatchObject({ status: 503, code: 'not_configured' });
@@ -48,10 +59,28 @@ describe('POST /v1/crawls validation', () => {
     ['an unknown field', '{"seeds": ["https://example.com/"], "maxPagez": 3}', 400, 'invalid_request', /maxPagez/],
     ['an unknown scope', '{"seeds": ["https://example.com/"], "scope": "galaxy"}', 400, 'invalid_request', /scope/],
     ['a negative maxDepth', '{"seeds": ["https://example.com/"], "maxDepth": -1}', 400, 'invalid_request', /maxDepth/],
-    ['a fractional maxPages', '{"seeds": ["https://example.com/"], "maxPages": 2.5}', 400, 'invalid_request', /maxPages/],
+    [
+      'a fractional maxPages',
+      '{"seeds": ["https://example.com/"], "maxPages": 2.5}',
+      400,
+      'invalid_request',
+      /maxPages/,
+    ],
     ['an absurd maxPages', '{"seeds": ["https://example.com/"], "maxPages": 1e12}', 400, 'invalid_request', /maxPages/],
-    ['maxPages as a string', '{"seeds": ["https://example.com/"], "maxPages": "10"}', 400, 'invalid_request', /maxPages/],
-    ['a broken regex pattern', '{"seeds": ["https://example.com/"], "include": ["re:("]}', 400, 'invalid_request', /invalid regular expression/],
+    [
+      'maxPages as a string',
+      '{"seeds": ["https://example.com/"], "maxPages": "10"}',
+      400,
+      'invalid_request',
+      /maxPages/,
+    ],
+    [
+      'a broken regex pattern',
+      '{"seeds": ["https://example.com/"], "include": ["re:("]}',
+      400,
+      'invalid_request',
+      /invalid regular expression/,
+    ],
     ['an empty pattern', '{"seeds": ["https://example.com/"], "exclude": [""]}', 400, 'invalid_request', /exclude\.0/],
   ];
   for (const [name, body, status, code, message] of cases) {
@@ -64,7 +93,10 @@ describe('POST /v1/crawls validation', () => {
 
   it('rejects too many seeds', async () => {
     const seeds = Array.from({ length: 1001 }, (_, i) => `https://example.com/${i}`);
-    expect(await errorOf(await post(JSON.stringify({ seeds })))).toMatchObject({ status: 400, code: 'invalid_request' });
+    expect(await errorOf(await post(JSON.stringify({ seeds })))).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+    });
   });
 
   it('rejects a huge body with 413', async () => {
@@ -196,7 +228,9 @@ describe('crawl resources', () => {
     const body = (await res.json()) as { crawls: { id: string; status: string }[]; cursor: string | null };
     expect(body.crawls.length).toBeLessThanOrEqual(2);
     if (body.cursor) {
-      const next = (await (await api(`/v1/crawls?limit=2&cursor=${body.cursor}`)).json()) as { crawls: { id: string }[] };
+      const next = (await (await api(`/v1/crawls?limit=2&cursor=${body.cursor}`)).json()) as {
+        crawls: { id: string }[];
+      };
       expect(next.crawls.map((c) => c.id)).not.toContain(body.crawls[0]?.id);
     }
     expect((await api('/v1/crawls?cursor=garbage!')).status).toBe(400);
@@ -229,7 +263,12 @@ describe('errors and retry-errors', () => {
     } while (cursor);
     expect(all).toHaveLength(13);
     expect([...all.map((e) => e.url)].sort()).toEqual(all.map((e) => e.url));
-    expect(all.find((e) => e.url === `${root}missing.html`)).toMatchObject({ outcome: 'failed', reason: 'http 404', attempts: 1, httpStatus: 404 });
+    expect(all.find((e) => e.url === `${root}missing.html`)).toMatchObject({
+      outcome: 'failed',
+      reason: 'http 404',
+      attempts: 1,
+      httpStatus: 404,
+    });
     const failed = (await (await api(`/v1/crawls/${id}/errors?outcome=failed`)).json()) as { errors: typeof all };
     expect(failed.errors.map((e) => e.url.replace(root, '')).sort()).toEqual(['chain-5', 'missing.html', 'to-file']);
     for (const query of ['outcome=bogus', 'limit=0', 'limit=x', 'cursor=!!', 'extra=1']) {
@@ -254,7 +293,9 @@ describe('errors and retry-errors', () => {
     expect(second.counts).toMatchObject({ discovered: 1, stored: 1, failed: 0, fetched: 2 });
     const errors = (await (await api(`/v1/crawls/${id}/errors`)).json()) as { errors: unknown[] };
     expect(errors.errors).toEqual([]);
-    const again = (await (await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: '{"limit": 10}' })).json()) as { retried: number };
+    const again = (await (
+      await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: '{"limit": 10}' })
+    ).json()) as { retried: number };
     expect(again.retried).toBe(0);
   });
 

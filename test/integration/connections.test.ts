@@ -14,7 +14,11 @@ async function hostLog(): Promise<HostLogEntry[]> {
 }
 
 /** Outcome of each of `urls` fetched at once: 'ok', or the network error's message. */
-function fetchAll(urls: string[], connections: ReturnType<typeof invocationConnections>, timeoutMs: number): Promise<string[]> {
+function fetchAll(
+  urls: string[],
+  connections: ReturnType<typeof invocationConnections>,
+  timeoutMs: number,
+): Promise<string[]> {
   const settings = readSettings({ ...env, FETCH_TIMEOUT_MS: String(timeoutMs) });
   return Promise.all(
     urls.map((url) =>
@@ -39,7 +43,11 @@ describe("Cloudflare's six connections waiting for headers, per invocation", () 
     // Twelve pages whose headers come after 700 ms, fetched at once with a 1,000 ms timeout.
     const urls = Array.from({ length: 12 }, (_, i) => `${base()}/t/${ns}/flat-12-d700/p${i + 1}.html`);
     // Without a connection limit of our own, the runtime's queue eats into the timeouts of the second six.
-    const unlimited = await fetchAll(urls, { limit: (start) => start(), fetch: emulatedRuntimeFetch(6, counted) }, 1000);
+    const unlimited = await fetchAll(
+      urls,
+      { limit: (start) => start(), fetch: emulatedRuntimeFetch(6, counted) },
+      1000,
+    );
     expect(unlimited.filter((r) => r === 'ok')).toHaveLength(6);
     expect(unlimited.filter((r) => r.startsWith('timeout'))).toHaveLength(6);
     expect(most).toBe(6);
@@ -47,7 +55,10 @@ describe("Cloudflare's six connections waiting for headers, per invocation", () 
     most = 0;
     const limited = await fetchAll(
       urls,
-      { ...invocationConnections({ connectionsPerInvocation: 6, emulatedConnectionLimit: 0 }), fetch: emulatedRuntimeFetch(6, counted) },
+      {
+        ...invocationConnections({ connectionsPerInvocation: 6, emulatedConnectionLimit: 0 }),
+        fetch: emulatedRuntimeFetch(6, counted),
+      },
       1000,
     );
     expect(limited).toEqual(urls.map(() => 'ok'));

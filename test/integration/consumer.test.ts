@@ -33,7 +33,9 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     expect(result.retryMessages[0]?.msgId).toBe(busy.id);
     // (The test harness does not record retry delays; backoff is unit-tested in test/unit/classify.test.ts.)
 
-    expect((await siteLog(ns)).map((e) => e.split(' ')[1])).toEqual(expect.arrayContaining([`/t/${ns}/misc/ok.html`, `/t/${ns}/misc/always-503`]));
+    expect((await siteLog(ns)).map((e) => e.split(' ')[1])).toEqual(
+      expect.arrayContaining([`/t/${ns}/misc/ok.html`, `/t/${ns}/misc/always-503`]),
+    );
     expect(await siteLog(ns)).toHaveLength(2);
     const snapshot = await env.CRAWL.getByName(id).snapshot();
     expect(snapshot?.counts).toEqual({ discovered: 2, fetched: 2, stored: 1, failed: 0, skipped: 0 });
@@ -54,7 +56,9 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const snapshot = await stub.snapshot();
     expect(snapshot?.status).toBe('completed');
     expect(snapshot?.counts).toEqual({ discovered: 1, fetched: maxAttempts, stored: 0, failed: 1, skipped: 0 });
-    const error = await env.DB.prepare('SELECT outcome, reason, attempts, http_status FROM errors WHERE crawl_id = ?').bind(id).first();
+    const error = await env.DB.prepare('SELECT outcome, reason, attempts, http_status FROM errors WHERE crawl_id = ?')
+      .bind(id)
+      .first();
     expect(error).toEqual({ outcome: 'failed', reason: 'http 503', attempts: maxAttempts, http_status: 503 });
   });
 
@@ -63,11 +67,17 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const url = `${site()}/t/${ns}/misc/ok.html`;
     const id = await crawlWithSeeds([url]);
     const body = { crawlId: id, url, depth: 0, hops: 0 };
-    const results = await Promise.all([runBatch([message(body)]), runBatch([message(body)]), runBatch([message(body)])]);
+    const results = await Promise.all([
+      runBatch([message(body)]),
+      runBatch([message(body)]),
+      runBatch([message(body)]),
+    ]);
     expect(results.flatMap((r) => r.explicitAcks)).toHaveLength(3);
     expect(await siteLog(ns)).toHaveLength(1);
     expect((await env.CRAWL.getByName(id).snapshot())?.counts.stored).toBe(1);
-    const pages = await env.DB.prepare('SELECT COUNT(*) AS n FROM pages WHERE crawl_id = ?').bind(id).first<{ n: number }>();
+    const pages = await env.DB.prepare('SELECT COUNT(*) AS n FROM pages WHERE crawl_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
     expect(pages?.n).toBe(1);
   });
 
@@ -75,7 +85,10 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const ns = namespace();
     const url = `${site()}/t/${ns}/misc/ok.html`;
     const id = await crawlWithSeeds([url]);
-    const result = await runQueue('edgecrawl-frontier', [message({ crawlId: id, url, depth: 0, hops: 0 })], { ...env, ALLOW_PRIVATE_NETWORKS: 'false' });
+    const result = await runQueue('edgecrawl-frontier', [message({ crawlId: id, url, depth: 0, hops: 0 })], {
+      ...env,
+      ALLOW_PRIVATE_NETWORKS: 'false',
+    });
     expect(result.explicitAcks).toHaveLength(1);
     expect(await siteLog(ns)).toEqual([]);
     expect((await env.CRAWL.getByName(id).snapshot())?.counts).toMatchObject({ skipped: 1, fetched: 0 });

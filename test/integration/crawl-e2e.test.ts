@@ -16,7 +16,13 @@ describe('a crawl of a 300-page site through the real API, queue, Durable Object
     for (let i = 25; i <= N; i += 25) expected.add(`${root}files/${i}.bin`);
 
     expect(crawl.status).toBe('completed');
-    expect(crawl.counts).toEqual({ discovered: expected.size, fetched: expected.size, stored: expected.size, failed: 0, skipped: 0 });
+    expect(crawl.counts).toEqual({
+      discovered: expected.size,
+      fetched: expected.size,
+      stored: expected.size,
+      failed: 0,
+      skipped: 0,
+    });
     expect(crawl.pending).toBe(0);
 
     // The server saw each URL exactly once, and nothing out of scope (localhost) or unlinked.
@@ -40,7 +46,10 @@ describe('a crawl of a 300-page site through the real API, queue, Durable Object
 
     // Bodies in R2 are byte-identical to what the site serves.
     for (const url of expected) {
-      const [stored, original] = await Promise.all([api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}`), fetch(url)]);
+      const [stored, original] = await Promise.all([
+        api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}`),
+        fetch(url),
+      ]);
       expect(stored.status, url).toBe(200);
       const [a, b] = await Promise.all([stored.arrayBuffer(), original.arrayBuffer()]);
       expect(new Uint8Array(a), url).toEqual(new Uint8Array(b));

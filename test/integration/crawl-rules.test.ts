@@ -136,7 +136,8 @@ describe('cancel', () => {
   it('stops fetching; queued URLs end skipped; the status stays cancelled', async () => {
     const ns = namespace();
     const id = await createCrawl({ seeds: [`${site()}/t/${ns}/tree-500-d150/`] });
-    for (let i = 0; i < 100 && (await getCrawl(id)).counts.stored < 5; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await getCrawl(id)).counts.stored < 5; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const res = await api(`/v1/crawls/${id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { status: string }).status).toBe('cancelled');
@@ -159,13 +160,18 @@ describe('two crawls at once', () => {
   it('crawls of the same site are independent: each fetches every page once', async () => {
     const ns1 = namespace();
     const ns2 = namespace();
-    const [id1, id2] = await Promise.all([createCrawl({ seeds: [`${site()}/t/${ns1}/pure-100/`] }), createCrawl({ seeds: [`${site()}/t/${ns2}/pure-100/`] })]);
+    const [id1, id2] = await Promise.all([
+      createCrawl({ seeds: [`${site()}/t/${ns1}/pure-100/`] }),
+      createCrawl({ seeds: [`${site()}/t/${ns2}/pure-100/`] }),
+    ]);
     const [c1, c2] = await Promise.all([waitForCrawl(id1), waitForCrawl(id2)]);
     expect(c1.counts.stored).toBe(101);
     expect(c2.counts.stored).toBe(101);
     expect(await siteLog(ns1)).toHaveLength(101);
     expect(await siteLog(ns2)).toHaveLength(101);
-    const row = await env.DB.prepare('SELECT status, finished_at FROM crawls WHERE id = ?').bind(id1).first<{ status: string; finished_at: number }>();
+    const row = await env.DB.prepare('SELECT status, finished_at FROM crawls WHERE id = ?')
+      .bind(id1)
+      .first<{ status: string; finished_at: number }>();
     expect(row?.status).toBe('completed');
     expect(row?.finished_at).toBeGreaterThan(0);
   });

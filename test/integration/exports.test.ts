@@ -41,7 +41,9 @@ function parseWarc(bytes: Uint8Array): WarcRecord[] {
     const headEnd = latin.decode(bytes.subarray(at, at + 64 * 1024)).indexOf('\r\n\r\n');
     const lines = latin.decode(bytes.subarray(at, at + headEnd)).split('\r\n');
     expect(lines[0]).toBe('WARC/1.1');
-    const headers = new Map(lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)] as [string, string]));
+    const headers = new Map(
+      lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)] as [string, string]),
+    );
     const length = Number(headers.get('Content-Length'));
     const start = at + headEnd + 4;
     records.push({ headers, block: bytes.subarray(start, start + length) });
@@ -55,7 +57,10 @@ describe('exports', () => {
   it('jsonl and csv stream every page record the pages listing has, field for field', async () => {
     const ns = namespace();
     // More pages than one export query reads (500), plus the misc site's redirects, 404s and text.
-    const [big, misc] = await Promise.all([createCrawl({ seeds: [`${site()}/t/${ns}/pure-520/`] }), createCrawl({ seeds: [`${site()}/t/${ns}/misc/`] })]);
+    const [big, misc] = await Promise.all([
+      createCrawl({ seeds: [`${site()}/t/${ns}/pure-520/`] }),
+      createCrawl({ seeds: [`${site()}/t/${ns}/misc/`] }),
+    ]);
     for (const id of [big, misc]) {
       await waitForCrawl(id);
       const pages = await allPages(id, 1000);
@@ -110,7 +115,8 @@ describe('exports', () => {
   it('rejects bad formats and unknown crawls', async () => {
     const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/pure-1/`] });
     await waitForCrawl(id);
-    for (const query of ['', 'format=xml', 'format=csv&x=1']) expect((await api(`/v1/crawls/${id}/export?${query}`)).status, query).toBe(400);
+    for (const query of ['', 'format=xml', 'format=csv&x=1'])
+      expect((await api(`/v1/crawls/${id}/export?${query}`)).status, query).toBe(400);
     const get = await api(`/v1/crawls/${id}/export?format=warc`);
     expect(get.status).toBe(400);
     expect(await get.json()).toMatchObject({ error: { code: 'use_post' } });
@@ -127,9 +133,20 @@ describe('exports', () => {
     await waitForCrawl(id);
     const res = await api(`/v1/crawls/${id}/export?format=warc`, { method: 'POST' });
     expect(res.status).toBe(201);
-    const result = (await res.json()) as { key: string; file: string; records: number; bytes: number; missing: string[]; download: string };
+    const result = (await res.json()) as {
+      key: string;
+      file: string;
+      records: number;
+      bytes: number;
+      missing: string[];
+      download: string;
+    };
     const stored = (await allPages(id)).filter((p) => p.status === 200);
-    expect(result).toMatchObject({ records: stored.length + 1, missing: [], download: `/v1/crawls/${id}/exports/${result.file}` });
+    expect(result).toMatchObject({
+      records: stored.length + 1,
+      missing: [],
+      download: `/v1/crawls/${id}/exports/${result.file}`,
+    });
     expect(result.key).toBe(`crawls/${id}/exports/${result.file}`);
 
     const download = await api(result.download);
@@ -211,12 +228,16 @@ describe('exports', () => {
     }
 
     // A segment deleted behind D1's back: its pages are reported, the rest exported.
-    const { results } = await env.DB.prepare('SELECT r2_key FROM pages WHERE crawl_id = ? AND r2_key IS NOT NULL AND r2_key != ? ORDER BY r2_key LIMIT 1')
+    const { results } = await env.DB.prepare(
+      'SELECT r2_key FROM pages WHERE crawl_id = ? AND r2_key IS NOT NULL AND r2_key != ? ORDER BY r2_key LIMIT 1',
+    )
       .bind(id, bigKey)
       .all<{ r2_key: string }>();
     const key = results[0]!.r2_key;
     const lost = (
-      await env.DB.prepare('SELECT url FROM pages WHERE crawl_id = ? AND r2_key = ? ORDER BY url').bind(id, key).all<{ url: string }>()
+      await env.DB.prepare('SELECT url FROM pages WHERE crawl_id = ? AND r2_key = ? ORDER BY url')
+        .bind(id, key)
+        .all<{ url: string }>()
     ).results.map((r) => r.url);
     expect(lost.length).toBeGreaterThan(0);
     await env.BODIES.delete(key);

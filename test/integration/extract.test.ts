@@ -87,7 +87,9 @@ describe('a crawl with extract', () => {
     expect(product.images).toEqual([{ src: `${root}img/lamp.jpg`, alt: 'Lamp' }]);
     expect((await record(id, `${root}latin1.html`)).metadata?.title).toBe('Café “menu”');
     expect((await content(id, `${root}latin1.html`, 'text')).body).toBe('Crème brûlé.');
-    expect((await content(id, `${root}nav-only.html`, 'markdown')).body).toBe(`- [Home](${root}index.html)\n- [Guide](${root}article.html)`);
+    expect((await content(id, `${root}nav-only.html`, 'markdown')).body).toBe(
+      `- [Home](${root}index.html)\n- [Guide](${root}article.html)`,
+    );
   });
 
   it('stores hostile pages once, never retried, each with a record or a warning, and the Worker stays up', async () => {
@@ -125,7 +127,9 @@ describe('a crawl with extract', () => {
     expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 1, failed: 0 });
     expect((await siteLog(ns)).filter((l) => l.endsWith('deep.html'))).toHaveLength(1);
     const [line] = (await (await api(`/v1/crawls/${id}/export?format=jsonl`)).text()).trimEnd().split('\n');
-    expect((JSON.parse(line ?? '{}') as { warnings?: string[] }).warnings?.[0]).toMatch(/^links: the page could not be parsed/);
+    expect((JSON.parse(line ?? '{}') as { warnings?: string[] }).warnings?.[0]).toMatch(
+      /^links: the page could not be parsed/,
+    );
   });
 
   it('answers 404 for a record of a crawl without extract, and for a format it did not keep', async () => {
@@ -133,10 +137,14 @@ describe('a crawl with extract', () => {
     const plain = await createCrawl({ seeds: [`${root}article.html`], maxDepth: 0 });
     await waitForCrawl(plain);
     expect((await api(`/v1/crawls/${plain}/record?url=${encodeURIComponent(`${root}article.html`)}`)).status).toBe(404);
-    expect((await api(`/v1/crawls/${plain}/content?url=${encodeURIComponent(`${root}article.html`)}`)).status).toBe(200);
+    expect((await api(`/v1/crawls/${plain}/content?url=${encodeURIComponent(`${root}article.html`)}`)).status).toBe(
+      200,
+    );
     const some = await createCrawl({ seeds: [`${root}article.html`], maxDepth: 0, extract: { formats: ['metadata'] } });
     await waitForCrawl(some);
-    const res = await api(`/v1/crawls/${some}/content?url=${encodeURIComponent(`${root}article.html`)}&format=markdown`);
+    const res = await api(
+      `/v1/crawls/${some}/content?url=${encodeURIComponent(`${root}article.html`)}&format=markdown`,
+    );
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/formats does not include it/);
   });
@@ -147,13 +155,21 @@ describe('a crawl with extract', () => {
       [{ include: ['a[[['] }, /invalid CSS selector/],
       [{ mainContent: { selector: '' } }, /mainContent/],
       [{ fields: { x: { selector: 'p', type: 'date' } } }, /extract\.fields\.x\.type/],
-      [{ fields: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { selector: 'p' }])) }, /at most 100 fields/],
+      [
+        { fields: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { selector: 'p' }])) },
+        /at most 100 fields/,
+      ],
       [
         {
           fields: {
             a: {
               selector: 'p',
-              fields: { b: { selector: 'p', fields: { c: { selector: 'p', fields: { d: { selector: 'p', fields: { e: { selector: 'p' } } } } } } } },
+              fields: {
+                b: {
+                  selector: 'p',
+                  fields: { c: { selector: 'p', fields: { d: { selector: 'p', fields: { e: { selector: 'p' } } } } } },
+                },
+              },
             },
           },
         },
@@ -163,7 +179,10 @@ describe('a crawl with extract', () => {
       [{ formats: ['markdown'], extra: true }, /extract/],
     ];
     for (const [extract, message] of bad) {
-      const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds: ['https://example.com/'], extract }) });
+      const res = await api('/v1/crawls', {
+        method: 'POST',
+        body: JSON.stringify({ seeds: ['https://example.com/'], extract }),
+      });
       const body = (await res.json()) as { error: { message: string } };
       expect(res.status, JSON.stringify(extract).slice(0, 80)).toBe(400);
       expect(body.error.message).toMatch(message);
@@ -176,7 +195,11 @@ describe('recrawls with extract', () => {
     const root = `${site()}/t/${namespace()}/docs/`;
     const body = {
       everySeconds: 600,
-      crawl: { seeds: [`${root}footer-clock.html`, `${root}news.html`, `${root}article.html`], maxDepth: 0, extract: { formats: ['text'] } },
+      crawl: {
+        seeds: [`${root}footer-clock.html`, `${root}news.html`, `${root}article.html`],
+        maxDepth: 0,
+        extract: { formats: ['text'] },
+      },
     };
     const res = await api('/v1/schedules', { method: 'POST', body: JSON.stringify(body) });
     const schedule = (await res.json()) as { id: string };
@@ -185,7 +208,9 @@ describe('recrawls with extract', () => {
     await waitForCrawl(first ?? '');
     const [second] = await runDueSchedules(env, now + 601_000);
     await waitForCrawl(second ?? '');
-    const view = (await (await api(`/v1/crawls/${second}`)).json()) as { changes: { new: number; changed: number; unchanged: number } };
+    const view = (await (await api(`/v1/crawls/${second}`)).json()) as {
+      changes: { new: number; changed: number; unchanged: number };
+    };
     // footer-clock.html changes only outside its main content; news.html changes inside it.
     expect(view.changes).toMatchObject({ new: 0, changed: 1, unchanged: 2 });
     expect((await getCrawl(second ?? '')).counts.stored).toBe(3);
@@ -228,7 +253,10 @@ describe('POST /v1/scrape', () => {
     const extract = { formats: ['markdown', 'text', 'metadata', 'jsonLd'], fields: SPEC.fields };
     const id = await createCrawl({ seeds: [`${root}product.html`], maxDepth: 0, extract });
     await waitForCrawl(id);
-    const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: `${root}product.html`, extract }) });
+    const res = await api('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url: `${root}product.html`, extract }),
+    });
     expect(res.status).toBe(200);
     const scraped = (await res.json()) as Record<string, unknown>;
     const { fetchedAt: _a, ...crawled } = await record(id, `${root}product.html`);
@@ -242,7 +270,9 @@ describe('POST /v1/scrape', () => {
   it('follows redirects, and refuses what a crawl would refuse', async () => {
     const ns = namespace();
     const misc = `${site()}/t/${ns}/misc/`;
-    const moved = (await (await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: `${misc}moved` }) })).json()) as {
+    const moved = (await (
+      await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: `${misc}moved` }) })
+    ).json()) as {
       finalUrl: string;
       status: number;
     };
@@ -270,7 +300,11 @@ describe('POST /v1/crawls/:id/reextract', () => {
     expect((await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(`${root}product.html`)}`)).status).toBe(404);
     const requests = (await siteLog(ns)).length;
     const usage = async () =>
-      ((await (await api(`/v1/crawls/${id}/usage`)).json()) as { operations: { r2ClassA: number; r2ClassB: number; d1RowsWritten: number } }).operations;
+      (
+        (await (await api(`/v1/crawls/${id}/usage`)).json()) as {
+          operations: { r2ClassA: number; r2ClassB: number; d1RowsWritten: number };
+        }
+      ).operations;
     await new Promise((r) => setTimeout(r, 300)); // the crawl's last consumer reports its usage after its last chunk
     const before = await usage();
 
@@ -296,7 +330,10 @@ describe('POST /v1/crawls/:id/reextract', () => {
     expect(after.d1RowsWritten - before.d1RowsWritten).toBeGreaterThanOrEqual(8);
 
     // Again with another spec: the records follow the newest one.
-    await api(`/v1/crawls/${id}/reextract`, { method: 'POST', body: JSON.stringify({ extract: { formats: ['text'], fields: { h: { selector: 'h1' } } } }) });
+    await api(`/v1/crawls/${id}/reextract`, {
+      method: 'POST',
+      body: JSON.stringify({ extract: { formats: ['text'], fields: { h: { selector: 'h1' } } } }),
+    });
     for (let i = 0; i < 100; i++) {
       const again = (await (await api(`/v1/crawls/${id}`)).json()) as typeof view;
       if (again.extraction?.status === 'completed') break;
@@ -311,10 +348,16 @@ describe('POST /v1/crawls/:id/reextract', () => {
 
   it('refuses a running crawl and a bad spec', async () => {
     const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/pure-300-d200/`] });
-    const running = await api(`/v1/crawls/${id}/reextract`, { method: 'POST', body: JSON.stringify({ extract: { formats: ['text'] } }) });
+    const running = await api(`/v1/crawls/${id}/reextract`, {
+      method: 'POST',
+      body: JSON.stringify({ extract: { formats: ['text'] } }),
+    });
     expect(running.status).toBe(409);
     await api(`/v1/crawls/${id}`, { method: 'DELETE' });
-    const bad = await api(`/v1/crawls/${id}/reextract`, { method: 'POST', body: JSON.stringify({ extract: { formats: ['text'], include: ['::nope('] } }) });
+    const bad = await api(`/v1/crawls/${id}/reextract`, {
+      method: 'POST',
+      body: JSON.stringify({ extract: { formats: ['text'], include: ['::nope('] } }),
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -22,13 +22,18 @@ describe('a crawl of a hostile site: every URL ends stored, skipped or failed wi
     expect(reasons.get('reset')).toBe(`failed: reset: connection lost (127.0.0.1:${new URL(root).port})`);
     expect(reasons.get('hang')).toBe(`failed: timeout after ${env.FETCH_TIMEOUT_MS} ms`);
     expect(reasons.get('hang-body')).toBe(`failed: timeout after ${env.FETCH_TIMEOUT_MS} ms reading body`);
-    for (const bomb of ['big', 'bomb', 'bomb-br']) expect(reasons.get(bomb), bomb).toBe(`failed: body larger than ${env.MAX_BODY_BYTES} bytes`);
+    for (const bomb of ['big', 'bomb', 'bomb-br'])
+      expect(reasons.get(bomb), bomb).toBe(`failed: body larger than ${env.MAX_BODY_BYTES} bytes`);
     expect(reasons.get('to-file')).toMatch(/^failed: redirect to a non-http\(s\) URL: file:/);
     expect(reasons.get('loop-a')).toMatch(/^skipped: redirect 302 to .*loop-b$/);
     expect(reasons.get('loop-b')).toMatch(/^skipped: redirect 302 to .*loop-a$/);
     const refused = results.filter((r) => r.reason === 'blocked: private network address').map((r) => r.url);
     expect(refused.sort()).toEqual(
-      [`http://127.0.0.77:${new URL(root).port}/a`, `http://127.0.0.77:${new URL(root).port}/b`, `http://[::ffff:7f00:4d]:${new URL(root).port}/c`].sort(),
+      [
+        `http://127.0.0.77:${new URL(root).port}/a`,
+        `http://127.0.0.77:${new URL(root).port}/b`,
+        `http://[::ffff:7f00:4d]:${new URL(root).port}/c`,
+      ].sort(),
     );
     expect(results).toHaveLength(failed + skipped);
 
@@ -38,7 +43,19 @@ describe('a crawl of a hostile site: every URL ends stored, skipped or failed wi
     expect(hits.get('hang')).toBe(maxAttempts);
     expect(hits.get('hang-body')).toBe(maxAttempts);
     expect(hits.get('reset-once')).toBe(2);
-    for (const once of ['', 'ok.html', 'big', 'bomb', 'bomb-br', 'loop-a', 'loop-b', 'to-file', 'to-private-a', 'to-private-b', 'to-private-c'])
+    for (const once of [
+      '',
+      'ok.html',
+      'big',
+      'bomb',
+      'bomb-br',
+      'loop-a',
+      'loop-b',
+      'to-file',
+      'to-private-a',
+      'to-private-b',
+      'to-private-c',
+    ])
       expect(hits.get(once), once).toBe(1);
     // The refused addresses were never contacted (nothing listens there, and nothing was sent).
     expect([...hits.keys()].some((k) => k === undefined)).toBe(false);

@@ -18,12 +18,17 @@ describe('GET /v1/crawls/:id/links', () => {
     expect(body.url).toBe(root);
     expect(body.links.length).toBeGreaterThan(0);
     // Every page the crawl stored besides the root was found among the stored pages' links.
-    const { results } = await env.DB.prepare('SELECT url FROM pages WHERE crawl_id = ?').bind(id).all<{ url: string }>();
+    const { results } = await env.DB.prepare('SELECT url FROM pages WHERE crawl_id = ?')
+      .bind(id)
+      .all<{ url: string }>();
     const found = new Set<string>();
-    for (const { url } of results) for (const link of ((await (await linksOf(id, url)).json()) as { links: string[] }).links) found.add(link);
+    for (const { url } of results)
+      for (const link of ((await (await linksOf(id, url)).json()) as { links: string[] }).links) found.add(link);
     for (const { url } of results) if (url !== root) expect(found).toContain(url);
     // D1 has no table of links to write them to (migration 0007 dropped it).
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'links'").first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'links'").first<{
+      n: number;
+    }>();
     expect(rows?.n).toBe(0);
   });
 

@@ -42,8 +42,22 @@ describe('the pages table mapping', () => {
   });
 
   it('reads absent optional fields as null, a body of a whole object with a null offset', async () => {
-    const bare: PageRecord = { ...page, bodyAt: { key: 'crawls/x/bodies/a', offset: null, length: null }, redirectTo: 'https://example.com/b' };
-    for (const field of ['etag', 'lastModified', 'change', 'contentHash', 'description', 'language', 'wordCount', 'recordAt', 'linksAt'] as const)
+    const bare: PageRecord = {
+      ...page,
+      bodyAt: { key: 'crawls/x/bodies/a', offset: null, length: null },
+      redirectTo: 'https://example.com/b',
+    };
+    for (const field of [
+      'etag',
+      'lastModified',
+      'change',
+      'contentHash',
+      'description',
+      'language',
+      'wordCount',
+      'recordAt',
+      'linksAt',
+    ] as const)
       delete bare[field];
     delete bare.warnings;
     expect(readPage(await written(bare), PAGE_FIELDS)).toEqual({
@@ -62,9 +76,14 @@ describe('the pages table mapping', () => {
   });
 
   it('reads only the fields a query selected, and refuses a value its column does not store', () => {
-    expect(readPage({ url: 'https://example.com/', status: 200 }, ['url', 'status'] as const)).toEqual({ url: 'https://example.com/', status: 200 });
+    expect(readPage({ url: 'https://example.com/', status: 200 }, ['url', 'status'] as const)).toEqual({
+      url: 'https://example.com/',
+      status: 200,
+    });
     expect(() => readPage({ url: 'https://example.com/' }, ['url', 'status'] as const)).toThrow();
-    expect(() => readPage({ url: 'https://example.com/', status: '200' }, ['url', 'status'] as const)).toThrow(/pages\.status/);
+    expect(() => readPage({ url: 'https://example.com/', status: '200' }, ['url', 'status'] as const)).toThrow(
+      /pages\.status/,
+    );
     expect(() => readPage({ change: 'moved' }, ['change'] as const)).toThrow(/pages\.change/);
   });
 });

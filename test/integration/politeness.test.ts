@@ -11,7 +11,11 @@ function host(index: number): string {
   return base;
 }
 
-async function putRobots(base: string, body: string, options: { status?: number; location?: string } = {}): Promise<void> {
+async function putRobots(
+  base: string,
+  body: string,
+  options: { status?: number; location?: string } = {},
+): Promise<void> {
   const query = new URLSearchParams();
   if (options.status) query.set('status', String(options.status));
   if (options.location) query.set('location', options.location);
@@ -33,7 +37,10 @@ describe('robots.txt in a crawl', () => {
     const base = host(0);
     const ns = namespace();
     const site = `/t/${ns}/pure-31/`;
-    await putRobots(base, `User-agent: *\nDisallow: /\n\nUser-agent: edgecrawl\nDisallow: ${site}p2.html\nDisallow: /*p7.html$\nAllow: /\n`);
+    await putRobots(
+      base,
+      `User-agent: *\nDisallow: /\n\nUser-agent: edgecrawl\nDisallow: ${site}p2.html\nDisallow: /*p7.html$\nAllow: /\n`,
+    );
     const id = await createCrawl({ seeds: [`${base}${site}`] });
     const crawl = await waitForCrawl(id);
 
@@ -49,7 +56,9 @@ describe('robots.txt in a crawl', () => {
     expect(paths.some((p) => /\/p(4|5|8|14|15)\.html$/.test(p))).toBe(false);
     expect(new Set(entries.map((e) => e.userAgent))).toEqual(new Set([env.USER_AGENT]));
 
-    const { results } = await env.DB.prepare("SELECT url, reason FROM errors WHERE crawl_id = ? AND outcome = 'skipped' ORDER BY url")
+    const { results } = await env.DB.prepare(
+      "SELECT url, reason FROM errors WHERE crawl_id = ? AND outcome = 'skipped' ORDER BY url",
+    )
       .bind(id)
       .all<{ url: string; reason: string }>();
     expect(results).toEqual([
@@ -146,7 +155,9 @@ describe('the HostGate Durable Object', () => {
   it('treats a 4xx robots.txt as allow-all, and caches it: one fetch for many admissions', async () => {
     const base = host(6);
     const gate = env.HOSTS.getByName(new URL(base).hostname);
-    const admissions = await Promise.all(Array.from({ length: 5 }, (_, i) => gate.admit({ url: `${base}/page-${i}`, minIntervalMs: 0, maxWaitMs: 1000 })));
+    const admissions = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => gate.admit({ url: `${base}/page-${i}`, minIntervalMs: 0, maxWaitMs: 1000 })),
+    );
     expect(admissions.every((a) => a.kind === 'go')).toBe(true);
     for (const a of admissions) if (a.kind === 'go') await gate.release(a.slot);
     expect((await hostLog(base)).entries.map((e) => e.path)).toEqual(['/robots.txt']);
@@ -161,7 +172,9 @@ describe('the HostGate Durable Object', () => {
     await putRobots(target, 'User-agent: *\nDisallow: /private\n');
     await putRobots(base, '', { status: 301, location: `${target}/robots.txt` });
     const gate = env.HOSTS.getByName(new URL(base).hostname);
-    expect(await gate.admit({ url: `${base}/private/x`, minIntervalMs: 0, maxWaitMs: 1000 })).toEqual({ kind: 'disallowed' });
+    expect(await gate.admit({ url: `${base}/private/x`, minIntervalMs: 0, maxWaitMs: 1000 })).toEqual({
+      kind: 'disallowed',
+    });
     expect((await gate.admit({ url: `${base}/public`, minIntervalMs: 0, maxWaitMs: 1000 })).kind).toBe('go');
   });
 
@@ -171,7 +184,10 @@ describe('the HostGate Durable Object', () => {
     const gate = env.HOSTS.getByName(new URL(base).hostname);
     expect((await gate.admit({ url: `${base}/anything`, minIntervalMs: 0, maxWaitMs: 1000 })).kind).toBe('go');
     expect((await hostLog(base)).entries.filter((e) => e.path === '/robots.txt')).toHaveLength(6);
-    expect((await gate.state()).robots[0]).toMatchObject({ kind: 'allow-all', reason: 'robots.txt: more than 5 redirects' });
+    expect((await gate.state()).robots[0]).toMatchObject({
+      kind: 'allow-all',
+      reason: 'robots.txt: more than 5 redirects',
+    });
   });
 
   it('reserves slots a full interval apart, holds back-offs, and hands out nothing beyond the wait budget', async () => {
@@ -199,8 +215,16 @@ describe('a batch of admissions', () => {
     const ns = namespace();
     // As many URLs as the host has slots (HOST_MAX_CONCURRENCY is 64 in tests), then one on another port of the
     // same host name, whose robots.txt is not known yet: fetching it needs a slot of its own.
-    const first = Array.from({ length: 64 }, (_, i) => ({ url: `${base}/t/${ns}/pure-100/p${i + 1}.html`, minIntervalMs: 0, maxWaitMs: 10_000 }));
-    const other = { url: `http://${new URL(base).hostname}:1/t/${ns}/other-port.html`, minIntervalMs: 0, maxWaitMs: 10_000 };
+    const first = Array.from({ length: 64 }, (_, i) => ({
+      url: `${base}/t/${ns}/pure-100/p${i + 1}.html`,
+      minIntervalMs: 0,
+      maxWaitMs: 10_000,
+    }));
+    const other = {
+      url: `http://${new URL(base).hostname}:1/t/${ns}/other-port.html`,
+      minIntervalMs: 0,
+      maxWaitMs: 10_000,
+    };
     const started = Date.now();
     const admissions = await gate.admitMany([...first, other]);
     expect(Date.now() - started).toBeLessThan(5000);

@@ -26,7 +26,8 @@ describe('priorities', () => {
 
     // A large normal crawl with a deep backlog in the normal queue.
     const big = await createCrawl({ seeds: [`${site()}/t/${namespace()}/flat-3000-d50/`] });
-    for (let i = 0; i < 200 && (await getCrawl(big)).counts.stored < 100; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 200 && (await getCrawl(big)).counts.stored < 100; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const backlog = (await getCrawl(big)).pending;
     expect(backlog).toBeGreaterThan(500);
 

@@ -27,7 +27,9 @@ async function d1Rows(crawlId: string): Promise<Record<string, number>> {
 async function objectStorage(crawlId: string): Promise<{ tables: string[]; alarm: number | null }> {
   return runInDurableObject(env.CRAWL.getByName(crawlId), async (_instance, state) => ({
     tables: state.storage.sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+      )
       .toArray()
       .map((r) => r.name),
     alarm: await state.storage.getAlarm(),
@@ -87,7 +89,12 @@ describe('DELETE /v1/crawls/:id?purge=true', () => {
 
   it('keeps the bodies later crawls of a schedule still point at, until none does', async () => {
     const root = `${site()}/t/${namespace()}/cond-5/`;
-    const created = (await (await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root] } }) })).json()) as {
+    const created = (await (
+      await api('/v1/schedules', {
+        method: 'POST',
+        body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root] } }),
+      })
+    ).json()) as {
       id: string;
     };
     const runOnce = async () => {
@@ -103,7 +110,9 @@ describe('DELETE /v1/crawls/:id?purge=true', () => {
     expect((await api(`/v1/crawls/${first}?purge=true`, { method: 'DELETE' })).status).toBe(200);
     const content = await api(`/v1/crawls/${second}/content?url=${encodeURIComponent(`${root}p1.html`)}`);
     expect(await content.text()).toContain('page 1');
-    const links = (await (await api(`/v1/crawls/${second}/links?url=${encodeURIComponent(root)}`)).json()) as { links: string[] };
+    const links = (await (await api(`/v1/crawls/${second}/links?url=${encodeURIComponent(root)}`)).json()) as {
+      links: string[];
+    };
     expect(links.links.length).toBeGreaterThan(0);
     const kept = await objectKeys(first);
     expect(kept.length).toBeGreaterThan(0);
@@ -112,7 +121,9 @@ describe('DELETE /v1/crawls/:id?purge=true', () => {
     expect((await api(`/v1/crawls/${second}?purge=true`, { method: 'DELETE' })).status).toBe(200);
     expect(await objectKeys(first)).toEqual([]);
     expect(await objectKeys(second)).toEqual([]);
-    const retained = await env.DB.prepare('SELECT COUNT(*) AS n FROM retained_objects WHERE schedule_id = ?').bind(created.id).first<{ n: number }>();
+    const retained = await env.DB.prepare('SELECT COUNT(*) AS n FROM retained_objects WHERE schedule_id = ?')
+      .bind(created.id)
+      .first<{ n: number }>();
     expect(retained?.n).toBe(0);
   });
 
@@ -122,7 +133,9 @@ describe('DELETE /v1/crawls/:id?purge=true', () => {
     await waitForCrawl(id);
     // A scheduled recrawl of it, still running (its job row is what the purge looks at).
     const recrawl = crypto.randomUUID();
-    await env.DB.prepare("INSERT INTO crawls (id, status, config, created_at, updated_at, previous_crawl_id) VALUES (?, 'running', '{}', 0, 0, ?)")
+    await env.DB.prepare(
+      "INSERT INTO crawls (id, status, config, created_at, updated_at, previous_crawl_id) VALUES (?, 'running', '{}', 0, 0, ?)",
+    )
       .bind(recrawl, id)
       .run();
     const res = await api(`/v1/crawls/${id}?purge=true`, { method: 'DELETE' });
@@ -145,9 +158,13 @@ describe('retentionDays', () => {
     const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/pure-3/`], retentionDays: 2 });
     await waitForCrawl(kept);
     await waitForCrawl(id);
-    const row = await env.DB.prepare('SELECT finished_at, expires_at FROM crawls WHERE id = ?').bind(id).first<{ finished_at: number; expires_at: number }>();
+    const row = await env.DB.prepare('SELECT finished_at, expires_at FROM crawls WHERE id = ?')
+      .bind(id)
+      .first<{ finished_at: number; expires_at: number }>();
     expect(row?.expires_at).toBe((row?.finished_at ?? 0) + 2 * DAY);
-    expect(((await (await api(`/v1/crawls/${id}`)).json()) as { config: { retentionDays: number } }).config.retentionDays).toBe(2);
+    expect(
+      ((await (await api(`/v1/crawls/${id}`)).json()) as { config: { retentionDays: number } }).config.retentionDays,
+    ).toBe(2);
 
     await runHousekeeping(env, Date.now() + DAY); // not yet
     expect((await api(`/v1/crawls/${id}`)).status).toBe(200);
@@ -166,7 +183,10 @@ describe('retentionDays', () => {
 
   it('is validated: whole days from 1 to 3650', async () => {
     for (const retentionDays of [0, 1.5, 4000, '3']) {
-      const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds: [`${site()}/`], retentionDays }) });
+      const res = await api('/v1/crawls', {
+        method: 'POST',
+        body: JSON.stringify({ seeds: [`${site()}/`], retentionDays }),
+      });
       expect(res.status, String(retentionDays)).toBe(400);
     }
   });

@@ -30,7 +30,10 @@ describe('schedules API', () => {
   });
 
   it('creates, lists, reads and deletes; a cron schedule runs at its next matching minute', async () => {
-    const res = await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ cron: '0 0 1 1 *', crawl: { seeds: ['https://example.com/'] } }) });
+    const res = await api('/v1/schedules', {
+      method: 'POST',
+      body: JSON.stringify({ cron: '0 0 1 1 *', crawl: { seeds: ['https://example.com/'] } }),
+    });
     expect(res.status).toBe(201);
     const created = (await res.json()) as { id: string; nextRunAt: string; crawl: { scope: string } };
     expect(new Date(created.nextRunAt).getUTCMonth()).toBe(0);
@@ -49,17 +52,25 @@ describe('scheduled recrawls', () => {
   it('send conditional requests, write no new bodies for unchanged pages, and report what changed', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/cond-5/`;
-    const created = (await (await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root] } }) })).json()) as {
+    const created = (await (
+      await api('/v1/schedules', {
+        method: 'POST',
+        body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root] } }),
+      })
+    ).json()) as {
       id: string;
     };
     const runOnce = async () => {
       await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(created.id).run();
       const started = await runDueSchedules(env);
-      const row = await env.DB.prepare('SELECT last_crawl_id FROM schedules WHERE id = ?').bind(created.id).first<{ last_crawl_id: string }>();
+      const row = await env.DB.prepare('SELECT last_crawl_id FROM schedules WHERE id = ?')
+        .bind(created.id)
+        .first<{ last_crawl_id: string }>();
       expect(started).toContain(row?.last_crawl_id);
       return row?.last_crawl_id as string;
     };
-    const changesOf = async (id: string) => ((await (await api(`/v1/crawls/${id}`)).json()) as { changes: Record<string, number> }).changes;
+    const changesOf = async (id: string) =>
+      ((await (await api(`/v1/crawls/${id}`)).json()) as { changes: Record<string, number> }).changes;
     // Bodies written for a crawl: the pages its R2 segments hold.
     const bodiesOf = async (id: string) =>
       (await env.BODIES.list({ prefix: `crawls/${id}/`, include: ['customMetadata'] })).objects.reduce(
@@ -86,7 +97,11 @@ describe('scheduled recrawls', () => {
     }[];
     const secondRun = log.slice(6);
     expect(secondRun).toHaveLength(6);
-    expect(secondRun.every((e) => e.ifNoneMatch !== null && e.ifModifiedSince === 'Wed, 01 Jul 2026 00:00:00 GMT' && e.status === 304)).toBe(true);
+    expect(
+      secondRun.every(
+        (e) => e.ifNoneMatch !== null && e.ifModifiedSince === 'Wed, 01 Jul 2026 00:00:00 GMT' && e.status === 304,
+      ),
+    ).toBe(true);
     // The unchanged page still serves its body, from the version that was stored.
     const content = await api(`/v1/crawls/${second}/content?url=${encodeURIComponent(`${root}p1.html`)}`);
     expect(await content.text()).toContain('page 1');
@@ -107,7 +122,10 @@ describe('the cron trigger', () => {
   it('starts due schedules, once, and sets their next run', async () => {
     const ns = namespace();
     const created = (await (
-      await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 600, crawl: { seeds: [`${site()}/t/${ns}/pure-1/`] } }) })
+      await api('/v1/schedules', {
+        method: 'POST',
+        body: JSON.stringify({ everySeconds: 600, crawl: { seeds: [`${site()}/t/${ns}/pure-1/`] } }),
+      })
     ).json()) as { id: string };
     const before = Date.now();
     // Two overlapping invocations: the run is taken once.
@@ -122,7 +140,9 @@ describe('the cron trigger', () => {
       .bind(created.id)
       .first<{ last_crawl_id: string; next_run_at: number }>();
     expect(row?.next_run_at).toBeGreaterThanOrEqual(before + 600_000);
-    const crawls = await env.DB.prepare('SELECT id FROM crawls WHERE schedule_id = ?').bind(created.id).all<{ id: string }>();
+    const crawls = await env.DB.prepare('SELECT id FROM crawls WHERE schedule_id = ?')
+      .bind(created.id)
+      .all<{ id: string }>();
     expect(crawls.results.map((c) => c.id)).toEqual([row?.last_crawl_id]);
     expect((await waitForCrawl(row?.last_crawl_id as string)).counts.stored).toBe(2);
     await api(`/v1/schedules/${created.id}`, { method: 'DELETE' });

@@ -34,7 +34,11 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
       return offer(id, batch);
     });
     const accepted = (await Promise.all(calls)).flat().map((e) => e.url);
-    const offered = new Set(Array.from({ length: 50 }, (_, c) => Array.from({ length: 60 }, (_, k) => entry((c * 37 + k * 11) % 300).url)).flat());
+    const offered = new Set(
+      Array.from({ length: 50 }, (_, c) =>
+        Array.from({ length: 60 }, (_, k) => entry((c * 37 + k * 11) % 300).url),
+      ).flat(),
+    );
     expect(accepted.length).toBe(offered.size);
     expect(new Set(accepted)).toEqual(offered);
     const snapshot = await env.CRAWL.getByName(id).snapshot();
@@ -44,7 +48,9 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
 
   it('hands a URL to exactly one of many racing claims', async () => {
     const { id } = await startedCoordinator();
-    const claims = await Promise.all(Array.from({ length: 40 }, () => env.CRAWL.getByName(id).claim(['https://example.com/'])));
+    const claims = await Promise.all(
+      Array.from({ length: 40 }, () => env.CRAWL.getByName(id).claim(['https://example.com/'])),
+    );
     const winners = claims.filter((c) => c.claims[0] !== null);
     expect(winners).toHaveLength(1);
     expect(winners[0]?.claims[0]).toEqual({ depth: 0, hops: 0, kind: 'page', attempts: 1 });
@@ -67,11 +73,21 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
   it('records outcomes once: a late duplicate completion is ignored', async () => {
     const { id, stub } = await startedCoordinator();
     await stub.claim(['https://example.com/']);
-    const first = await stub.complete([{ url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(1), entry(2), entry(1)] }]);
+    const first = await stub.complete([
+      { url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(1), entry(2), entry(1)] },
+    ]);
     expect(first.accepted.map((e) => e.url)).toEqual(['https://example.com/p1', 'https://example.com/p2']);
-    const again = await stub.complete([{ url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(3)] }]);
+    const again = await stub.complete([
+      { url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(3)] },
+    ]);
     expect(again.accepted).toEqual([]);
-    expect((await env.CRAWL.getByName(id).snapshot())?.counts).toEqual({ discovered: 3, fetched: 1, stored: 1, failed: 0, skipped: 0 });
+    expect((await env.CRAWL.getByName(id).snapshot())?.counts).toEqual({
+      discovered: 3,
+      fetched: 1,
+      stored: 1,
+      failed: 0,
+      skipped: 0,
+    });
   });
 
   it('a retry hands the URL back; the next claim counts the attempt; completion comes when nothing is pending', async () => {
@@ -80,7 +96,9 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
     await stub.complete([{ url: 'https://example.com/', kind: 'retry', fetched: true, reason: 'http 503' }]);
     const second = await stub.claim(['https://example.com/']);
     expect(second.claims[0]?.attempts).toBe(2);
-    const done = await stub.complete([{ url: 'https://example.com/', kind: 'failed', fetched: true, reason: 'http 503' }]);
+    const done = await stub.complete([
+      { url: 'https://example.com/', kind: 'failed', fetched: true, reason: 'http 503' },
+    ]);
     expect(done.status).toBe('completed');
     expect((await stub.snapshot())?.counts).toEqual({ discovered: 1, fetched: 2, stored: 0, failed: 1, skipped: 0 });
     // Nothing is handed out once the crawl is over.
@@ -90,7 +108,9 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
   it('abandon marks dead-lettered URLs failed, once', async () => {
     const { stub } = await startedCoordinator();
     await stub.claim(['https://example.com/']);
-    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([{ url: 'https://example.com/', attempts: 1 }]);
+    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([
+      { url: 'https://example.com/', attempts: 1 },
+    ]);
     expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([]);
     const snapshot = await stub.snapshot();
     expect(snapshot?.status).toBe('completed');
@@ -121,7 +141,8 @@ describe('the sweeper (Durable Object alarm)', () => {
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const deadline = Date.now() + 30_000;
-    while ((await stub.snapshot())?.status !== 'completed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while ((await stub.snapshot())?.status !== 'completed' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     expect((await stub.snapshot())?.counts).toMatchObject({ discovered: 8, stored: 8 });
     expect(await siteLog(ns)).toHaveLength(8);
     const row = await env.DB.prepare('SELECT status FROM crawls WHERE id = ?').bind(id).first<{ status: string }>();

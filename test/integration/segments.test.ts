@@ -25,9 +25,14 @@ describe('writeSegments', () => {
   ] as const)
     it(`packs a batch of bodies into segments (${how}) and points each page at its byte range`, async () => {
       const crawlId = `seg-${crypto.randomUUID()}`;
-      const bodies = ['alpha', '', 'gamma-gamma', 'delta', 'ε-unicode-body'].map((t) => new TextEncoder().encode(t.repeat(3)));
+      const bodies = ['alpha', '', 'gamma-gamma', 'delta', 'ε-unicode-body'].map((t) =>
+        new TextEncoder().encode(t.repeat(3)),
+      );
       const results = [...bodies.map((b, i) => processed(`http://e.com/${i}`, b)), processed('http://e.com/no-body')];
-      const segments = await writeSegments(env.BODIES, crawlId, results, { targetBytes: 30, ...(concatMaxBytes === undefined ? {} : { concatMaxBytes }) });
+      const segments = await writeSegments(env.BODIES, crawlId, results, {
+        targetBytes: 30,
+        ...(concatMaxBytes === undefined ? {} : { concatMaxBytes }),
+      });
       expect(segments).toBe(2);
 
       const listed = await env.BODIES.list({ prefix: `crawls/${crawlId}/segments/`, include: ['customMetadata'] });
@@ -39,7 +44,9 @@ describe('writeSegments', () => {
         expect(page.bodyAt?.key).toMatch(new RegExp(`^crawls/${crawlId}/segments/`));
         expect(page.bodyAt?.length).toBe(body.byteLength);
         if (body.byteLength === 0) continue;
-        const object = await env.BODIES.get(page.bodyAt!.key, { range: { offset: page.bodyAt!.offset!, length: page.bodyAt!.length! } });
+        const object = await env.BODIES.get(page.bodyAt!.key, {
+          range: { offset: page.bodyAt!.offset!, length: page.bodyAt!.length! },
+        });
         expect(new Uint8Array(await object!.arrayBuffer())).toEqual(body);
       }
       expect(results[5]!.page!.bodyAt).toBeNull();

@@ -26,7 +26,9 @@ describe('sitemaps', () => {
     expect(paths.some((p) => p.includes('/private/') || p.includes('commented'))).toBe(false);
     expect(new Set(paths).size).toBe(paths.length);
 
-    const links = (await (await api(`/v1/crawls/${id}/links?url=${encodeURIComponent(`${site}map-1.xml`)}`)).json()) as { links: string[] };
+    const links = (await (
+      await api(`/v1/crawls/${id}/links?url=${encodeURIComponent(`${site}map-1.xml`)}`)
+    ).json()) as { links: string[] };
     expect(links.links).toHaveLength(8);
   });
 

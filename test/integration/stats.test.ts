@@ -20,10 +20,16 @@ describe('crawl stats, hosts and recent pages', () => {
     const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/misc/`] });
     await waitForCrawl(id);
     const stats = (await (await api(`/v1/crawls/${id}/stats`)).json()) as Stats;
-    const errors = (await (await api(`/v1/crawls/${id}/errors?limit=1000`)).json()) as { errors: { outcome: string; reason: string }[] };
+    const errors = (await (await api(`/v1/crawls/${id}/errors?limit=1000`)).json()) as {
+      errors: { outcome: string; reason: string }[];
+    };
     // The same grouping, done here from the listed errors.
     const expected = new Map<string, number>();
-    for (const e of errors.errors) expected.set(`${e.outcome} ${reasonKind(e.reason)}`, (expected.get(`${e.outcome} ${reasonKind(e.reason)}`) ?? 0) + 1);
+    for (const e of errors.errors)
+      expected.set(
+        `${e.outcome} ${reasonKind(e.reason)}`,
+        (expected.get(`${e.outcome} ${reasonKind(e.reason)}`) ?? 0) + 1,
+      );
     expect(new Map(stats.errorKinds.map((k) => [`${k.outcome} ${k.kind}`, k.count]))).toEqual(expected);
     const redirects = errors.errors.filter((e) => /^redirect \d{3} to /.test(e.reason));
     expect(new Set(redirects.map((e) => e.reason)).size).toBeGreaterThan(1);
@@ -31,7 +37,9 @@ describe('crawl stats, hosts and recent pages', () => {
       { outcome: 'skipped', kind: 'redirect', count: redirects.length },
     ]);
     expect(stats.errorKinds).toContainEqual({ outcome: 'failed', kind: 'http 404', count: 1 });
-    expect(stats.errorKinds.map((k) => k.count)).toEqual([...stats.errorKinds.map((k) => k.count)].sort((a, b) => b - a));
+    expect(stats.errorKinds.map((k) => k.count)).toEqual(
+      [...stats.errorKinds.map((k) => k.count)].sort((a, b) => b - a),
+    );
   });
 
   it('reports a time series and breakdowns that add up to the pages and errors listed', async () => {
@@ -43,7 +51,11 @@ describe('crawl stats, hosts and recent pages', () => {
     const res = await api(`/v1/crawls/${id}/stats`);
     expect(res.status).toBe(200);
     const stats = (await res.json()) as Stats;
-    expect(stats).toMatchObject({ id, status: 'completed', counts: { discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10 } });
+    expect(stats).toMatchObject({
+      id,
+      status: 'completed',
+      counts: { discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10 },
+    });
     // Every page row lands in exactly one interval, every failed URL too.
     const pages = await allPages(id);
     expect(stats.series.reduce((n, b) => n + b.fetched, 0)).toBe(pages.length);
@@ -70,7 +82,8 @@ describe('crawl stats, hosts and recent pages', () => {
     expect(fine.interval).toBe(1);
     expect(fine.rate.windowSeconds).toBe(5);
     expect(fine.series.reduce((n, b) => n + b.fetched, 0)).toBe(pages.length);
-    for (const query of ['interval=0', 'interval=x', 'window=0', 'bogus=1']) expect((await api(`/v1/crawls/${id}/stats?${query}`)).status, query).toBe(400);
+    for (const query of ['interval=0', 'interval=x', 'window=0', 'bogus=1'])
+      expect((await api(`/v1/crawls/${id}/stats?${query}`)).status, query).toBe(400);
     expect((await api(`/v1/crawls/${crypto.randomUUID()}/stats`)).status).toBe(404);
     expect((await api(`/v1/crawls/${id}/stats`, { token: null })).status).toBe(401);
   });
@@ -83,7 +96,13 @@ describe('crawl stats, hosts and recent pages', () => {
     const res = await api(`/v1/crawls/${id}/hosts`);
     expect(res.status).toBe(200);
     const { hosts } = (await res.json()) as {
-      hosts: { host: string; pages: number; inflight: number; requests: number; robots: { origin: string; kind: string }[] }[];
+      hosts: {
+        host: string;
+        pages: number;
+        inflight: number;
+        requests: number;
+        robots: { origin: string; kind: string }[];
+      }[];
     };
     expect(hosts).toHaveLength(1);
     expect(hosts[0]).toMatchObject({ host: new URL(root).hostname, pages: 6, inflight: 0 });
@@ -106,7 +125,8 @@ describe('crawl stats, hosts and recent pages', () => {
     } while (cursor);
     const all = await allPages(id);
     expect(seen.map((p) => p.url).sort()).toEqual(all.map((p) => p.url));
-    for (let i = 1; i < seen.length; i++) expect(Date.parse(seen[i - 1]!.fetchedAt)).toBeGreaterThanOrEqual(Date.parse(seen[i]!.fetchedAt));
+    for (let i = 1; i < seen.length; i++)
+      expect(Date.parse(seen[i - 1]!.fetchedAt)).toBeGreaterThanOrEqual(Date.parse(seen[i]!.fetchedAt));
     expect((await api(`/v1/crawls/${id}/pages?order=oldest`)).status).toBe(400);
     // A cursor of the URL order is not one of the recent order.
     const byUrl = (await (await api(`/v1/crawls/${id}/pages?limit=1`)).json()) as { cursor: string };
@@ -118,12 +138,20 @@ describe('crawl stats, hosts and recent pages', () => {
     const root = `${site()}/t/${ns}/misc/`;
     const id = await createCrawl({ seeds: [root] });
     await waitForCrawl(id);
-    const res = await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [`${root}missing.html`, `${root}ok.html`] }) });
+    const res = await api(`/v1/crawls/${id}/retry-errors`, {
+      method: 'POST',
+      body: JSON.stringify({ urls: [`${root}missing.html`, `${root}ok.html`] }),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id, retried: 1, remaining: 2 });
     const after = await waitForCrawl(id);
     expect(after.counts.failed).toBe(3);
-    expect((await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: ['not a url'] }) })).status).toBe(400);
-    expect((await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [] }) })).status).toBe(400);
+    expect(
+      (await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: ['not a url'] }) }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: JSON.stringify({ urls: [] }) })).status,
+    ).toBe(400);
   });
 });

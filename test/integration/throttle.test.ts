@@ -5,7 +5,8 @@ import type { HostLogEntry } from '../support/host-log';
 
 /** The crawl's queue operations and pages, once its last consumer has reported (the count stops moving). */
 async function queueOpsPerPage(id: string): Promise<number> {
-  const read = async () => (await (await api(`/v1/crawls/${id}/usage`)).json()) as { pages: number; operations: Usage['operations'] };
+  const read = async () =>
+    (await (await api(`/v1/crawls/${id}/usage`)).json()) as { pages: number; operations: Usage['operations'] };
   let usage = await read();
   for (let i = 0; i < 20; i++) {
     await new Promise((r) => setTimeout(r, 250));
@@ -33,7 +34,10 @@ describe('a polite crawl of one host', () => {
     const [politeOps, openOps] = await Promise.all([queueOpsPerPage(politeId), queueOpsPerPage(openId)]);
     // The target is 1.5x; 1.2x here, as without reservations this crawl makes 1.36x (more rounds, more so on bigger crawls).
     expect(openOps).toBe(3);
-    expect(politeOps / openOps, `queue operations per page: polite ${politeOps}, unthrottled ${openOps}`).toBeLessThanOrEqual(1.2);
+    expect(
+      politeOps / openOps,
+      `queue operations per page: polite ${politeOps}, unthrottled ${openOps}`,
+    ).toBeLessThanOrEqual(1.2);
 
     // Politeness is kept, measured at the server: no two requests closer than the interval, each page fetched once.
     const { entries } = (await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[] };

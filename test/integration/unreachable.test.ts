@@ -41,9 +41,18 @@ describe('a fetch that gets no HTTP answer is named for what happened', () => {
   it('a connection reset, a hang and a TLS handshake with a plain-HTTP server', async () => {
     const ns = namespace();
     const port = new URL(site()).port;
-    expect(await failureOf(`${site()}/t/${ns}/faults/reset`)).toMatchObject({ kind: 'reset', message: `reset: connection lost (127.0.0.1:${port})` });
-    expect(await failureOf(`${site()}/t/${ns}/faults/hang`)).toMatchObject({ kind: 'timeout', message: `timeout after ${env.FETCH_TIMEOUT_MS} ms` });
-    expect(await failureOf(`https://127.0.0.1:${port}/`)).toMatchObject({ kind: 'tls', message: `tls: handshake failed (127.0.0.1:${port})` });
+    expect(await failureOf(`${site()}/t/${ns}/faults/reset`)).toMatchObject({
+      kind: 'reset',
+      message: `reset: connection lost (127.0.0.1:${port})`,
+    });
+    expect(await failureOf(`${site()}/t/${ns}/faults/hang`)).toMatchObject({
+      kind: 'timeout',
+      message: `timeout after ${env.FETCH_TIMEOUT_MS} ms`,
+    });
+    expect(await failureOf(`https://127.0.0.1:${port}/`)).toMatchObject({
+      kind: 'tls',
+      message: `tls: handshake failed (127.0.0.1:${port})`,
+    });
   });
 });
 
@@ -70,10 +79,16 @@ describe('a crawl of a host that cannot be reached', () => {
       const started = Date.now();
       const admission = await gate.admit({ url: `http://${NO_SUCH_HOST}${path}`, minIntervalMs: 0, maxWaitMs: 1000 });
       expect(Date.now() - started).toBeLessThan(1000);
-      expect(admission).toMatchObject({ kind: 'unreachable', failure: { kind: 'dns', message: `dns: host not found (${NO_SUCH_HOST})` } });
+      expect(admission).toMatchObject({
+        kind: 'unreachable',
+        failure: { kind: 'dns', message: `dns: host not found (${NO_SUCH_HOST})` },
+      });
     }
     const state = await gate.state();
-    expect(state.robots.find((r) => r.origin === `http://${NO_SUCH_HOST}`)).toMatchObject({ kind: 'unreachable', failure: { kind: 'dns' } });
+    expect(state.robots.find((r) => r.origin === `http://${NO_SUCH_HOST}`)).toMatchObject({
+      kind: 'unreachable',
+      failure: { kind: 'dns' },
+    });
   });
 });
 
@@ -83,8 +98,20 @@ describe('POST /v1/scrape of a host that cannot be reached', () => {
     return { status: res.status, body: (await res.json()) as { error: { code: string; message: string } } };
   };
   it.each([
-    ['a name that does not resolve', `http://${NO_SUCH_HOST}/x`, 502, 'dns_error', `http://${NO_SUCH_HOST}/x: dns: host not found (${NO_SUCH_HOST})`],
-    ['a closed port', `${CLOSED}/x`, 502, 'connection_refused', `${CLOSED}/x: refused: connection refused (127.0.0.1:1)`],
+    [
+      'a name that does not resolve',
+      `http://${NO_SUCH_HOST}/x`,
+      502,
+      'dns_error',
+      `http://${NO_SUCH_HOST}/x: dns: host not found (${NO_SUCH_HOST})`,
+    ],
+    [
+      'a closed port',
+      `${CLOSED}/x`,
+      502,
+      'connection_refused',
+      `${CLOSED}/x: refused: connection refused (127.0.0.1:1)`,
+    ],
   ])('%s: the named failure', async (_name, url, status, code, message) => {
     const started = Date.now();
     expect(await scrape(url)).toEqual({ status, body: { error: { code, message } } });
@@ -92,6 +119,9 @@ describe('POST /v1/scrape of a host that cannot be reached', () => {
   });
   it('a page that never answers: a timeout', async () => {
     const url = `${site()}/t/${namespace()}/faults/hang`;
-    expect(await scrape(url)).toEqual({ status: 504, body: { error: { code: 'timeout', message: `${url}: timeout after ${env.FETCH_TIMEOUT_MS} ms` } } });
+    expect(await scrape(url)).toEqual({
+      status: 504,
+      body: { error: { code: 'timeout', message: `${url}: timeout after ${env.FETCH_TIMEOUT_MS} ms` } },
+    });
   });
 });

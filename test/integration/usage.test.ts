@@ -7,7 +7,12 @@ interface UsageView {
   pages: number;
   operations: Usage['operations'];
   storage: { r2Bytes: number };
-  estimate: { usd: number; usdPerMillionPages: number; breakdown: Record<string, number>; prices: { perMillion: Record<string, number> } };
+  estimate: {
+    usd: number;
+    usdPerMillionPages: number;
+    breakdown: Record<string, number>;
+    prices: { perMillion: Record<string, number> };
+  };
 }
 
 async function usageOf(id: string): Promise<UsageView> {
@@ -55,7 +60,9 @@ describe('GET /v1/crawls/:id/usage', () => {
 
     // D1: the crawl's job row (3 rows written: the row, its primary key index, crawls_created) and one row per page
     // (the links are in R2, not D1).
-    const rows = await env.DB.prepare('SELECT COUNT(*) AS n FROM pages WHERE crawl_id = ?').bind(id).first<{ n: number }>();
+    const rows = await env.DB.prepare('SELECT COUNT(*) AS n FROM pages WHERE crawl_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(8);
     expect(usage.operations.d1RowsWritten).toBe(3 + 8);
 

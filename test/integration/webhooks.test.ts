@@ -23,7 +23,8 @@ async function waitForDeliveries(ns: string, count: number, timeoutMs = 30_000):
   for (;;) {
     const got = await received(ns);
     if (got.filter((r) => r.status === 204).length >= count) return got;
-    if (Date.now() > deadline) throw new Error(`${got.length} deliveries, waiting for ${count}: ${JSON.stringify(got.map((r) => r.body))}`);
+    if (Date.now() > deadline)
+      throw new Error(`${got.length} deliveries, waiting for ${count}: ${JSON.stringify(got.map((r) => r.body))}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -35,7 +36,13 @@ async function assertSigned(delivery: Received): Promise<void> {
   expect(match, header).not.toBeNull();
   const [, t, v1] = match as unknown as [string, string, string];
   expect(Math.abs(Date.now() / 1000 - Number(t))).toBeLessThan(300);
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(SECRET),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const mac = hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${t}.${delivery.body}`)));
   expect(v1).toBe(mac);
 }
@@ -81,7 +88,10 @@ describe('webhooks', () => {
 
   it('posts crawl.cancelled when a crawl is cancelled', async () => {
     const ns = namespace();
-    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-50-d200/`], webhook: { url: `${site()}/__hook/${ns}`, secret: SECRET } });
+    const id = await createCrawl({
+      seeds: [`${site()}/t/${ns}/pure-50-d200/`],
+      webhook: { url: `${site()}/__hook/${ns}`, secret: SECRET },
+    });
     expect((await api(`/v1/crawls/${id}`, { method: 'DELETE' })).status).toBe(200);
     const [delivery] = await waitForDeliveries(ns, 1);
     await assertSigned(delivery!);
@@ -92,7 +102,10 @@ describe('webhooks', () => {
   it('a receiver that is down does not hold up the crawl', async () => {
     const ns = namespace();
     // Nothing listens on port 1: every delivery fails, and is retried apart from the crawl.
-    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/misc/`], webhook: { url: 'http://127.0.0.1:1/hook', secret: SECRET } });
+    const id = await createCrawl({
+      seeds: [`${site()}/t/${ns}/misc/`],
+      webhook: { url: 'http://127.0.0.1:1/hook', secret: SECRET },
+    });
     const crawl = await waitForCrawl(id, 30_000);
     expect(crawl.status).toBe('completed');
     expect(crawl.counts).toEqual({ discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10 });
@@ -120,7 +133,11 @@ describe('webhooks', () => {
 describe('the webhooks consumer', () => {
   async function crawlWithWebhook(url: string | null): Promise<string> {
     const id = crypto.randomUUID();
-    await insertCrawlRow(id, testConfig({ seeds: ['http://a.test/'], webhook: url ? { url, secret: SECRET } : null }), 'completed');
+    await insertCrawlRow(
+      id,
+      testConfig({ seeds: ['http://a.test/'], webhook: url ? { url, secret: SECRET } : null }),
+      'completed',
+    );
     return id;
   }
 
@@ -134,7 +151,12 @@ describe('the webhooks consumer', () => {
   it('retries a failed delivery with backoff, acks it once delivered, gives up after the last attempt', async () => {
     const ns = namespace();
     const id = await crawlWithWebhook(`${site()}/__hook/${ns}?fail=1`);
-    const event = webhookEvent('page.failed', id, { url: 'http://a.test/x', reason: 'http 404', attempts: 1, httpStatus: 404 });
+    const event = webhookEvent('page.failed', id, {
+      url: 'http://a.test/x',
+      reason: 'http 404',
+      attempts: 1,
+      httpStatus: 404,
+    });
 
     const first = await consume([{ body: event, attempts: 1 }]);
     expect(first.explicitAcks).toEqual([]);
@@ -169,7 +191,11 @@ describe('the webhooks consumer', () => {
   });
 
   it('waits 5 s before the second attempt, doubling up to an hour, with jitter', () => {
-    expect([1, 2, 3, 8, 20].map((attempt) => webhookRetryDelaySeconds(attempt, () => 0))).toEqual([3, 5, 10, 320, 1800]);
-    expect([1, 2, 3, 8, 20].map((attempt) => webhookRetryDelaySeconds(attempt, () => 1))).toEqual([5, 10, 20, 640, 3600]);
+    expect([1, 2, 3, 8, 20].map((attempt) => webhookRetryDelaySeconds(attempt, () => 0))).toEqual([
+      3, 5, 10, 320, 1800,
+    ]);
+    expect([1, 2, 3, 8, 20].map((attempt) => webhookRetryDelaySeconds(attempt, () => 1))).toEqual([
+      5, 10, 20, 640, 3600,
+    ]);
   });
 });

@@ -43,7 +43,9 @@ function partOf(file: string): string {
 /** The project files a file imports (relative specifiers only; packages are not parts). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)].map((m) => m[1] as string);
+  const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)].map(
+    (m) => m[1] as string,
+  );
   return specifiers.map((s) => resolve(dirname(file), s.endsWith('.ts') ? s : `${s}.ts`));
 }
 
@@ -69,8 +71,11 @@ describe('the layout of src/', () => {
 
   it('keeps the domain pure: it imports nothing outside itself, and touches no binding', () => {
     for (const file of sources.filter((f) => partOf(f) === 'domain')) {
-      for (const target of importsOf(file)) expect(partOf(target), `${relative(root, file)} imports ${relative(root, target)}`).toBe('domain');
-      expect(readFileSync(file, 'utf8'), relative(root, file)).not.toMatch(/\benv\.|cloudflare:workers|\bD1Database\b|\bR2Bucket\b|\bQueue\b/);
+      for (const target of importsOf(file))
+        expect(partOf(target), `${relative(root, file)} imports ${relative(root, target)}`).toBe('domain');
+      expect(readFileSync(file, 'utf8'), relative(root, file)).not.toMatch(
+        /\benv\.|cloudflare:workers|\bD1Database\b|\bR2Bucket\b|\bQueue\b/,
+      );
     }
   });
 
@@ -78,9 +83,12 @@ describe('the layout of src/', () => {
     for (const file of sources) {
       const rel = relative(src, file);
       const text = readFileSync(file, 'utf8');
-      if (!rel.startsWith('storage/d1/')) expect(text, rel).not.toMatch(/\.prepare\(|\bDB\.(batch|exec)\(|\bdb\.(batch|exec)\(/);
+      if (!rel.startsWith('storage/d1/'))
+        expect(text, rel).not.toMatch(/\.prepare\(|\bDB\.(batch|exec)\(|\bdb\.(batch|exec)\(/);
       if (!rel.startsWith('storage/'))
-        expect(text, rel).not.toMatch(/\bBODIES\.(get|put|head|delete|list|createMultipartUpload)\(|\bbucket\.(get|put|head|delete|list)\(/);
+        expect(text, rel).not.toMatch(
+          /\bBODIES\.(get|put|head|delete|list|createMultipartUpload)\(|\bbucket\.(get|put|head|delete|list)\(/,
+        );
     }
   });
 });

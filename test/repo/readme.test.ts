@@ -13,7 +13,11 @@ function resourcesOfToml(): Set<string> {
   const queues = all(toml, /^\s*(?:queue|dead_letter_queue)\s*=\s*"([^"]+)"/gm);
   const buckets = all(toml, /^\s*bucket_name\s*=\s*"([^"]+)"/gm);
   const databases = all(toml, /^\s*database_name\s*=\s*"([^"]+)"/gm);
-  return new Set([...[...queues].map((q) => `queue ${q}`), ...[...buckets].map((b) => `bucket ${b}`), ...[...databases].map((d) => `database ${d}`)]);
+  return new Set([
+    ...[...queues].map((q) => `queue ${q}`),
+    ...[...buckets].map((b) => `bucket ${b}`),
+    ...[...databases].map((d) => `database ${d}`),
+  ]);
 }
 
 /** The resources the README's deploy recipe creates. */
@@ -22,7 +26,11 @@ function resourcesOfRecipe(): Set<string> {
   const queues = all(recipe, /wrangler queues create (\S+)/g);
   const buckets = all(recipe, /wrangler r2 bucket create (\S+)/g);
   const databases = all(recipe, /wrangler d1 create (\S+)/g);
-  return new Set([...[...queues].map((q) => `queue ${q}`), ...[...buckets].map((b) => `bucket ${b}`), ...[...databases].map((d) => `database ${d}`)]);
+  return new Set([
+    ...[...queues].map((q) => `queue ${q}`),
+    ...[...buckets].map((b) => `bucket ${b}`),
+    ...[...databases].map((d) => `database ${d}`),
+  ]);
 }
 
 describe('the README', () => {
@@ -32,7 +40,12 @@ describe('the README', () => {
 
   it('starts with the whole setup: npm ci, npm start, npm test', () => {
     const first = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-    expect(first.split('\n').map((line) => line.split('#')[0]?.trim())).toEqual(['npm ci', 'npm start', 'npm test', '']);
+    expect(first.split('\n').map((line) => line.split('#')[0]?.trim())).toEqual([
+      'npm ci',
+      'npm start',
+      'npm test',
+      '',
+    ]);
   });
 
   it('has a deploy recipe that creates every queue, bucket and database wrangler.toml names, and nothing else', () => {
@@ -42,6 +55,7 @@ describe('the README', () => {
   });
 
   it('links documents that exist', () => {
-    for (const [, path] of readme.matchAll(/\]\(((?:docs\/)[^)#]+)/g)) expect(() => read(path as string), path).not.toThrow();
+    for (const [, path] of readme.matchAll(/\]\(((?:docs\/)[^)#]+)/g))
+      expect(() => read(path as string), path).not.toThrow();
   });
 });

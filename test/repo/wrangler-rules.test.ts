@@ -15,7 +15,9 @@ function consumers(): Record<string, string>[] {
     .slice(1)
     .map((block) => {
       const body = block.split(/^\[/m)[0] ?? '';
-      return Object.fromEntries([...body.matchAll(/^(\w+)\s*=\s*"?([^"\n]*)"?\s*$/gm)].map((m) => [m[1] as string, m[2] as string]));
+      return Object.fromEntries(
+        [...body.matchAll(/^(\w+)\s*=\s*"?([^"\n]*)"?\s*$/gm)].map((m) => [m[1] as string, m[2] as string]),
+      );
     });
 }
 
@@ -36,6 +38,9 @@ describe('wrangler.toml and the life of a URL', () => {
   it('fails a URL by its own count (MAX_ATTEMPTS) before the queue dead-letters its message (max_retries)', () => {
     expect(Number.isInteger(maxAttempts)).toBe(true);
     for (const c of frontiers)
-      expect(attemptsFitQueue(maxAttempts, Number(c.max_retries)), `${c.queue}: MAX_ATTEMPTS ${maxAttempts}, max_retries ${c.max_retries}`).toBe(true);
+      expect(
+        attemptsFitQueue(maxAttempts, Number(c.max_retries)),
+        `${c.queue}: MAX_ATTEMPTS ${maxAttempts}, max_retries ${c.max_retries}`,
+      ).toBe(true);
   });
 });

@@ -14,13 +14,15 @@ const count = (key: string) => {
   return n;
 };
 
-const NAV = '<nav class="site-nav"><a href="index.html">Docs home</a> <a href="article.html">Guide</a> <a href="product.html">Shop</a></nav>';
+const NAV =
+  '<nav class="site-nav"><a href="index.html">Docs home</a> <a href="article.html">Guide</a> <a href="product.html">Shop</a></nav>';
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${NAV}${body}<footer>Docs footer</footer></body></html>`;
 const prose = (topic: string, n: number) =>
   Array.from(
     { length: n },
-    (_, i) => `<p>${topic} paragraph ${i + 1} walks through the crawler in enough plain words to read as the body of an article.</p>`,
+    (_, i) =>
+      `<p>${topic} paragraph ${i + 1} walks through the crawler in enough plain words to read as the body of an article.</p>`,
   ).join('');
 
 const ARTICLE = page(
@@ -44,7 +46,9 @@ const PRODUCT = page(
 );
 
 function latin1(): Buffer {
-  const head = Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><title>Caf');
+  const head = Buffer.from(
+    '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><title>Caf',
+  );
   return Buffer.concat([
     head,
     Buffer.from([0xe9, 0x20, 0x93]),
@@ -63,12 +67,18 @@ function latin1(): Buffer {
 const HOSTILE: Record<string, () => string> = {
   'deep.html': () => `<html><body>${'<div>'.repeat(100_000)}deep text${'</div>'.repeat(100_000)}</body></html>`,
   'unclosed.html': () => `<html><body>${'<p><b><i><span>unclosed '.repeat(20_000)}`,
-  'links.html': () => `<html><body>${Array.from({ length: 100_000 }, (_, i) => `<a href="x/${i}.html">${i}</a>`).join('')}</body></html>`,
-  'script.html': () => `<html><body><p>Script page text.</p><script>var s = "${'x'.repeat(3_000_000)}";</script></body></html>`,
+  'links.html': () =>
+    `<html><body>${Array.from({ length: 100_000 }, (_, i) => `<a href="x/${i}.html">${i}</a>`).join('')}</body></html>`,
+  'script.html': () =>
+    `<html><body><p>Script page text.</p><script>var s = "${'x'.repeat(3_000_000)}";</script></body></html>`,
 };
 
 export function docsSite(ns: string, rest: string): Reply {
-  const html = (body: string | Buffer, type = 'text/html; charset=utf-8'): Reply => ({ status: 200, headers: { 'content-type': type }, body });
+  const html = (body: string | Buffer, type = 'text/html; charset=utf-8'): Reply => ({
+    status: 200,
+    headers: { 'content-type': type },
+    body,
+  });
   const key = `${ns}/${rest}`;
   switch (rest) {
     case '':
@@ -91,10 +101,10 @@ export function docsSite(ns: string, rest: string): Reply {
       );
     case 'footer-clock.html':
       return html(
-        page('Clock', `<main><h1>Stable</h1>${prose('Stable', 3)}</main><p class="served">Served ${count(key)} times</p>`).replace(
-          '<footer>Docs footer</footer>',
-          `<footer>Request ${served.get(key)}</footer>`,
-        ),
+        page(
+          'Clock',
+          `<main><h1>Stable</h1>${prose('Stable', 3)}</main><p class="served">Served ${count(key)} times</p>`,
+        ).replace('<footer>Docs footer</footer>', `<footer>Request ${served.get(key)}</footer>`),
       );
     case 'news.html':
       return html(page('News', `<main><article><h1>News</h1>${prose(`Edition ${count(key)}`, 3)}</article></main>`));

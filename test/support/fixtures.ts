@@ -22,7 +22,9 @@ export function testConfig(overrides: Partial<CrawlConfig> = {}): CrawlConfig {
 
 /** A crawl's job row in D1, as POST /v1/crawls writes it. */
 export async function insertCrawlRow(id: string, config: CrawlConfig, status: CrawlStatus = 'running'): Promise<void> {
-  await env.DB.prepare('INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, ?, ?, 0, 0)').bind(id, status, JSON.stringify(config)).run();
+  await env.DB.prepare('INSERT INTO crawls (id, status, config, created_at, updated_at) VALUES (?, ?, ?, 0, 0)')
+    .bind(id, status, JSON.stringify(config))
+    .run();
 }
 
 let seq = 0;

@@ -8,7 +8,9 @@ import { startSites } from './site.ts';
 
 const extraHosts = Number(process.argv[2] ?? 0);
 const { a, b, hosts } = await startSites(extraHosts);
-process.stdout.write(`${JSON.stringify({ siteA: a.url, siteB: b.url, portA: a.port, hosts: hosts.map((h) => h.url) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ siteA: a.url, siteB: b.url, portA: a.port, hosts: hosts.map((h) => h.url) })}\n`,
+);
 
 const stop = async () => {
   await Promise.all([a, b, ...hosts].map((s) => s.close()));

@@ -61,7 +61,10 @@ function hostState(host: string): HostState {
 }
 const busyServed = new Set<string>();
 /** Conditional GETs seen by the cond variant, per namespace; and the namespaces whose site changed. */
-const condLog = new Map<string, { path: string; ifNoneMatch: string | null; ifModifiedSince: string | null; status: number }[]>();
+const condLog = new Map<
+  string,
+  { path: string; ifNoneMatch: string | null; ifModifiedSince: string | null; status: number }[]
+>();
 const bumped = new Set<string>();
 const LAST_MODIFIED = 'Wed, 01 Jul 2026 00:00:00 GMT';
 
@@ -85,7 +88,11 @@ function cond(ns: string, n: number, rest: string, req: http.IncomingMessage, re
   }
   const ifNoneMatch = req.headers['if-none-match'] ?? null;
   const ifModifiedSince = req.headers['if-modified-since'] ?? null;
-  if (status === 200 && (ifNoneMatch === etag || (ifNoneMatch === null && ifModifiedSince === LAST_MODIFIED && !(changed && i === 2)))) status = 304;
+  if (
+    status === 200 &&
+    (ifNoneMatch === etag || (ifNoneMatch === null && ifModifiedSince === LAST_MODIFIED && !(changed && i === 2)))
+  )
+    status = 304;
   const log = condLog.get(ns) ?? [];
   log.push({ path: rest, ifNoneMatch, ifModifiedSince, status });
   condLog.set(ns, log);
@@ -93,7 +100,11 @@ function cond(ns: string, n: number, rest: string, req: http.IncomingMessage, re
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('gone');
   } else {
-    res.writeHead(status, { etag, 'last-modified': LAST_MODIFIED, ...(status === 200 ? { 'content-type': 'text/html' } : {}) });
+    res.writeHead(status, {
+      etag,
+      'last-modified': LAST_MODIFIED,
+      ...(status === 200 ? { 'content-type': 'text/html' } : {}),
+    });
     res.end(status === 200 ? body : undefined);
   }
 }
@@ -190,7 +201,11 @@ function faults(ns: string, rest: string, req: http.IncomingMessage, res: http.S
     case 'bomb':
     case 'bomb-br': {
       const body = bomb(rest === 'bomb' ? 'gzip' : 'br');
-      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': rest === 'bomb' ? 'gzip' : 'br', 'content-length': String(body.length) });
+      res.writeHead(200, {
+        'content-type': 'text/html',
+        'content-encoding': rest === 'bomb' ? 'gzip' : 'br',
+        'content-length': String(body.length),
+      });
       res.end(body);
       sent.set(key, body.length);
       return true;
@@ -237,7 +252,15 @@ function binaryBody(i: number): Buffer {
   return bytes;
 }
 
-function treePage(ns: string, variant: string, n: number, i: number, pure: boolean, portA: number, fillerBytes: number): string {
+function treePage(
+  ns: string,
+  variant: string,
+  n: number,
+  i: number,
+  pure: boolean,
+  portA: number,
+  fillerBytes: number,
+): string {
   const base = `/t/${ns}/${variant}/`;
   const links: string[] = [];
   for (const c of [2 * i, 2 * i + 1]) if (c <= n) links.push(c % 2 === 0 ? `p${c}.html` : `./p${c}.html`);
@@ -280,7 +303,18 @@ export function benchPage(n: number, kb: number, linkCount: number, i: number): 
   return `<!doctype html><html><head><meta charset="utf-8"><title>Bench ${i}</title></head><body><ul>${anchors}</ul><p>${filler(i, Math.max(0, kb * 1024 - anchors.length - 120))}</p></body></html>`;
 }
 
-const MISC_LINKS = ['ok.html', 'moved', 'moved-dup', 'loop-a', 'chain-0', 'missing.html', 'gone-ext', 'to-file', 'doc.txt', 'flaky.html'];
+const MISC_LINKS = [
+  'ok.html',
+  'moved',
+  'moved-dup',
+  'loop-a',
+  'chain-0',
+  'missing.html',
+  'gone-ext',
+  'to-file',
+  'doc.txt',
+  'flaky.html',
+];
 
 type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer; delayMs?: number };
 
@@ -293,21 +327,32 @@ function misc(ns: string, rest: string, portA: number, portB: number): Reply {
   });
   const redirect = (status: number, location: string) => ({ status, headers: { location }, body: '' });
   if (rest === '') {
-    const links = [...MISC_LINKS, `http://127.0.0.1:${portB}${base}other-port.html`, `http://localhost:${portA}${base}other-host.html`];
+    const links = [
+      ...MISC_LINKS,
+      `http://127.0.0.1:${portB}${base}other-port.html`,
+      `http://localhost:${portA}${base}other-host.html`,
+    ];
     return html('Misc', links.map((l) => `<a href="${l}">${l}</a>`).join(' '));
   }
-  if (rest === 'ok.html' || rest === 'ok2.html' || rest === 'other-port.html' || rest === 'other-host.html') return html(rest);
+  if (rest === 'ok.html' || rest === 'ok2.html' || rest === 'other-port.html' || rest === 'other-host.html')
+    return html(rest);
   if (rest === 'moved') return redirect(301, 'ok2.html');
   if (rest === 'moved-dup') return redirect(302, `${base}ok.html`);
   if (rest === 'loop-a') return redirect(302, 'loop-b');
   if (rest === 'loop-b') return redirect(302, 'loop-a');
   const chain = /^chain-(\d+)$/.exec(rest);
   if (chain) return redirect(302, `chain-${Number(chain[1]) + 1}`);
-  if (rest === 'fixable.html') return fixed.has(ns) ? html('Fixed') : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not yet' };
+  if (rest === 'fixable.html')
+    return fixed.has(ns) ? html('Fixed') : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not yet' };
   if (rest === 'always-503') return { status: 503, headers: { 'content-type': 'text/plain' }, body: 'unavailable' };
   if (rest === 'gone-ext') return redirect(301, `http://localhost:${portA}${base}elsewhere.html`);
   if (rest === 'to-file') return redirect(302, 'file:///etc/passwd');
-  if (rest === 'doc.txt') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'plain text with <a href="not-a-link.html">markup</a>' };
+  if (rest === 'doc.txt')
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: 'plain text with <a href="not-a-link.html">markup</a>',
+    };
   if (rest === 'flaky.html') {
     const key = `${ns}/flaky`;
     if (!flakyServed.has(key)) {
@@ -362,11 +407,15 @@ function mapped(ns: string, rest: string, host: string): Reply {
       return {
         status: 200,
         headers: { 'content-type': 'application/x-gzip' },
-        body: zlib.gzipSync(`<?xml version="1.0"?>${urlset([`${base}s6.html`, `${base}s7.html`, `<![CDATA[${base}s8.html]]>`])}`),
+        body: zlib.gzipSync(
+          `<?xml version="1.0"?>${urlset([`${base}s6.html`, `${base}s7.html`, `<![CDATA[${base}s8.html]]>`])}`,
+        ),
       };
     default: {
       const s = /^s([1-8])\.html$/.exec(rest);
-      return s ? page(`Only in a sitemap ${s[1]}`) : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
+      return s
+        ? page(`Only in a sitemap ${s[1]}`)
+        : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
     }
   }
 }
@@ -381,8 +430,14 @@ function route(path: string, portA: number, portB: number, host = `127.0.0.1:${p
   const bench = /^bench-(\d+)-(\d+)-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (bench) {
     const [n, kb, linkCount, delay] = [Number(bench[1]), Number(bench[2]), Number(bench[3]), Number(bench[4] ?? 0)];
-    const html = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body, delayMs: delay });
-    if (rest === '') return html('<html><head><title>Bench</title></head><body><a href="p0.html">start</a></body></html>');
+    const html = (body: string): Reply => ({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body,
+      delayMs: delay,
+    });
+    if (rest === '')
+      return html('<html><head><title>Bench</title></head><body><a href="p0.html">start</a></body></html>');
     const m = /^p(\d+)\.html$/.exec(rest);
     if (m && Number(m[1]) < n) return html(benchPage(n, kb, linkCount, Number(m[1])));
     return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs: delay };
@@ -396,19 +451,33 @@ function route(path: string, portA: number, portB: number, host = `127.0.0.1:${p
     busyServed.add(path);
     return { status: 429, headers: { 'retry-after': '1', 'content-type': 'text/plain' }, body: 'slow down', delayMs };
   }
-  const htmlReply = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body, delayMs });
+  const htmlReply = (body: string): Reply => ({
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body,
+    delayMs,
+  });
   if (tree[1] === 'flat') {
     if (rest === '') return htmlReply(flatRoot(n));
     const flat = /^p(\d+)\.html$/.exec(rest);
     if (flat && Number(flat[1]) >= 1 && Number(flat[1]) <= n)
-      return htmlReply(`<html><head><title>Flat ${flat[1]}</title></head><body>${filler(Number(flat[1]), 2000)}</body></html>`);
+      return htmlReply(
+        `<html><head><title>Flat ${flat[1]}</title></head><body>${filler(Number(flat[1]), 2000)}</body></html>`,
+      );
     return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs };
   }
   if (rest === '') return htmlReply(treeRoot(ns, variant, n));
   const page = /^p(\d+)\.html$/.exec(rest);
-  if (page && Number(page[1]) >= 1 && Number(page[1]) <= n) return htmlReply(treePage(ns, variant, n, Number(page[1]), pure, portA, 4000));
+  if (page && Number(page[1]) >= 1 && Number(page[1]) <= n)
+    return htmlReply(treePage(ns, variant, n, Number(page[1]), pure, portA, 4000));
   const file = /^files\/(\d+)\.bin$/.exec(rest);
-  if (file && !pure) return { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: binaryBody(Number(file[1])), delayMs };
+  if (file && !pure)
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/octet-stream' },
+      body: binaryBody(Number(file[1])),
+      delayMs,
+    };
   return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found', delayMs };
 }
 
@@ -432,7 +501,11 @@ function handler(ports: { a: number; b: number }) {
     }
     if (url.pathname === '/__robots' && req.method === 'PUT') {
       const location = url.searchParams.get('location');
-      hostState(host).robots = { status: Number(url.searchParams.get('status') ?? 200), body: await readBody(req), ...(location ? { location } : {}) };
+      hostState(host).robots = {
+        status: Number(url.searchParams.get('status') ?? 200),
+        body: await readBody(req),
+        ...(location ? { location } : {}),
+      };
       res.writeHead(204);
       res.end();
       return;
@@ -449,7 +522,10 @@ function handler(ports: { a: number; b: number }) {
     res.on('close', () => (state.active -= 1));
     if (url.pathname === '/robots.txt') {
       const robots = state.robots ?? { status: 404, body: 'no robots.txt' };
-      res.writeHead(robots.status, { 'content-type': 'text/plain', ...(robots.location ? { location: robots.location } : {}) });
+      res.writeHead(robots.status, {
+        'content-type': 'text/plain',
+        ...(robots.location ? { location: robots.location } : {}),
+      });
       res.end(robots.body);
       return;
     }

@@ -66,7 +66,13 @@ describe('the dashboard', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => message.type() === 'error' && !/status of 40[0-9]/.test(message.text()) && problems.push(`console: ${message.text()}`));
+    page.on(
+      'console',
+      (message) =>
+        message.type() === 'error' &&
+        !/status of 40[0-9]/.test(message.text()) &&
+        problems.push(`console: ${message.text()}`),
+    );
 
     // A wrong token is refused, and nothing is kept of it.
     await page.goto(`${worker.url}/`);
@@ -75,7 +81,10 @@ describe('the dashboard', () => {
     await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/not accepted/);
     await logIn(page);
     // The token lives in this tab's session storage only.
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.getItem('edgecrawl-token')])).toEqual([0, worker.token]);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.getItem('edgecrawl-token')])).toEqual([
+      0,
+      worker.token,
+    ]);
 
     // Start a crawl of the loopback site: a 40-page tree served with 100 ms latency, and the misc pages
     // (redirects, a 404, a redirect to file:) for errors.
@@ -108,10 +117,13 @@ describe('the dashboard', () => {
 
     // The figures are the API's.
     const api = async <T>(path: string): Promise<T> =>
-      (await fetch(`${worker.url}${path}`, { headers: { authorization: `Bearer ${worker.token}` } })).json() as Promise<T>;
-    const stats = await api<{ counts: { stored: number; failed: number; fetched: number }; statuses: { status: number; count: number }[] }>(
-      `/v1/crawls/${id}/stats`,
-    );
+      (
+        await fetch(`${worker.url}${path}`, { headers: { authorization: `Bearer ${worker.token}` } })
+      ).json() as Promise<T>;
+    const stats = await api<{
+      counts: { stored: number; failed: number; fetched: number };
+      statuses: { status: number; count: number }[];
+    }>(`/v1/crawls/${id}/stats`);
     const figure = (label: string) =>
       page
         .locator('.stats div')
@@ -133,15 +145,24 @@ describe('the dashboard', () => {
     expect(await figure('\\$ per million pages').textContent()).toMatch(/^\$\d/);
     const statusTable = page.getByRole('table', { name: 'Pages by HTTP status' });
     for (const { status, count } of stats.statuses)
-      expect(await statusTable.getByRole('row', { name: new RegExp(`^${status} ${count}$`) }).count(), String(status)).toBe(1);
-    expect(await page.getByRole('table', { name: 'Hosts and politeness' }).getByRole('cell', { name: '127.0.0.1', exact: true }).count()).toBe(1);
+      expect(
+        await statusTable.getByRole('row', { name: new RegExp(`^${status} ${count}$`) }).count(),
+        String(status),
+      ).toBe(1);
+    expect(
+      await page
+        .getByRole('table', { name: 'Hosts and politeness' })
+        .getByRole('cell', { name: '127.0.0.1', exact: true })
+        .count(),
+    ).toBe(1);
     expect(await page.getByRole('table', { name: 'Recent pages' }).getByRole('row').count()).toBe(11);
 
     // Open an error: its details show, and stay open across refreshes.
     const missing = page.locator('#errors details').filter({ hasText: `${sites.siteA}/t/${ns}/misc/missing.html` });
     await missing.locator('summary').click();
     await expect.poll(() => missing.getAttribute('open')).toBe('');
-    const detail = (term: string) => missing.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
+    const detail = (term: string) =>
+      missing.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
     expect(await detail('HTTP status').textContent()).toBe('404');
     expect(await detail('Reason').textContent()).toBe('http 404');
     expect(await detail('Attempts').textContent()).toBe('1');
@@ -171,7 +192,8 @@ describe('the dashboard', () => {
     await expect
       .poll(
         async () =>
-          Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')) > 0 || (await page.locator('.stats dd').nth(2).textContent()) !== '0',
+          Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')) > 0 ||
+          (await page.locator('.stats dd').nth(2).textContent()) !== '0',
         { timeout: 20_000 },
       )
       .toBe(true);
@@ -206,7 +228,10 @@ describe('the dashboard', () => {
     const request = {
       seeds: [root],
       maxDepth: 1,
-      extract: { formats: ['markdown', 'text', 'metadata', 'jsonLd'], fields: { name: { selector: 'h1.product-title' } } },
+      extract: {
+        formats: ['markdown', 'text', 'metadata', 'jsonLd'],
+        fields: { name: { selector: 'h1.product-title' } },
+      },
     };
     const res = await fetch(`${worker.url}/v1/crawls`, {
       method: 'POST',
@@ -231,16 +256,22 @@ describe('the dashboard', () => {
         .getByRole('row', { name: /^title Getting started$/ })
         .count(),
     ).toBe(1);
-    expect(await page.locator('.record-part', { hasText: 'JSON-LD' }).locator('pre').textContent()).toContain('TechArticle');
+    expect(await page.locator('.record-part', { hasText: 'JSON-LD' }).locator('pre').textContent()).toContain(
+      'TechArticle',
+    );
     await page.screenshot({ path: join(shots, 'dashboard-page.png'), fullPage: true });
 
     // Try a spec on the product page from the home view.
     await page.getByRole('link', { name: '← Crawl' }).click();
     await page.getByRole('link', { name: '← All crawls' }).click();
     await page.getByLabel('Page URL').fill(`${root}product.html`);
-    await page.getByLabel('Extraction spec (JSON)').fill(JSON.stringify({ formats: ['text'], fields: { price: { selector: '.price', type: 'number' } } }));
+    await page
+      .getByLabel('Extraction spec (JSON)')
+      .fill(JSON.stringify({ formats: ['text'], fields: { price: { selector: '.price', type: 'number' } } }));
     await page.getByRole('button', { name: 'Try spec' }).click();
-    await expect.poll(() => page.locator('#try-result .record-part', { hasText: 'Fields' }).locator('pre').first().textContent()).toContain('"price": 1299');
+    await expect
+      .poll(() => page.locator('#try-result .record-part', { hasText: 'Fields' }).locator('pre').first().textContent())
+      .toContain('"price": 1299');
     await page.getByLabel('Extraction spec (JSON)').fill('{ not json');
     await page.getByRole('button', { name: 'Try spec' }).click();
     await expect.poll(() => page.locator('#try-spec .error').textContent()).toMatch(/not valid JSON/);

@@ -35,7 +35,10 @@ interface CrawlDetail {
 describe('schedules under npm start', () => {
   it('an everySeconds: 60 schedule runs twice by itself', { timeout: 230_000 }, async () => {
     const seed = `${sites.siteA}/t/sched${Date.now().toString(36)}/pure-3/`;
-    const schedule = await api<ScheduleView>(worker, '/v1/schedules', { method: 'POST', body: JSON.stringify({ everySeconds: 60, crawl: { seeds: [seed] } }) });
+    const schedule = await api<ScheduleView>(worker, '/v1/schedules', {
+      method: 'POST',
+      body: JSON.stringify({ everySeconds: 60, crawl: { seeds: [seed] } }),
+    });
     const runs: string[] = [];
     const deadline = Date.now() + 200_000;
     while (runs.length < 2 && Date.now() < deadline) {

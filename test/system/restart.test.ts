@@ -59,7 +59,10 @@ describe('a Worker killed mid-crawl', () => {
     const root = `${sites.siteA}/t/${ns}/tree-200-d40/`;
     const first = await startWorker(VARS, { state });
     workers.push(first);
-    const { id } = await api<{ id: string }>(first, '/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds: [root] }) });
+    const { id } = await api<{ id: string }>(first, '/v1/crawls', {
+      method: 'POST',
+      body: JSON.stringify({ seeds: [root] }),
+    });
 
     const before = await until('some pages stored', 60_000, async () => {
       const crawl = await api<CrawlView>(first, `/v1/crawls/${id}`);
@@ -100,7 +103,9 @@ describe('a Worker killed mid-crawl', () => {
     expect(repeated).toBeLessThanOrEqual(40);
     // A page stored before the kill is never fetched again, though the coordinator may not have heard of it.
     const path = (url: string) => new URL(url).pathname;
-    const twice = storedBefore.filter((url) => [...counts].some(([entry, n]) => n > 1 && entry.endsWith(` ${path(url)}`)));
+    const twice = storedBefore.filter((url) =>
+      [...counts].some(([entry, n]) => n > 1 && entry.endsWith(` ${path(url)}`)),
+    );
     expect(twice).toEqual([]);
   });
 });

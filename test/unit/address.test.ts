@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateHost, isPrivateIPv6, isPrivateUrl, isRefusedUrl, parsePrivateAllowance } from '../../src/domain/address';
+import {
+  isPrivateHost,
+  isPrivateIPv6,
+  isPrivateUrl,
+  isRefusedUrl,
+  parsePrivateAllowance,
+} from '../../src/domain/address';
 
 describe('private address detection', () => {
   const privateUrls = [

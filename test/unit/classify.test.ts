@@ -13,10 +13,15 @@ describe('classifyResponse (error taxonomy)', () => {
   });
   it('408, 429 and 5xx are retryable, with Retry-After when given', () => {
     for (const status of [408, 429, 500, 502, 503, 504]) expect(classifyResponse(status, h()).kind).toBe('retry');
-    expect(classifyResponse(429, h({ 'retry-after': '7' }))).toEqual({ kind: 'retry', reason: 'http 429', retryAfterSeconds: 7 });
+    expect(classifyResponse(429, h({ 'retry-after': '7' }))).toEqual({
+      kind: 'retry',
+      reason: 'http 429',
+      retryAfterSeconds: 7,
+    });
   });
   it('other 4xx are permanent', () => {
-    for (const status of [400, 401, 403, 404, 410, 451]) expect(classifyResponse(status, h())).toEqual({ kind: 'fail', reason: `http ${status}` });
+    for (const status of [400, 401, 403, 404, 410, 451])
+      expect(classifyResponse(status, h())).toEqual({ kind: 'fail', reason: `http ${status}` });
   });
   it('parses Retry-After as seconds or an HTTP date', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');

@@ -18,7 +18,18 @@ describe('parseCron', () => {
     expect(next('0 0 13 * 5', '2026-02-01T00:00:00Z')).toBe('2026-02-06T00:00:00.000Z'); // Friday the 6th before the 13th
   });
   it('rejects malformed expressions', () => {
-    for (const bad of ['', '* * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '*/0 * * * *', '5-1 * * * *', 'a * * * *', '0 0 31 2 *']) {
+    for (const bad of [
+      '',
+      '* * * *',
+      '60 * * * *',
+      '* 24 * * *',
+      '* * 0 * *',
+      '* * * 13 *',
+      '*/0 * * * *',
+      '5-1 * * * *',
+      'a * * * *',
+      '0 0 31 2 *',
+    ]) {
       expect(() => parseCron(bad).next(new Date('2026-01-01T00:00:00Z')), bad).toThrow(CronError);
     }
   });

@@ -41,7 +41,9 @@ describe('warc', () => {
         block,
       ),
     );
-    expect(record).toBe('WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.test/x y\r\nContent-Length: 6\r\n\r\nhéllo\r\n\r\n');
+    expect(record).toBe(
+      'WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.test/x y\r\nContent-Length: 6\r\n\r\nhéllo\r\n\r\n',
+    );
   });
 
   it('rebuilds the HTTP response of a stored body, with digests of block and payload', async () => {
@@ -64,7 +66,9 @@ describe('warc', () => {
     );
     expect(record).toContain(`WARC-Payload-Digest: ${await sha1Digest(body)}\r\n`);
     expect(record).toContain('Content-Type: application/http; msgtype=response\r\n');
-    expect(record).toContain('\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\nETag: "v1"\r\nContent-Length: 9\r\n\r\n<p>hi</p>\r\n\r\n');
+    expect(record).toContain(
+      '\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\nETag: "v1"\r\nContent-Length: 9\r\n\r\n<p>hi</p>\r\n\r\n',
+    );
     // sha1("<p>hi</p>") in base32.
     expect(await sha1Digest(body)).toMatch(/^sha1:[A-Z2-7]{32}$/);
   });

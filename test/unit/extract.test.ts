@@ -18,9 +18,11 @@ const extract = (html: string, s: Partial<ExtractSpec> = {}, contentType: string
   extractPage(utf8(html), contentType, URL_, spec(s));
 
 const prose = (n: number) =>
-  Array.from({ length: n }, (_, i) => `<p>Paragraph ${i + 1} explains the crawler in enough words to read as an article body, not as navigation.</p>`).join(
-    '\n',
-  );
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Paragraph ${i + 1} explains the crawler in enough words to read as an article body, not as navigation.</p>`,
+  ).join('\n');
 
 const ARTICLE = `<!doctype html><html lang="en-GB"><head>
 <title>Getting started | Example Docs</title>
@@ -58,7 +60,8 @@ describe('extraction: markdown', () => {
     expect(source).toBe('detected');
     const md = outputs.markdown ?? '';
     expect(md).toContain('Paragraph 1 explains');
-    for (const clutter of ['Home', 'cookies', 'Share on X', '© Example', 'evil']) expect(md, clutter).not.toContain(clutter);
+    for (const clutter of ['Home', 'cookies', 'Share on X', '© Example', 'evil'])
+      expect(md, clutter).not.toContain(clutter);
   });
 
   it('writes headings in order, GFM tables, fenced code with its language, absolute links, no javascript: or data:', async () => {
@@ -94,7 +97,9 @@ describe('extraction: markdown', () => {
   });
 
   it('falls back to the whole body for a page with nothing but navigation', async () => {
-    const { outputs, source } = await extract('<html><body><nav><ul><li><a href="/a">Alpha</a></li><li><a href="/b">Beta</a></li></ul></nav></body></html>');
+    const { outputs, source } = await extract(
+      '<html><body><nav><ul><li><a href="/a">Alpha</a></li><li><a href="/b">Beta</a></li></ul></nav></body></html>',
+    );
     expect(source).toBe('body');
     expect(outputs.markdown).toBe('- [Alpha](https://docs.example.com/a)\n- [Beta](https://docs.example.com/b)');
   });
@@ -138,7 +143,13 @@ describe('extraction: metadata and JSON-LD', () => {
     const { record } = await extract(html);
     expect(record.jsonLd).toEqual([
       { '@context': 'https://schema.org', '@type': 'WebSite', name: 'S' },
-      { '@context': 'https://schema.org', '@type': 'Article', headline: 'H', author: { '@type': 'Person', name: 'Grace' }, datePublished: '2025-05-05' },
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline: 'H',
+        author: { '@type': 'Person', name: 'Grace' },
+        datePublished: '2025-05-05',
+      },
       { '@type': 'BreadcrumbList' },
     ]);
     expect(record.warnings.some((w) => /jsonLd: block 2 is not valid JSON/.test(w))).toBe(true);
@@ -166,7 +177,11 @@ describe('extraction: fields', () => {
         stock: { selector: '.stock', type: 'number' },
         tags: { selector: '.tags li', list: true },
         image: { selector: 'img.main', attr: 'src', type: 'url' },
-        specs: { selector: 'table.specs tr', list: true, fields: { key: { selector: 'th' }, value: { selector: 'td' } } },
+        specs: {
+          selector: 'table.specs tr',
+          list: true,
+          fields: { key: { selector: 'th' }, value: { selector: 'td' } },
+        },
         missing: { selector: '.nope' },
         none: { selector: '.nope', list: true },
         noAttr: { selector: 'h1', attr: 'data-x' },
@@ -205,9 +220,15 @@ describe('extraction: fields', () => {
 
 describe('character sets', () => {
   it('follows BOM, then Content-Type, then <meta>, then detection', () => {
-    expect(sniffEncoding(new Uint8Array([0xef, 0xbb, 0xbf, 0x41]), 'text/html; charset=windows-1252').encoding).toBe('utf-8');
+    expect(sniffEncoding(new Uint8Array([0xef, 0xbb, 0xbf, 0x41]), 'text/html; charset=windows-1252').encoding).toBe(
+      'utf-8',
+    );
     expect(sniffEncoding(utf8('<meta charset="shift_jis">'), 'text/html; charset=euc-kr').encoding).toBe('euc-kr');
-    expect(prescanMeta(utf8('<!-- <meta charset="gbk"> --><meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'))).toBe('windows-1251');
+    expect(
+      prescanMeta(
+        utf8('<!-- <meta charset="gbk"> --><meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'),
+      ),
+    ).toBe('windows-1251');
     expect(sniffEncoding(utf8('<p>héllo</p>'), 'text/html').encoding).toBe('utf-8');
     expect(sniffEncoding(new Uint8Array([0x3c, 0x70, 0x3e, 0xe9, 0x3c]), 'text/html').encoding).toBe('windows-1252');
   });
@@ -229,8 +250,14 @@ describe('character sets', () => {
       ['euc-kr', [0xc7, 0xd1, 0xb1, 0xdb], '한글'],
     ];
     for (const [charset, bytes, text] of pages) {
-      const body = new Uint8Array([...utf8('<html><head><title>'), ...bytes, ...utf8('</title></head><body></body></html>')]);
-      expect((await extractPage(body, `text/html; charset=${charset}`, URL_, spec())).summary.title, charset).toBe(text);
+      const body = new Uint8Array([
+        ...utf8('<html><head><title>'),
+        ...bytes,
+        ...utf8('</title></head><body></body></html>'),
+      ]);
+      expect((await extractPage(body, `text/html; charset=${charset}`, URL_, spec())).summary.title, charset).toBe(
+        text,
+      );
     }
   });
 });
@@ -249,8 +276,16 @@ describe('hostile pages', () => {
   it('unclosed tags and invalid UTF-8 still give a record', async () => {
     const unclosed = `<html><body>${'<p><b><i>text '.repeat(5000)}`;
     expect((await extract(unclosed, { mainContent: false })).record.wordCount).toBe(5000);
-    const invalid = new Uint8Array([...utf8('<html><body><p>ok '), 0xff, 0xfe, 0xc3, ...utf8(' end</p></body></html>')]);
-    expect((await extractPage(invalid, 'text/html; charset=utf-8', URL_, spec({ mainContent: false }))).outputs.text).toBe('ok \ufffd\ufffd\ufffd end');
+    const invalid = new Uint8Array([
+      ...utf8('<html><body><p>ok '),
+      0xff,
+      0xfe,
+      0xc3,
+      ...utf8(' end</p></body></html>'),
+    ]);
+    expect(
+      (await extractPage(invalid, 'text/html; charset=utf-8', URL_, spec({ mainContent: false }))).outputs.text,
+    ).toBe('ok \ufffd\ufffd\ufffd end');
   });
 
   it('a page past the DOM limit is not parsed: its record says so', async () => {

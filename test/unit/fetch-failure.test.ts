@@ -11,7 +11,12 @@ import {
 
 const INTERNAL = 'internal error; reference = 4v08rqa09p8nr4v97k9al8rf';
 const LOST = 'Network connection lost.';
-const at = (host: string, port: number, extra: Partial<FetchErrorContext> = {}): FetchErrorContext => ({ aborted: false, host, port, ...extra });
+const at = (host: string, port: number, extra: Partial<FetchErrorContext> = {}): FetchErrorContext => ({
+  aborted: false,
+  host,
+  port,
+  ...extra,
+});
 
 describe('classifyFetchError', () => {
   it.each<[string, string, FetchErrorContext, FetchFailureKind, string]>([
@@ -22,7 +27,13 @@ describe('classifyFetchError', () => {
       'dns',
       'dns: host not found (nonexistent-host.invalid)',
     ],
-    ['workerd, unknown name over https', INTERNAL, at('x.invalid', 443, { tls: true, connects: false }), 'dns', 'dns: host not found (x.invalid)'],
+    [
+      'workerd, unknown name over https',
+      INTERNAL,
+      at('x.invalid', 443, { tls: true, connects: false }),
+      'dns',
+      'dns: host not found (x.invalid)',
+    ],
     [
       'workerd, failed TLS handshake (probe opens)',
       INTERNAL,
@@ -30,14 +41,50 @@ describe('classifyFetchError', () => {
       'tls',
       'tls: handshake failed (127.0.0.1:8443)',
     ],
-    ['workerd, internal error with no probe answer', INTERNAL, at('a.test', 80), 'network', `network error: ${INTERNAL}`],
-    ['workerd, closed port (probe fails)', LOST, at('127.0.0.1', 1, { connects: false }), 'refused', 'refused: connection refused (127.0.0.1:1)'],
-    ['workerd, reset (probe opens)', LOST, at('127.0.0.1', 8000, { connects: true }), 'reset', 'reset: connection lost (127.0.0.1:8000)'],
+    [
+      'workerd, internal error with no probe answer',
+      INTERNAL,
+      at('a.test', 80),
+      'network',
+      `network error: ${INTERNAL}`,
+    ],
+    [
+      'workerd, closed port (probe fails)',
+      LOST,
+      at('127.0.0.1', 1, { connects: false }),
+      'refused',
+      'refused: connection refused (127.0.0.1:1)',
+    ],
+    [
+      'workerd, reset (probe opens)',
+      LOST,
+      at('127.0.0.1', 8000, { connects: true }),
+      'reset',
+      'reset: connection lost (127.0.0.1:8000)',
+    ],
     ['workerd, lost with no probe answer', LOST, at('a.test', 80), 'reset', 'reset: connection lost (a.test:80)'],
-    ['our timer aborted it', 'The operation was aborted', at('a.test', 80, { aborted: true, timeoutMs: 15000 }), 'timeout', 'timeout after 15000 ms'],
+    [
+      'our timer aborted it',
+      'The operation was aborted',
+      at('a.test', 80, { aborted: true, timeoutMs: 15000 }),
+      'timeout',
+      'timeout after 15000 ms',
+    ],
     ['Node-style ENOTFOUND', 'getaddrinfo ENOTFOUND x.test', at('x.test', 80), 'dns', 'dns: host not found (x.test)'],
-    ['Node-style ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:81', at('10.0.0.1', 81), 'refused', 'refused: connection refused (10.0.0.1:81)'],
-    ['certificate error', 'TLS peer certificate is not trusted', at('a.test', 443), 'tls', 'tls: handshake failed (a.test:443)'],
+    [
+      'Node-style ECONNREFUSED',
+      'connect ECONNREFUSED 10.0.0.1:81',
+      at('10.0.0.1', 81),
+      'refused',
+      'refused: connection refused (10.0.0.1:81)',
+    ],
+    [
+      'certificate error',
+      'TLS peer certificate is not trusted',
+      at('a.test', 443),
+      'tls',
+      'tls: handshake failed (a.test:443)',
+    ],
     ['timed out, not by us', 'connect ETIMEDOUT', at('a.test', 80), 'timeout', 'timeout'],
     ['IPv6 literal host', LOST, at('::1', 9, { connects: false }), 'refused', 'refused: connection refused ([::1]:9)'],
     ['anything else', 'boom', at('a.test', 80), 'network', 'network error: boom'],

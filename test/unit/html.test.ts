@@ -22,18 +22,26 @@ describe('parseHtmlPage', () => {
   });
 
   it('resolves against <base href>, itself relative to the page', () => {
-    const page = parseHtmlPage('<base href="/root/sub/"><a href="x">x</a><a href="../y">y</a>', 'http://example.com/a/b');
+    const page = parseHtmlPage(
+      '<base href="/root/sub/"><a href="x">x</a><a href="../y">y</a>',
+      'http://example.com/a/b',
+    );
     expect(page.links).toEqual(['http://example.com/root/sub/x', 'http://example.com/root/y']);
   });
 
   it('ignores an unparsable base and keeps going on broken markup', () => {
-    const page = parseHtmlPage('<base href="http://[bad"><a href="ok">ok</a><div><a href="also">also', 'http://example.com/');
+    const page = parseHtmlPage(
+      '<base href="http://[bad"><a href="ok">ok</a><div><a href="also">also',
+      'http://example.com/',
+    );
     expect(page.links).toEqual(['http://example.com/ok', 'http://example.com/also']);
     expect(page.title).toBeNull();
   });
 
   it('canonical rel can be one of several tokens, any case', () => {
-    expect(parseHtmlPage('<link rel="alternate CANONICAL" href="/c">', 'http://e.com/').canonical).toBe('http://e.com/c');
+    expect(parseHtmlPage('<link rel="alternate CANONICAL" href="/c">', 'http://e.com/').canonical).toBe(
+      'http://e.com/c',
+    );
   });
 });
 
@@ -63,12 +71,18 @@ describe('parseSitemap', () => {
       kind: 'urlset',
       locs: ['https://e.com/a?x=1&y=2', 'https://e.com/b'],
     });
-    expect(parseSitemap('<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://e.com/s.xml</sm:loc></sm:sitemap></sm:sitemapindex>')).toEqual({
+    expect(
+      parseSitemap(
+        '<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://e.com/s.xml</sm:loc></sm:sitemap></sm:sitemapindex>',
+      ),
+    ).toEqual({
       kind: 'index',
       locs: ['https://e.com/s.xml'],
     });
     expect(parseSitemap('<html>not a sitemap</html>')).toEqual({ kind: 'unknown', locs: [] });
-    expect(parseSitemap(`<urlset>${'<url><loc>https://e.com/x</loc></url>'.repeat(10)}</urlset>`, 3).locs).toHaveLength(3);
+    expect(parseSitemap(`<urlset>${'<url><loc>https://e.com/x</loc></url>'.repeat(10)}</urlset>`, 3).locs).toHaveLength(
+      3,
+    );
     expect(isGzip(new Uint8Array([0x1f, 0x8b, 8]))).toBe(true);
     expect(isGzip(new TextEncoder().encode('<?xml'))).toBe(false);
   });

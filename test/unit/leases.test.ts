@@ -26,7 +26,9 @@ describe('leases (domain/leases.ts)', () => {
   });
 
   it('lasts the host wait, the rounds of connections the claimed pages need, and a margin', () => {
-    expect(leaseMs(12, { hostMaxWaitMs: 10_000, fetchTimeoutMs: 15_000, connections: 6 })).toBe(10_000 + 2 * 15_000 + 60_000);
+    expect(leaseMs(12, { hostMaxWaitMs: 10_000, fetchTimeoutMs: 15_000, connections: 6 })).toBe(
+      10_000 + 2 * 15_000 + 60_000,
+    );
     expect(leaseMs(1, { hostMaxWaitMs: 0, fetchTimeoutMs: 1000, connections: 6 })).toBe(1000 + 60_000);
   });
 });

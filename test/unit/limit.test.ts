@@ -20,7 +20,9 @@ describe('limiter', () => {
     expect(peak).toBe(3);
     expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(results[4]).toMatchObject({ status: 'rejected', reason: new Error('four') });
-    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value)).toEqual([0, 2, 4, 6, 10, 12, 14, 16, 18]);
+    expect(
+      results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value),
+    ).toEqual([0, 2, 4, 6, 10, 12, 14, 16, 18]);
     // A failed task frees its place: everything after it still ran.
     expect(running).toBe(0);
   });

@@ -35,7 +35,16 @@ describe('normalizeUrl', () => {
   });
 
   it('rejects what is not http(s)', () => {
-    for (const input of ['mailto:a@b.c', 'javascript:void(0)', 'ftp://example.com/', 'file:///etc/passwd', 'data:text/html,x', 'not a url', '', 'http://']) {
+    for (const input of [
+      'mailto:a@b.c',
+      'javascript:void(0)',
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'data:text/html,x',
+      'not a url',
+      '',
+      'http://',
+    ]) {
       expect(normalizeUrl(input), input).toBeNull();
     }
   });

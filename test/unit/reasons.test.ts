@@ -39,7 +39,12 @@ describe('reason kinds', () => {
   });
 
   it('give the same kind for a reason and for its head (what SQL groups by)', () => {
-    for (const reason of ['redirect 301 to https://a.test/', 'blocked: private network address', 'timeout after 5 ms', 'http 410']) {
+    for (const reason of [
+      'redirect 301 to https://a.test/',
+      'blocked: private network address',
+      'timeout after 5 ms',
+      'http 410',
+    ]) {
       expect(reasonKind(reasonHead(reason))).toBe(reasonKind(reason));
     }
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { matches, normalizePattern, parseRobots, productToken, ROBOTS_PARSE_LIMIT_BYTES } from '../../src/domain/robots';
+import {
+  matches,
+  normalizePattern,
+  parseRobots,
+  productToken,
+  ROBOTS_PARSE_LIMIT_BYTES,
+} from '../../src/domain/robots';
 
 const allowed = (robotstxt: string, agent: string, url: string) => parseRobots(robotstxt).isAllowed(url, agent);
 
@@ -29,7 +35,8 @@ describe('robots.txt: syntax', () => {
     expect(allowed(robotstxt, 'BarBot', 'http://foo.bar/w/a')).toBe(true);
     expect(allowed(robotstxt, 'BarBot', 'http://foo.bar/z/d')).toBe(false);
     expect(allowed(robotstxt, 'BazBot', 'http://foo.bar/z/d')).toBe(true);
-    for (const agent of ['FooBot', 'BarBot', 'BazBot']) expect(allowed(robotstxt, agent, 'http://foo.bar/foo/bar/')).toBe(false);
+    for (const agent of ['FooBot', 'BarBot', 'BazBot'])
+      expect(allowed(robotstxt, agent, 'http://foo.bar/foo/bar/')).toBe(false);
   });
 
   it('keys and agent names are case-insensitive; paths are case-sensitive', () => {
@@ -68,7 +75,9 @@ describe('robots.txt: syntax', () => {
     const global = 'user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n';
     expect(allowed(global, 'FooBot', 'http://foo.bar/x/y')).toBe(false);
     expect(allowed(global, 'BarBot', 'http://foo.bar/x/y')).toBe(true);
-    expect(allowed('user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\n', 'QuxBot', 'http://foo.bar/x/y')).toBe(true);
+    expect(
+      allowed('user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\n', 'QuxBot', 'http://foo.bar/x/y'),
+    ).toBe(true);
     const specificWins = 'User-agent: *\nDisallow: /x/\nUser-agent: FooBot\nDisallow: /y/\n';
     expect(allowed(specificWins, 'FooBot', 'http://foo.bar/x/page')).toBe(true);
     expect(allowed(specificWins, 'FooBot', 'http://foo.bar/y/page')).toBe(false);
@@ -79,7 +88,9 @@ describe('robots.txt: syntax', () => {
 
   it('a group naming the agent but with no rules allows everything, even with a global disallow', () => {
     expect(allowed('user-agent: *\ndisallow: /\nuser-agent: FooBot\n', 'FooBot', 'http://foo.bar/a')).toBe(true);
-    expect(allowed('user-agent: *\ndisallow: /\nuser-agent: FooBot\ndisallow:\n', 'FooBot', 'http://foo.bar/a')).toBe(true);
+    expect(allowed('user-agent: *\ndisallow: /\nuser-agent: FooBot\ndisallow:\n', 'FooBot', 'http://foo.bar/a')).toBe(
+      true,
+    );
   });
 
   it('one group can name several agents', () => {
@@ -91,13 +102,32 @@ describe('robots.txt: syntax', () => {
 
   it('LF, CR and CRLF line endings, a BOM, comments and a missing final newline', () => {
     for (const eol of ['\n', '\r', '\r\n']) {
-      const robotstxt = ['\uFEFFUser-Agent: foo', 'Allow: /some/path # comment', 'User-Agent: bar', '', '', 'Disallow: /'].join(eol);
+      const robotstxt = [
+        '\uFEFFUser-Agent: foo',
+        'Allow: /some/path # comment',
+        'User-Agent: bar',
+        '',
+        '',
+        'Disallow: /',
+      ].join(eol);
       expect(allowed(robotstxt, 'bar', 'http://foo.bar/x')).toBe(false);
       expect(allowed(robotstxt, 'foo', 'http://foo.bar/x')).toBe(true);
       expect(allowed(robotstxt, 'foo', 'http://foo.bar/some/path')).toBe(true);
     }
-    expect(allowed('User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n', 'FooBot', 'http://foo.bar/foo/bar')).toBe(true);
-    expect(allowed('User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n', 'FooBot', 'http://foo.bar/foo/quz')).toBe(false);
+    expect(
+      allowed(
+        'User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n',
+        'FooBot',
+        'http://foo.bar/foo/bar',
+      ),
+    ).toBe(true);
+    expect(
+      allowed(
+        'User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n',
+        'FooBot',
+        'http://foo.bar/foo/quz',
+      ),
+    ).toBe(false);
   });
 
   it('accepts common key typos', () => {
@@ -127,17 +157,27 @@ describe('robots.txt: matching', () => {
   it('the longest match wins and allow wins ties', () => {
     expect(allowed('user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/\n', 'FooBot', url)).toBe(false);
     expect(allowed('user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n', 'FooBot', url)).toBe(true);
-    expect(allowed('user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n', 'FooBot', 'http://foo.bar/x/')).toBe(false);
+    expect(allowed('user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n', 'FooBot', 'http://foo.bar/x/')).toBe(
+      false,
+    );
     expect(allowed('user-agent: FooBot\ndisallow: \nallow: \n', 'FooBot', url)).toBe(true);
     expect(allowed('user-agent: FooBot\ndisallow: /\nallow: /\n', 'FooBot', url)).toBe(true);
     expect(allowed('user-agent: FooBot\ndisallow: /x\nallow: /x/\n', 'FooBot', 'http://foo.bar/x')).toBe(false);
     expect(allowed('user-agent: FooBot\ndisallow: /x\nallow: /x/\n', 'FooBot', 'http://foo.bar/x/')).toBe(true);
     expect(allowed('user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/page.html\n', 'FooBot', url)).toBe(true);
-    expect(allowed('user-agent: FooBot\nallow: /page\ndisallow: /*.html\n', 'FooBot', 'http://foo.bar/page.html')).toBe(false);
-    expect(allowed('user-agent: FooBot\nallow: /page\ndisallow: /*.html\n', 'FooBot', 'http://foo.bar/page')).toBe(true);
+    expect(allowed('user-agent: FooBot\nallow: /page\ndisallow: /*.html\n', 'FooBot', 'http://foo.bar/page.html')).toBe(
+      false,
+    );
+    expect(allowed('user-agent: FooBot\nallow: /page\ndisallow: /*.html\n', 'FooBot', 'http://foo.bar/page')).toBe(
+      true,
+    );
     expect(allowed('user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n', 'FooBot', url)).toBe(true);
-    expect(allowed('user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n', 'FooBot', 'http://foo.bar/x/y.html')).toBe(false);
-    expect(allowed('user-agent: FooBot\nallow: /folder\ndisallow: /folder\n', 'FooBot', 'http://example.com/folder/page')).toBe(true);
+    expect(
+      allowed('user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n', 'FooBot', 'http://foo.bar/x/y.html'),
+    ).toBe(false);
+    expect(
+      allowed('user-agent: FooBot\nallow: /folder\ndisallow: /folder\n', 'FooBot', 'http://example.com/folder/page'),
+    ).toBe(true);
   });
 
   it('* and $ wildcards', () => {
@@ -151,7 +191,15 @@ describe('robots.txt: matching', () => {
     expect(allowed(b, 'FooBot', 'http://foo.bar/foo/bar/')).toBe(true);
     const php = 'user-agent: FooBot\ndisallow: /\nallow: /*.php$\n';
     expect(allowed(php, 'FooBot', 'http://foo.bar/folder/filename.php')).toBe(true);
-    for (const path of ['/filename.php?parameters', '/filename.php/', '/filename.php5', '/php/', '/filename?php', '/aaaphpaaa', '//windows.PHP']) {
+    for (const path of [
+      '/filename.php?parameters',
+      '/filename.php/',
+      '/filename.php5',
+      '/php/',
+      '/filename?php',
+      '/aaaphpaaa',
+      '//windows.PHP',
+    ]) {
       expect(allowed(php, 'FooBot', `http://foo.bar${path}`), path).toBe(false);
     }
     const root = 'user-agent: FooBot\nallow: /$\ndisallow: /\n';
@@ -162,9 +210,17 @@ describe('robots.txt: matching', () => {
 
   it("Google's documented /fish examples", () => {
     const fish = 'user-agent: FooBot\ndisallow: /\nallow: /fish\n';
-    for (const p of ['/fish', '/fish.html', '/fish/salmon.html', '/fishheads', '/fishheads/yummy.html', '/fish.html?id=anything'])
+    for (const p of [
+      '/fish',
+      '/fish.html',
+      '/fish/salmon.html',
+      '/fishheads',
+      '/fishheads/yummy.html',
+      '/fish.html?id=anything',
+    ])
       expect(allowed(fish, 'FooBot', `http://foo.bar${p}`), p).toBe(true);
-    for (const p of ['/bar', '/Fish.asp', '/catfish', '/?id=fish']) expect(allowed(fish, 'FooBot', `http://foo.bar${p}`), p).toBe(false);
+    for (const p of ['/bar', '/Fish.asp', '/catfish', '/?id=fish'])
+      expect(allowed(fish, 'FooBot', `http://foo.bar${p}`), p).toBe(false);
     const fishStar = 'user-agent: FooBot\ndisallow: /\nallow: /fish*\n';
     expect(allowed(fishStar, 'FooBot', 'http://foo.bar/fishheads')).toBe(true);
     expect(allowed(fishStar, 'FooBot', 'http://foo.bar/catfish')).toBe(false);
@@ -180,9 +236,17 @@ describe('robots.txt: matching', () => {
     const robotstxt = 'User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/ツ\n';
     expect(allowed(robotstxt, 'FooBot', 'http://foo.bar/foo/bar/%E3%83%84')).toBe(true);
     expect(allowed(robotstxt, 'FooBot', 'http://foo.bar/foo/bar/ツ')).toBe(true); // the URL is normalized too
-    expect(allowed('User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%e3%83%84\n', 'FooBot', 'http://foo.bar/foo/bar/%E3%83%84')).toBe(true);
+    expect(
+      allowed(
+        'User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%e3%83%84\n',
+        'FooBot',
+        'http://foo.bar/foo/bar/%E3%83%84',
+      ),
+    ).toBe(true);
     // RFC 9309 2.2.2: percent-encoded unreserved characters are unencoded before comparison.
-    expect(allowed('User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n', 'FooBot', 'http://foo.bar/foo/bar/baz')).toBe(true);
+    expect(
+      allowed('User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n', 'FooBot', 'http://foo.bar/foo/bar/baz'),
+    ).toBe(true);
     expect(allowed('User-agent: FooBot\nDisallow: /~joe\n', 'FooBot', 'http://foo.bar/%7Ejoe/x')).toBe(false);
     // Reserved characters stay encoded: %2F is not "/".
     expect(allowed('User-agent: FooBot\nDisallow: /a/b\n', 'FooBot', 'http://foo.bar/a%2Fb')).toBe(true);
@@ -212,7 +276,9 @@ describe('robots.txt: matching', () => {
   it('matching stays fast on adversarial patterns', () => {
     const pattern = `/${'*a'.repeat(200)}$`;
     const started = Date.now();
-    expect(allowed(`user-agent: *\ndisallow: ${pattern}\n`, 'FooBot', `http://foo.bar/${'a'.repeat(2000)}b`)).toBe(true);
+    expect(allowed(`user-agent: *\ndisallow: ${pattern}\n`, 'FooBot', `http://foo.bar/${'a'.repeat(2000)}b`)).toBe(
+      true,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
@@ -227,7 +293,9 @@ describe('robots.txt: crawl-delay and sitemaps', () => {
   });
 
   it('sitemaps are collected from anywhere in the file', () => {
-    const robots = parseRobots('Sitemap: https://foo.bar/a.xml\nUser-agent: *\nDisallow: /x\nsite-map: https://foo.bar/b.xml # comment\n');
+    const robots = parseRobots(
+      'Sitemap: https://foo.bar/a.xml\nUser-agent: *\nDisallow: /x\nsite-map: https://foo.bar/b.xml # comment\n',
+    );
     expect(robots.sitemaps).toEqual(['https://foo.bar/a.xml', 'https://foo.bar/b.xml']);
   });
 

@@ -3,7 +3,13 @@ import { readSettings } from '../../src/settings';
 
 describe('settings', () => {
   it('reads vars with defaults and bounds', () => {
-    const base = { ALLOW_PRIVATE_NETWORKS: 'TRUE', USER_AGENT: ' bot/1 ', FETCH_TIMEOUT_MS: 'abc', MAX_BODY_BYTES: '1', MAX_ATTEMPTS: '3' } as unknown as Env;
+    const base = {
+      ALLOW_PRIVATE_NETWORKS: 'TRUE',
+      USER_AGENT: ' bot/1 ',
+      FETCH_TIMEOUT_MS: 'abc',
+      MAX_BODY_BYTES: '1',
+      MAX_ATTEMPTS: '3',
+    } as unknown as Env;
     expect(readSettings(base)).toEqual({
       allowPrivateNetworks: true,
       userAgent: 'bot/1',
@@ -27,6 +33,9 @@ describe('settings', () => {
     expect(readSettings({ ...base, CONNECTIONS_PER_INVOCATION: '50' }).connectionsPerInvocation).toBe(6);
     expect(readSettings({ ...base, CONNECTIONS_PER_INVOCATION: '4' }).connectionsPerInvocation).toBe(4);
     expect(readSettings({ ...base, EMULATE_CONNECTION_LIMIT: '6' }).emulatedConnectionLimit).toBe(6);
-    expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: ' 127.0.0.1, LocalHost ,' }).allowPrivateNetworks).toEqual(['127.0.0.1', 'localhost']);
+    expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: ' 127.0.0.1, LocalHost ,' }).allowPrivateNetworks).toEqual([
+      '127.0.0.1',
+      'localhost',
+    ]);
   });
 });

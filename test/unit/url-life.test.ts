@@ -18,11 +18,21 @@ const links = [{ url: 'https://example.com/a', depth: 1, hops: 0 }];
 /** An outcome before it names its URL. */
 type Bare = Outcome extends infer O ? (O extends Outcome ? Omit<O, 'url'> : never) : never;
 const outcome = (o: Bare): Outcome => ({ url, ...o });
-const at = (o: Bare, attempt: number, running = true, deliveries = attempt): UrlEvent => ({ on: 'outcome', outcome: outcome(o), attempt, deliveries, running });
+const at = (o: Bare, attempt: number, running = true, deliveries = attempt): UrlEvent => ({
+  on: 'outcome',
+  outcome: outcome(o),
+  attempt,
+  deliveries,
+  running,
+});
 
 /** One row per line of the protocol table in src/domain/url-life.ts. */
 const rows: [string, UrlEvent, Transition][] = [
-  ['stored: final, acked', at({ kind: 'stored', fetched: true, links }, 1), { record: { to: 'final', kind: 'stored', reason: null }, message: { do: 'ack' } }],
+  [
+    'stored: final, acked',
+    at({ kind: 'stored', fetched: true, links }, 1),
+    { record: { to: 'final', kind: 'stored', reason: null }, message: { do: 'ack' } },
+  ],
   [
     'skipped: final with its reason, acked',
     at({ kind: 'skipped', fetched: false, reason: 'blocked by robots.txt' }, 1),
@@ -45,8 +55,16 @@ const rows: [string, UrlEvent, Transition][] = [
   ],
   [
     'throttled, a delivery to spare: queued without using an attempt, its slot kept, the message retried to the slot',
-    at({ kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: 12, reservation: 5000 }, 1, true, 1),
-    { record: { to: 'queued', countsAttempt: false, dueInSeconds: 12, reservedAt: 5000 }, message: { do: 'retry', delaySeconds: 12 } },
+    at(
+      { kind: 'throttled', fetched: false, reason: 'waiting for the host', retryDelaySeconds: 12, reservation: 5000 },
+      1,
+      true,
+      1,
+    ),
+    {
+      record: { to: 'queued', countsAttempt: false, dueInSeconds: 12, reservedAt: 5000 },
+      message: { do: 'retry', delaySeconds: 12 },
+    },
   ],
   [
     'throttled, no delivery to spare: resent as a new message delayed to the slot (waiting never dead-letters a URL)',
@@ -86,7 +104,8 @@ describe('the life of a URL (domain/url-life.ts)', () => {
     expect(record).toEqual({ to: 'unchanged' });
     expect(message.do).toBe('retry');
     // backoff(3): a ceiling of 8 s with full jitter over its upper half.
-    if (message.do === 'retry') expect(message.delaySeconds).toBeGreaterThanOrEqual(4), expect(message.delaySeconds).toBeLessThanOrEqual(8);
+    if (message.do === 'retry')
+      expect(message.delaySeconds).toBeGreaterThanOrEqual(4), expect(message.delaySeconds).toBeLessThanOrEqual(8);
   });
 
   it('a retry with no delay asked for waits the backoff of its attempt', () => {
@@ -105,10 +124,30 @@ describe('the life of a URL (domain/url-life.ts)', () => {
 
   it.each([
     ['stored', outcome({ kind: 'stored', fetched: true }), true, { to: 'final', kind: 'stored', reason: null }],
-    ['retry counts an attempt', outcome({ kind: 'retry', fetched: true, retryDelaySeconds: 7 }), true, { to: 'queued', countsAttempt: true, dueInSeconds: 7 }],
-    ['throttled does not', outcome({ kind: 'throttled', fetched: false, retryDelaySeconds: 9 }), true, { to: 'queued', countsAttempt: false, dueInSeconds: 9 }],
-    ['released does not', outcome({ kind: 'released', fetched: false }), true, { to: 'queued', countsAttempt: false, dueInSeconds: 0 }],
-    ['a retry after a cancel ends skipped', outcome({ kind: 'retry', fetched: true }), false, { to: 'final', kind: 'skipped', reason: 'cancelled' }],
+    [
+      'retry counts an attempt',
+      outcome({ kind: 'retry', fetched: true, retryDelaySeconds: 7 }),
+      true,
+      { to: 'queued', countsAttempt: true, dueInSeconds: 7 },
+    ],
+    [
+      'throttled does not',
+      outcome({ kind: 'throttled', fetched: false, retryDelaySeconds: 9 }),
+      true,
+      { to: 'queued', countsAttempt: false, dueInSeconds: 9 },
+    ],
+    [
+      'released does not',
+      outcome({ kind: 'released', fetched: false }),
+      true,
+      { to: 'queued', countsAttempt: false, dueInSeconds: 0 },
+    ],
+    [
+      'a retry after a cancel ends skipped',
+      outcome({ kind: 'retry', fetched: true }),
+      false,
+      { to: 'final', kind: 'skipped', reason: 'cancelled' },
+    ],
   ] as const)('the coordinator records %s', (_name, reported, running, expected) => {
     expect(recordOf(reported, running)).toEqual(expected);
   });

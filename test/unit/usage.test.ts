@@ -10,7 +10,13 @@ describe('usage and its cost', () => {
     // A message is one operation per 64 KB.
     meter.queueWrites([10, 65_536, 65_537, 200_000]);
     meter.count('workerInvocations');
-    expect(meter.usage.operations).toMatchObject({ d1RowsRead: 4, d1RowsWritten: 3, r2ClassA: 2, queueOperations: 1 + 1 + 2 + 4, workerInvocations: 1 });
+    expect(meter.usage.operations).toMatchObject({
+      d1RowsRead: 4,
+      d1RowsWritten: 3,
+      r2ClassA: 2,
+      queueOperations: 1 + 1 + 2 + 4,
+      workerInvocations: 1,
+    });
     expect(meter.usage.r2Bytes).toBe(1024);
   });
 
@@ -21,7 +27,12 @@ describe('usage and its cost', () => {
     for (const op of Object.keys(perPage) as (keyof typeof perPage)[]) usage.operations[op] *= 1e6;
     usage.operations.r2ClassA = 20_000; // one segment per 50 pages
     const estimate = estimateCost(usage, 1e6);
-    expect(estimate.breakdown).toMatchObject({ queueOperations: 1.2, d1RowsWritten: 1, durableObjectRowsWritten: 2, r2ClassA: 0.09 });
+    expect(estimate.breakdown).toMatchObject({
+      queueOperations: 1.2,
+      d1RowsWritten: 1,
+      durableObjectRowsWritten: 2,
+      r2ClassA: 0.09,
+    });
     // CPU is not measurable inside a Worker: an assumed figure per page, priced at $0.02 per million ms.
     expect(estimate.breakdown.cpu).toBeCloseTo(1e6 * estimate.prices.assumedCpuMsPerPage * 0.02e-6, 9);
     expect(estimate.usd).toBeCloseTo(1.2 + 1 + 2 + 0.09 + estimate.breakdown.cpu, 6);

@@ -9,7 +9,15 @@ import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
 import { ApiError, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
-import { crawlCursorSchema, crawlListQuerySchema, createCrawlSchema, deleteQuerySchema, MAX_BODY_BYTES, reextractSchema, retryErrorsSchema } from '../schemas';
+import {
+  crawlCursorSchema,
+  crawlListQuerySchema,
+  createCrawlSchema,
+  deleteQuerySchema,
+  MAX_BODY_BYTES,
+  reextractSchema,
+  retryErrorsSchema,
+} from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
 
 /** Crawl jobs: start, list, show, cancel (or purge), and try failed URLs again. */
@@ -30,7 +38,12 @@ export const crawls = new Hono<CrawlEnv>()
     const after = parseCursor(query.cursor, crawlCursorSchema);
     const rows = await listCrawls(c.env.DB, query.limit, after ? { createdAt: after.c, id: after.i } : null);
     return c.json({
-      crawls: rows.map((r) => ({ id: r.id, status: r.status, seeds: r.config.seeds, createdAt: new Date(r.createdAt).toISOString() })),
+      crawls: rows.map((r) => ({
+        id: r.id,
+        status: r.status,
+        seeds: r.config.seeds,
+        createdAt: new Date(r.createdAt).toISOString(),
+      })),
       cursor: nextCursor(rows, query.limit, (last) => ({ c: last.createdAt, i: last.id })),
     });
   })
@@ -39,14 +52,21 @@ export const crawls = new Hono<CrawlEnv>()
     const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
     if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
     const { recrawlOf } = crawl.config;
-    const changes = recrawlOf === undefined ? {} : { changes: await changeCounts(c.env.DB, crawl.id, typeof recrawlOf === 'string' ? recrawlOf : null) };
+    const changes =
+      recrawlOf === undefined
+        ? {}
+        : { changes: await changeCounts(c.env.DB, crawl.id, typeof recrawlOf === 'string' ? recrawlOf : null) };
     return c.json({
       id: crawl.id,
       status: snapshot.status,
       counts: snapshot.counts,
       ...changes,
       pending: snapshot.pending,
-      ...(crawl.extraction ? { extraction: { status: crawl.extraction.status, done: crawl.extraction.done, total: crawl.extraction.total } } : {}),
+      ...(crawl.extraction
+        ? {
+            extraction: { status: crawl.extraction.status, done: crawl.extraction.done, total: crawl.extraction.total },
+          }
+        : {}),
       config: presentConfig(crawl.config),
       createdAt: new Date(crawl.createdAt).toISOString(),
     });
@@ -68,7 +88,11 @@ export const crawls = new Hono<CrawlEnv>()
     const crawl = c.var.crawl;
     const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
     if (snapshot?.status === 'running')
-      throw new ApiError(409, 'conflict', 'the crawl is still running: re-extract it once it has completed or been cancelled');
+      throw new ApiError(
+        409,
+        'conflict',
+        'the crawl is still running: re-extract it once it has completed or been cancelled',
+      );
     const total = await countHtmlPages(c.env.DB, crawl.id);
     const version = await startReextraction(c.env.DB, crawl.id, c.req.valid('json').extract, total);
     if (total > 0) await sendReextractStep(c.env.EXTRACT, { crawlId: crawl.id, version, after: '' });

@@ -9,7 +9,10 @@ import type { CrawlEnv } from '../load-crawl';
 import { queryInput } from '../validate';
 
 const exportQuerySchema = z.object({ format: z.enum(['jsonl', 'csv', 'warc']) }).strict();
-const CONTENT_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8; header=present' } as const;
+const CONTENT_TYPES = {
+  jsonl: 'application/x-ndjson; charset=utf-8',
+  csv: 'text/csv; charset=utf-8; header=present',
+} as const;
 
 const FILE = /^[0-9a-f-]{36}-\d{8}T\d{6}Z\.warc\.gz$/;
 
@@ -20,7 +23,10 @@ export const exportRoutes = new Hono<CrawlEnv>()
     const crawl = c.var.crawl;
     const { format } = c.req.valid('query');
     if (format === 'warc')
-      throw badRequest('format=warc writes a WARC file of the stored bodies to R2: POST this URL, then download the file it names', 'use_post');
+      throw badRequest(
+        'format=warc writes a WARC file of the stored bodies to R2: POST this URL, then download the file it names',
+        'use_post',
+      );
     return new Response(streamPageExport(c.env.DB, c.env.BODIES, crawl.id, crawl.extract, format), {
       headers: {
         'content-type': CONTENT_TYPES[format],
@@ -44,7 +50,8 @@ export const exportRoutes = new Hono<CrawlEnv>()
   .get('/:id/exports/:file', async (c) => {
     const crawl = c.var.crawl;
     const file = c.req.param('file');
-    if (!FILE.test(file) || !file.startsWith(crawl.id)) throw notFound(`no export ${JSON.stringify(file.slice(0, 100))} of this crawl`);
+    if (!FILE.test(file) || !file.startsWith(crawl.id))
+      throw notFound(`no export ${JSON.stringify(file.slice(0, 100))} of this crawl`);
     const object = await readExport(c.env.BODIES, crawl.id, file);
     if (!object) throw notFound(`no export ${JSON.stringify(file)} of this crawl`);
     return new Response(object.body, {

@@ -8,7 +8,14 @@ import { readRecord, type StoredRecord } from '../../storage/records';
 import { badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
-import { contentQuerySchema, errorListQuerySchema, keyCursorSchema, pageListQuerySchema, recentCursorSchema, recordQuerySchema } from '../schemas';
+import {
+  contentQuerySchema,
+  errorListQuerySchema,
+  keyCursorSchema,
+  pageListQuerySchema,
+  recentCursorSchema,
+  recordQuerySchema,
+} from '../schemas';
 import { parseCursor, queryInput } from '../validate';
 
 /** What a crawl fetched: its pages, its errors, and each stored body, record and list of links. */
@@ -17,8 +24,16 @@ export const pages = new Hono<CrawlEnv>()
     const crawl = c.var.crawl;
     const query = c.req.valid('query');
     if (query.order === 'recent') {
-      const rows = await listRecentPages(c.env.DB, crawl.id, query.limit, parseCursor(query.cursor, recentCursorSchema));
-      return c.json({ pages: rows.map(({ cursor: _cursor, ...page }) => page), cursor: nextCursor(rows, query.limit, (last) => last.cursor) });
+      const rows = await listRecentPages(
+        c.env.DB,
+        crawl.id,
+        query.limit,
+        parseCursor(query.cursor, recentCursorSchema),
+      );
+      return c.json({
+        pages: rows.map(({ cursor: _cursor, ...page }) => page),
+        cursor: nextCursor(rows, query.limit, (last) => last.cursor),
+      });
     }
     const rows = await listPages(c.env.DB, crawl.id, query.limit, parseCursor(query.cursor, keyCursorSchema));
     return c.json({ pages: rows, cursor: nextCursor(rows, query.limit, (last) => last.url) });
@@ -26,7 +41,13 @@ export const pages = new Hono<CrawlEnv>()
   .get('/:id/errors', queryInput(errorListQuerySchema), async (c) => {
     const crawl = c.var.crawl;
     const query = c.req.valid('query');
-    const errors = await listErrors(c.env.DB, crawl.id, query.limit, parseCursor(query.cursor, keyCursorSchema), query.outcome ?? null);
+    const errors = await listErrors(
+      c.env.DB,
+      crawl.id,
+      query.limit,
+      parseCursor(query.cursor, keyCursorSchema),
+      query.outcome ?? null,
+    );
     return c.json({ errors, cursor: nextCursor(errors, query.limit, (last) => last.url) });
   })
   .get('/:id/content', queryInput(contentQuerySchema), async (c) => {
@@ -35,16 +56,23 @@ export const pages = new Hono<CrawlEnv>()
     if (format !== undefined) {
       const record = await requireRecord(c.env.BODIES, page);
       const output = record.outputs[format];
-      if (output === undefined) throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
+      if (output === undefined)
+        throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
       return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], 'x-edgecrawl-url': page.url } });
     }
     if (!page.bodyAt) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
     const stored = await openBody(c.env.BODIES, page.bodyAt);
     if (!stored) throw notFound(`stored body for ${page.url} is missing`);
     const contentType = page.contentType ?? stored.contentType ?? 'application/octet-stream';
-    if (stored.body === null) return new Response(null, { headers: { 'content-type': contentType, 'x-edgecrawl-url': page.url } });
+    if (stored.body === null)
+      return new Response(null, { headers: { 'content-type': contentType, 'x-edgecrawl-url': page.url } });
     return new Response(stored.body, {
-      headers: { 'content-length': String(stored.size), 'x-edgecrawl-url': page.url, 'content-type': contentType, etag: stored.etag },
+      headers: {
+        'content-length': String(stored.size),
+        'x-edgecrawl-url': page.url,
+        'content-type': contentType,
+        etag: stored.etag,
+      },
     });
   })
   .get('/:id/links', queryInput(recordQuerySchema), async (c) => {
@@ -57,10 +85,20 @@ export const pages = new Hono<CrawlEnv>()
   .get('/:id/record', queryInput(recordQuerySchema), async (c) => {
     const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
     const { record } = await requireRecord(c.env.BODIES, page);
-    return c.json({ url: page.url, status: page.status, contentType: page.contentType, fetchedAt: new Date(page.fetchedAt).toISOString(), ...record });
+    return c.json({
+      url: page.url,
+      status: page.status,
+      contentType: page.contentType,
+      fetchedAt: new Date(page.fetchedAt).toISOString(),
+      ...record,
+    });
   });
 
-const OUTPUT_TYPES = { markdown: 'text/markdown; charset=utf-8', text: 'text/plain; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
+const OUTPUT_TYPES = {
+  markdown: 'text/markdown; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+} as const;
 
 async function requirePage(db: D1Database, crawlId: string, raw: string): Promise<StoredPageRow> {
   const url = normalizeUrl(raw);
@@ -71,7 +109,10 @@ async function requirePage(db: D1Database, crawlId: string, raw: string): Promis
 }
 
 async function requireRecord(bucket: R2Bucket, page: StoredPageRow): Promise<StoredRecord> {
-  if (!page.recordAt) throw notFound(`no extraction record for ${page.url}: the crawl has no extract spec, or the page is not a 2xx HTML page`);
+  if (!page.recordAt)
+    throw notFound(
+      `no extraction record for ${page.url}: the crawl has no extract spec, or the page is not a 2xx HTML page`,
+    );
   const record = await readRecord(bucket, page.recordAt);
   if (!record) throw notFound(`the extraction record of ${page.url} is missing`);
   return record;

@@ -2,7 +2,13 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { CronError, parseCron } from '../../domain/cron';
 import { nextRun } from '../../jobs/schedules';
-import { deleteSchedule, getSchedule, insertSchedule, listSchedules, type ScheduleRow } from '../../storage/d1/schedules';
+import {
+  deleteSchedule,
+  getSchedule,
+  insertSchedule,
+  listSchedules,
+  type ScheduleRow,
+} from '../../storage/d1/schedules';
 import { notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import { createCrawlSchema, keyCursorSchema, MAX_BODY_BYTES } from '../schemas';
@@ -31,9 +37,13 @@ const createScheduleSchema = z
     crawl: createCrawlSchema,
   })
   .strict()
-  .refine((s) => (s.cron === undefined) !== (s.everySeconds === undefined), { message: 'give exactly one of cron or everySeconds' });
+  .refine((s) => (s.cron === undefined) !== (s.everySeconds === undefined), {
+    message: 'give exactly one of cron or everySeconds',
+  });
 
-const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100), cursor: z.string().max(4096).optional() }).strict();
+const listQuerySchema = z
+  .object({ limit: z.coerce.number().int().min(1).max(1000).default(100), cursor: z.string().max(4096).optional() })
+  .strict();
 
 function view(s: ScheduleRow) {
   return {
@@ -77,6 +87,7 @@ export const schedules = new Hono<{ Bindings: Env }>()
     return c.json(view(schedule));
   })
   .delete('/:id', async (c) => {
-    if (!(await deleteSchedule(c.env.DB, c.req.param('id')))) throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
+    if (!(await deleteSchedule(c.env.DB, c.req.param('id'))))
+      throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
     return c.json({ id: c.req.param('id'), deleted: true });
   });

@@ -28,14 +28,26 @@ const MAX_HOSTS = 20;
 async function series(db: D1Database, crawl: CrawlRow, to: number, askedInterval: number | undefined) {
   const from = crawl.createdAt;
   const interval = Math.max(askedInterval ?? chooseInterval(to - from), chooseInterval(to - from, MAX_POINTS));
-  const [fetched, failed] = await Promise.all([pageSeries(db, crawl.id, interval), failedSeries(db, crawl.id, interval)]);
+  const [fetched, failed] = await Promise.all([
+    pageSeries(db, crawl.id, interval),
+    failedSeries(db, crawl.id, interval),
+  ]);
   const points = fillSeries([...fetched, ...failed], from, to, interval);
-  return { interval, series: points.map((b) => ({ at: new Date(b.at).toISOString(), fetched: b.fetched, failed: b.failed })) };
+  return {
+    interval,
+    series: points.map((b) => ({ at: new Date(b.at).toISOString(), fetched: b.fetched, failed: b.failed })),
+  };
 }
 
 /** The current rate (over the window) and the average over the crawl's active time. */
-function rates(snapshot: CrawlSnapshot, activity: { firstAt: number | null; lastAt: number | null; recent: number }, windowSeconds: number, now: number) {
-  const active = activity.firstAt !== null && activity.lastAt !== null ? (activity.lastAt - activity.firstAt) / 1000 : 0;
+function rates(
+  snapshot: CrawlSnapshot,
+  activity: { firstAt: number | null; lastAt: number | null; recent: number },
+  windowSeconds: number,
+  now: number,
+) {
+  const active =
+    activity.firstAt !== null && activity.lastAt !== null ? (activity.lastAt - activity.firstAt) / 1000 : 0;
   // A crawl younger than the window is measured over its own life, not diluted by time before it began.
   const window = Math.min(windowSeconds, Math.max(1, (now - (activity.firstAt ?? now)) / 1000));
   return {
@@ -64,7 +76,10 @@ export const stats = new Hono<CrawlEnv>()
       hostBreakdown(db, crawl.id, BREAKDOWN_ROWS),
     ]);
     if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
-    const to = snapshot.status === 'running' ? now : Math.max(activity.lastAt ?? crawl.createdAt, crawl.finishedAt ?? crawl.createdAt);
+    const to =
+      snapshot.status === 'running'
+        ? now
+        : Math.max(activity.lastAt ?? crawl.createdAt, crawl.finishedAt ?? crawl.createdAt);
     return c.json({
       id: crawl.id,
       status: snapshot.status,
@@ -90,6 +105,8 @@ export const stats = new Hono<CrawlEnv>()
       const name = hostKey(`http://${host}/`);
       pages.set(name, (pages.get(name) ?? 0) + n);
     }
-    const states = await Promise.all([...pages].map(async ([host, n]) => ({ host, pages: n, ...(await c.env.HOSTS.getByName(host).state()) })));
+    const states = await Promise.all(
+      [...pages].map(async ([host, n]) => ({ host, pages: n, ...(await c.env.HOSTS.getByName(host).state()) })),
+    );
     return c.json({ hosts: states });
   });

@@ -1,5 +1,13 @@
 import { Readability } from '@mozilla/readability';
-import { absoluteUrl, collapse, type DomDocument, type DomElement, type DomNode, nestsDeeperThan, selectAll } from './dom';
+import {
+  absoluteUrl,
+  collapse,
+  type DomDocument,
+  type DomElement,
+  type DomNode,
+  nestsDeeperThan,
+  selectAll,
+} from './dom';
 import { imageSource } from './fields';
 import { type ExtractSpec, PAGE_LIMITS } from './spec';
 
@@ -20,7 +28,12 @@ function removeClutter(document: DomDocument): void {
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
     const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
     if (!CLUTTER.test(names)) continue;
-    if ((element.textContent ?? '').length <= CLUTTER_MAX_CHARS && element.localName !== 'body' && element.localName !== 'html') element.remove();
+    if (
+      (element.textContent ?? '').length <= CLUTTER_MAX_CHARS &&
+      element.localName !== 'body' &&
+      element.localName !== 'html'
+    )
+      element.remove();
   }
 }
 
@@ -65,7 +78,11 @@ function detect(document: DomDocument): DomElement | null {
  * pin matches nothing or detection finds nothing useful. Clutter and `exclude` go first. Mutates the document:
  * read everything else from it before.
  */
-export function selectContent(document: DomDocument, spec: ExtractSpec, warnings: string[]): { root: DomElement; source: ContentSource } {
+export function selectContent(
+  document: DomDocument,
+  spec: ExtractSpec,
+  warnings: string[],
+): { root: DomElement; source: ContentSource } {
   removeClutter(document);
   for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
   const body = document.body ?? document.documentElement;
@@ -78,7 +95,9 @@ export function selectContent(document: DomDocument, spec: ExtractSpec, warnings
   if (typeof spec.mainContent === 'object') {
     const pinned = selectAll(document, spec.mainContent.selector)[0];
     if (pinned) return { root: pinned, source: 'selector' };
-    warnings.push(`content: mainContent.selector ${JSON.stringify(spec.mainContent.selector)} matches nothing; the whole body is used`);
+    warnings.push(
+      `content: mainContent.selector ${JSON.stringify(spec.mainContent.selector)} matches nothing; the whole body is used`,
+    );
     return { root: body, source: 'body' };
   }
   if (!spec.mainContent) return { root: body, source: 'body' };
@@ -98,7 +117,9 @@ export function selectContent(document: DomDocument, spec: ExtractSpec, warnings
     const detected = detect(document);
     if (detected) return { root: detected, source: 'detected' };
   } catch (error) {
-    warnings.push(`content: detection failed (${error instanceof Error ? error.message.slice(0, 120) : 'error'}); the whole body is used`);
+    warnings.push(
+      `content: detection failed (${error instanceof Error ? error.message.slice(0, 120) : 'error'}); the whole body is used`,
+    );
   }
   return { root: whole, source: 'body' };
 }
@@ -106,7 +127,8 @@ export function selectContent(document: DomDocument, spec: ExtractSpec, warnings
 /** The content as HTML for the `html` output: URLs absolute, no event handlers, no javascript: links, no data: images. */
 export function cleanHtml(root: DomElement, baseUrl: string): string {
   for (const element of selectAll(root, '*')) {
-    for (const { name } of Array.from(element.attributes)) if (/^on/i.test(name) || name === 'style') element.removeAttribute(name);
+    for (const { name } of Array.from(element.attributes))
+      if (/^on/i.test(name) || name === 'style') element.removeAttribute(name);
   }
   for (const a of selectAll(root, 'a[href]')) {
     const url = absoluteUrl(a.getAttribute('href'), baseUrl);
@@ -117,7 +139,8 @@ export function cleanHtml(root: DomElement, baseUrl: string): string {
     const src = absoluteUrl(imageSource(img), baseUrl);
     if (src) img.setAttribute('src', src);
     else img.remove();
-    for (const name of ['srcset', 'data-src', 'data-srcset', 'data-lazy-src', 'data-original']) img.removeAttribute(name);
+    for (const name of ['srcset', 'data-src', 'data-srcset', 'data-lazy-src', 'data-original'])
+      img.removeAttribute(name);
   }
   return root.innerHTML.trim();
 }

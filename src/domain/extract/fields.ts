@@ -14,7 +14,12 @@ interface FieldContext {
 function matchValue(element: DomElement, spec: FieldSpec, path: string, context: FieldContext): FieldValue {
   if (spec.fields) return readFields(element, spec.fields, context, `${path}.`);
   const type = spec.type ?? 'text';
-  const raw = spec.attr !== undefined ? element.getAttribute(spec.attr) : type === 'html' ? element.innerHTML : element.textContent;
+  const raw =
+    spec.attr !== undefined
+      ? element.getAttribute(spec.attr)
+      : type === 'html'
+        ? element.innerHTML
+        : element.textContent;
   if (raw === null) {
     context.errors[path] = `no attribute ${spec.attr}`;
     return null;
@@ -46,12 +51,18 @@ function readField(scope: DomElement, spec: FieldSpec, path: string, context: Fi
     const match = matches[0];
     return match ? matchValue(match, spec, path, context) : null;
   }
-  if (matches.length > PAGE_LIMITS.listItems) context.errors[path] = `only the first ${PAGE_LIMITS.listItems} of ${matches.length} matches kept`;
+  if (matches.length > PAGE_LIMITS.listItems)
+    context.errors[path] = `only the first ${PAGE_LIMITS.listItems} of ${matches.length} matches kept`;
   return matches.slice(0, PAGE_LIMITS.listItems).map((match, i) => matchValue(match, spec, `${path}[${i}]`, context));
 }
 
 /** Declared fields read within `scope`: the first match, or every match with `list`; nested fields read each match. */
-export function readFields(scope: DomElement, specs: Record<string, FieldSpec>, context: FieldContext, prefix = ''): { [name: string]: FieldValue } {
+export function readFields(
+  scope: DomElement,
+  specs: Record<string, FieldSpec>,
+  context: FieldContext,
+  prefix = '',
+): { [name: string]: FieldValue } {
   const out: { [name: string]: FieldValue } = {};
   for (const [name, spec] of Object.entries(specs)) {
     try {

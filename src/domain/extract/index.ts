@@ -42,7 +42,9 @@ export interface PageExtract {
 
 /** Words of a text: runs of letters or digits, and each ideograph or kana on its own. */
 function countWords(text: string): number {
-  return (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{N}\p{M}'’_-]*/gu) ?? []).length;
+  return (
+    text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{N}\p{M}'’_-]*/gu) ?? []
+  ).length;
 }
 
 const cap = (text: string, what: string, warnings: string[]) => {
@@ -58,7 +60,10 @@ function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec,
   const metadata = readMetadata(document, base, linkedFacts(jsonLd));
   const fieldErrors: Record<string, string> = {};
   const root = document.documentElement;
-  const fields = Object.keys(spec.fields).length > 0 ? readFields(root, spec.fields, { baseUrl: base, errors: fieldErrors }) : undefined;
+  const fields =
+    Object.keys(spec.fields).length > 0
+      ? readFields(root, spec.fields, { baseUrl: base, errors: fieldErrors })
+      : undefined;
   const page = readPage(document, pageUrl);
   const images = spec.formats.includes('images') ? readImages(root, base) : undefined;
   return { base, jsonLd, metadata, fields, fieldErrors, links: page.links, images, title: page.title };
@@ -70,13 +75,27 @@ function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec,
  * not parsed: their record says so, and their links are left to the streaming parser. Never throws for anything
  * the page contains.
  */
-export async function extractPage(body: Uint8Array, contentType: string | null, pageUrl: string, spec: ExtractSpec): Promise<PageExtract> {
+export async function extractPage(
+  body: Uint8Array,
+  contentType: string | null,
+  pageUrl: string,
+  spec: ExtractSpec,
+): Promise<PageExtract> {
   const warnings: string[] = [];
   const { text: html, encoding } = decodeHtml(body, contentType);
   if (body.byteLength > PAGE_LIMITS.domBytes) {
-    warnings.push(`page of ${body.byteLength} bytes is larger than ${PAGE_LIMITS.domBytes}: not parsed, nothing extracted`);
+    warnings.push(
+      `page of ${body.byteLength} bytes is larger than ${PAGE_LIMITS.domBytes}: not parsed, nothing extracted`,
+    );
     const record: ExtractedRecord = { wordCount: 0, contentHash: await sha256Hex(''), warnings };
-    return { record, outputs: {}, summary: { title: null, description: null, language: null }, links: null, source: null, encoding };
+    return {
+      record,
+      outputs: {},
+      summary: { title: null, description: null, language: null },
+      links: null,
+      source: null,
+      encoding,
+    };
   }
   const document = parseDocument(html);
   const read = readDocument(document, pageUrl, spec, warnings);
@@ -97,6 +116,10 @@ export async function extractPage(body: Uint8Array, contentType: string | null, 
     contentHash: await sha256Hex(text),
     warnings,
   };
-  const summary = { title: read.title ?? read.metadata.title, description: read.metadata.description, language: read.metadata.language };
+  const summary = {
+    title: read.title ?? read.metadata.title,
+    description: read.metadata.description,
+    language: read.metadata.language,
+  };
   return { record, outputs, summary, links: read.links, source, encoding };
 }

@@ -6,7 +6,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 
 /** A value cut at `depth` levels of nesting (deeper arrays and objects become null), so no block is unbounded. */
 function cut(value: unknown, depth: number): JsonValue {
-  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return value;
+  if (value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string')
+    return value;
   if (depth <= 0) return null;
   if (Array.isArray(value)) return value.map((v) => cut(v, depth - 1));
   if (typeof value === 'object') {
@@ -43,7 +44,11 @@ function items(value: JsonValue): JsonValue[] {
     const members = (graph as JsonValue[])
       .flatMap(items)
       .map((item) =>
-        item && typeof item === 'object' && !Array.isArray(item) && context !== undefined && item['@context'] === undefined
+        item &&
+        typeof item === 'object' &&
+        !Array.isArray(item) &&
+        context !== undefined &&
+        item['@context'] === undefined
           ? { '@context': context, ...item }
           : item,
       );
@@ -54,7 +59,9 @@ function items(value: JsonValue): JsonValue[] {
 
 /** Every JSON-LD block of the page, parsed, @graph flattened into its items; broken blocks are skipped with a warning. */
 export function readJsonLd(document: DomDocument, warnings: string[]): JsonValue[] {
-  const scripts = selectAll(document, 'script[type]').filter((s) => /^\s*application\/ld\+json\s*(;|$)/i.test(s.getAttribute('type') ?? ''));
+  const scripts = selectAll(document, 'script[type]').filter((s) =>
+    /^\s*application\/ld\+json\s*(;|$)/i.test(s.getAttribute('type') ?? ''),
+  );
   const out: JsonValue[] = [];
   let bytes = 0;
   for (const [index, script] of scripts.entries()) {
@@ -71,7 +78,9 @@ export function readJsonLd(document: DomDocument, warnings: string[]): JsonValue
     try {
       out.push(...items(cut(parseBlock(text), PAGE_LIMITS.jsonLdDepth)));
     } catch (error) {
-      warnings.push(`jsonLd: block ${index + 1} is not valid JSON (${error instanceof Error ? error.message.slice(0, 120) : 'parse error'})`);
+      warnings.push(
+        `jsonLd: block ${index + 1} is not valid JSON (${error instanceof Error ? error.message.slice(0, 120) : 'parse error'})`,
+      );
     }
   }
   return out;

@@ -113,7 +113,8 @@ function children(node: DomNode, context: Context): string {
 
 function element(node: DomElement, name: string, context: Context): string {
   const heading = /^h([1-6])$/.exec(name);
-  if (heading) return block(`${context.mode === 'markdown' ? `${'#'.repeat(Number(heading[1]))} ` : ''}${inline(node, context)}`);
+  if (heading)
+    return block(`${context.mode === 'markdown' ? `${'#'.repeat(Number(heading[1]))} ` : ''}${inline(node, context)}`);
   if (BLOCK.has(name)) return block(children(node, context));
   switch (name) {
     case 'br':
@@ -167,7 +168,9 @@ function text(value: string, context: Context): string {
   const collapsed = value.replace(/\s+/g, ' ');
   if (context.mode === 'text') return collapsed;
   // Characters Markdown would read as markup, and markers at the start of a line.
-  return collapsed.replace(MARKDOWN_SPECIALS, (c) => `\\${c}`).replace(/^(\s*)(#{1,6}(?=\s)|[-+>](?=\s)|\d+(?=\.\s))/, '$1\\$2');
+  return collapsed
+    .replace(MARKDOWN_SPECIALS, (c) => `\\${c}`)
+    .replace(/^(\s*)(#{1,6}(?=\s)|[-+>](?=\s)|\d+(?=\.\s))/, '$1\\$2');
 }
 
 function emphasis(node: DomElement, mark: string, context: Context): string {
@@ -244,7 +247,9 @@ function codeLanguage(pre: DomElement): string | null {
     const data = element.getAttribute('data-lang') ?? element.getAttribute('data-language');
     if (data && /^[\w+#.-]{1,30}$/.test(data.trim())) return data.trim().toLowerCase();
     const classes = element.getAttribute('class') ?? '';
-    const match = /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]{1,30})(?:\s|$)/i.exec(classes) ?? /brush:\s*([\w+#.-]{1,30})/i.exec(classes);
+    const match =
+      /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]{1,30})(?:\s|$)/i.exec(classes) ??
+      /brush:\s*([\w+#.-]{1,30})/i.exec(classes);
     const language = match?.[1]?.toLowerCase();
     if (language && !['none', 'plaintext', 'text', 'plain', 'default'].includes(language)) return language;
   }
@@ -276,7 +281,8 @@ function rowsOf(table: DomElement): DomElement[] {
   const rows: DomElement[] = [];
   for (const child of Array.from(table.children)) {
     if (child.localName === 'tr') rows.push(child);
-    else if (['thead', 'tbody', 'tfoot'].includes(child.localName)) for (const row of Array.from(child.children)) if (row.localName === 'tr') rows.push(row);
+    else if (['thead', 'tbody', 'tfoot'].includes(child.localName))
+      for (const row of Array.from(child.children)) if (row.localName === 'tr') rows.push(row);
   }
   return rows;
 }
@@ -291,7 +297,8 @@ function table(node: DomElement, context: Context): string {
     Array.from(row.children)
       .filter((cell) => cell.localName === 'td' || cell.localName === 'th')
       .flatMap((cell) => {
-        const content = context.mode === 'markdown' ? inline(cell, context).replace(/\|/g, '\\|') : inline(cell, context);
+        const content =
+          context.mode === 'markdown' ? inline(cell, context).replace(/\|/g, '\\|') : inline(cell, context);
         const span = Math.min(50, Math.max(1, Number.parseInt(cell.getAttribute('colspan') ?? '1', 10) || 1));
         return [content, ...Array<string>(span - 1).fill('')];
       }),

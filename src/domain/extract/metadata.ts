@@ -24,20 +24,28 @@ function metaValues(document: DomDocument): Map<string, string> {
     const content = collapse(meta.getAttribute('content'));
     if (!content) continue;
     // property may list several names ("dc:title og:title").
-    const keys = [meta.getAttribute('property'), meta.getAttribute('name'), meta.getAttribute('itemprop'), meta.getAttribute('http-equiv')];
-    for (const name of keys.flatMap((k) => k?.trim().toLowerCase().split(/\s+/) ?? [])) if (name && !values.has(name)) values.set(name, content);
+    const keys = [
+      meta.getAttribute('property'),
+      meta.getAttribute('name'),
+      meta.getAttribute('itemprop'),
+      meta.getAttribute('http-equiv'),
+    ];
+    for (const name of keys.flatMap((k) => k?.trim().toLowerCase().split(/\s+/) ?? []))
+      if (name && !values.has(name)) values.set(name, content);
   }
   return values;
 }
 
 function prefixed(values: Map<string, string>, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of values) if (key.startsWith(prefix) && key.length > prefix.length) out[key.slice(prefix.length)] = value;
+  for (const [key, value] of values)
+    if (key.startsWith(prefix) && key.length > prefix.length) out[key.slice(prefix.length)] = value;
   return out;
 }
 
 /** The first non-empty of the candidates. */
-const first = (...candidates: (string | null | undefined)[]): string | null => candidates.map((c) => collapse(c)).find((c) => c !== '') ?? null;
+const first = (...candidates: (string | null | undefined)[]): string | null =>
+  candidates.map((c) => collapse(c)).find((c) => c !== '') ?? null;
 
 /** Facts JSON-LD gives about the page (an Article's author and dates), used where the markup says nothing. */
 export interface LinkedFacts {
@@ -63,7 +71,13 @@ function bylineOf(document: DomDocument): string | null {
 }
 
 function authorOf(document: DomDocument, values: Map<string, string>, facts: LinkedFacts): string | null {
-  const meta = first(values.get('author'), values.get('article:author'), values.get('dc.creator'), values.get('dc:creator'), facts.author);
+  const meta = first(
+    values.get('author'),
+    values.get('article:author'),
+    values.get('dc.creator'),
+    values.get('dc:creator'),
+    facts.author,
+  );
   return meta ?? first(bylineOf(document), values.get('twitter:creator'));
 }
 
@@ -88,13 +102,20 @@ function cleanTitle(raw: string, headings: string[]): string {
     else if (words(original.slice(0, original.indexOf(': '))) > 5) title = original;
   } else if ((title.length > 150 || title.length < 15) && headings.length === 1) title = headings[0] ?? title;
   title = collapse(title);
-  if (words(title) <= 4 && (!hierarchical || words(title) !== words(original.replace(SEPARATORS, ' ')) - 1)) title = original;
+  if (words(title) <= 4 && (!hierarchical || words(title) !== words(original.replace(SEPARATORS, ' ')) - 1))
+    title = original;
   return title;
 }
 
 /** The title the page declares for its content (JSON-LD, Dublin Core, Open Graph, Twitter), else its cleaned <title>. */
 function titleOf(document: DomDocument, values: Map<string, string>, facts: LinkedFacts): string | null {
-  const declared = first(facts.headline, values.get('dc:title'), values.get('dcterm:title'), values.get('og:title'), values.get('twitter:title'));
+  const declared = first(
+    facts.headline,
+    values.get('dc:title'),
+    values.get('dcterm:title'),
+    values.get('og:title'),
+    values.get('twitter:title'),
+  );
   if (declared) return declared;
   const raw = collapse(document.querySelector('title')?.textContent);
   const headings = selectAll(document, 'h1').map((h) => collapse(h.textContent));
@@ -104,13 +125,22 @@ function titleOf(document: DomDocument, values: Map<string, string>, facts: Link
 /** The page's metadata from its <head> (and JSON-LD facts where the head says nothing); URLs absolute. */
 export function readMetadata(document: DomDocument, baseUrl: string, facts: LinkedFacts = {}): Metadata {
   const values = metaValues(document);
-  const canonical = selectAll(document, 'link[rel][href]').find((l) => /(^|\s)canonical(\s|$)/i.test(l.getAttribute('rel') ?? ''));
+  const canonical = selectAll(document, 'link[rel][href]').find((l) =>
+    /(^|\s)canonical(\s|$)/i.test(l.getAttribute('rel') ?? ''),
+  );
   const keywords = values.get('keywords');
   const time = (...keys: string[]) => first(...keys.map((k) => values.get(k)));
-  const publishedElement = document.querySelector('time[itemprop~="datePublished"], [itemprop~="datePublished"][content]');
+  const publishedElement = document.querySelector(
+    'time[itemprop~="datePublished"], [itemprop~="datePublished"][content]',
+  );
   return {
     title: titleOf(document, values, facts),
-    description: first(values.get('description'), values.get('og:description'), values.get('twitter:description'), values.get('dc.description')),
+    description: first(
+      values.get('description'),
+      values.get('og:description'),
+      values.get('twitter:description'),
+      values.get('dc.description'),
+    ),
     language: first(
       document.documentElement.getAttribute('lang'),
       document.documentElement.getAttribute('xml:lang'),
@@ -122,9 +152,16 @@ export function readMetadata(document: DomDocument, baseUrl: string, facts: Link
     publishedTime:
       time('article:published_time', 'datepublished', 'date', 'pubdate', 'publish_date', 'dc.date', 'dc.date.issued') ??
       first(publishedElement?.getAttribute('datetime'), publishedElement?.getAttribute('content'), facts.publishedTime),
-    modifiedTime: time('article:modified_time', 'og:updated_time', 'datemodified', 'last-modified') ?? first(facts.modifiedTime),
+    modifiedTime:
+      time('article:modified_time', 'og:updated_time', 'datemodified', 'last-modified') ?? first(facts.modifiedTime),
     siteName: first(values.get('og:site_name'), values.get('application-name'), values.get('twitter:site')),
-    image: absoluteUrl(values.get('og:image') ?? values.get('og:image:url') ?? values.get('twitter:image') ?? values.get('twitter:image:src'), baseUrl),
+    image: absoluteUrl(
+      values.get('og:image') ??
+        values.get('og:image:url') ??
+        values.get('twitter:image') ??
+        values.get('twitter:image:src'),
+      baseUrl,
+    ),
     keywords: keywords
       ? keywords
           .split(',')

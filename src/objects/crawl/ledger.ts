@@ -30,7 +30,10 @@ const ledgerSchema = z.object({
 });
 type LedgerState = z.infer<typeof ledgerSchema>;
 
-const fresh = (): LedgerState => ({ counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0 }, usage: emptyUsage() });
+const fresh = (): LedgerState => ({
+  counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0 },
+  usage: emptyUsage(),
+});
 
 /**
  * The crawl's counts and its counted usage: kept in memory and written as one row (meta 'counts') at the end of each
@@ -57,7 +60,10 @@ export class Ledger {
   }
 
   /** Runs a statement and counts the rows it read and wrote. */
-  exec<T extends Record<string, SqlStorageValue> = Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+  exec<T extends Record<string, SqlStorageValue> = Record<string, SqlStorageValue>>(
+    query: string,
+    ...bindings: unknown[]
+  ): T[] {
     const cursor = this.sql.exec<T>(query, ...bindings);
     const rows = cursor.toArray();
     this.state.usage.operations.durableObjectRowsRead += cursor.rowsRead;
@@ -95,7 +101,10 @@ export class Ledger {
   /** Writes the row, when this call changed it. Its own write is counted in the next save. */
   save(): void {
     if (!this.dirty) return;
-    this.exec("INSERT INTO meta (k, v) VALUES ('counts', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v", JSON.stringify(this.state));
+    this.exec(
+      "INSERT INTO meta (k, v) VALUES ('counts', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+      JSON.stringify(this.state),
+    );
     this.dirty = false;
   }
 }

@@ -66,7 +66,16 @@ export class SeenSet {
       for (const e of entries) {
         if (inserted.size >= room) break;
         const sql = `${insert} VALUES (?, ?, ?, ?, ?, ?) ${conflict}`;
-        for (const row of this.ledger.exec<{ url: string }>(sql, e.url, e.depth, e.hops, e.kind ?? 'page', UrlState.Queued, now)) inserted.add(row.url);
+        for (const row of this.ledger.exec<{ url: string }>(
+          sql,
+          e.url,
+          e.depth,
+          e.hops,
+          e.kind ?? 'page',
+          UrlState.Queued,
+          now,
+        ))
+          inserted.add(row.url);
       }
     }
     return entries.filter((e) => inserted.delete(e.url)).map(entryOf);
@@ -84,14 +93,25 @@ export class SeenSet {
   /** Ends URLs in a final state with one reason: one statement. */
   finish(kind: FinalKind, reason: string | null, urls: readonly string[]): void {
     if (urls.length === 0) return;
-    this.ledger.exec('UPDATE urls SET state = ?, reason = ? WHERE url IN (SELECT value FROM json_each(?))', FINAL_STATE[kind], reason, JSON.stringify(urls));
+    this.ledger.exec(
+      'UPDATE urls SET state = ?, reason = ? WHERE url IN (SELECT value FROM json_each(?))',
+      FINAL_STATE[kind],
+      reason,
+      JSON.stringify(urls),
+    );
   }
 
   /**
    * Back to queued, its message due at `dueAt` (the sweeper does not mistake a delayed message for a lost one), with
    * the slot its host reserved for it, if any.
    */
-  requeue(url: string, dueAt: number, reason: string | null, countsAttempt: boolean, reservedAt: number | null = null): void {
+  requeue(
+    url: string,
+    dueAt: number,
+    reason: string | null,
+    countsAttempt: boolean,
+    reservedAt: number | null = null,
+  ): void {
     this.ledger.exec(
       'UPDATE urls SET state = ?, enqueued_at = ?, reason = ?, attempts = attempts + ?, reserved_at = ? WHERE url = ?',
       UrlState.Queued,
@@ -105,7 +125,12 @@ export class SeenSet {
 
   /** Marks URLs as sent again now. */
   resent(urls: readonly string[], now: number): void {
-    if (urls.length > 0) this.ledger.exec('UPDATE urls SET enqueued_at = ? WHERE url IN (SELECT value FROM json_each(?))', now, JSON.stringify(urls));
+    if (urls.length > 0)
+      this.ledger.exec(
+        'UPDATE urls SET enqueued_at = ? WHERE url IN (SELECT value FROM json_each(?))',
+        now,
+        JSON.stringify(urls),
+      );
   }
 
   /** Queued URLs due at or before `before`, at most `limit`, leaving out `skip`. */
@@ -165,6 +190,8 @@ export class SeenSet {
   }
 
   countFailed(): number {
-    return this.ledger.exec<{ n: number }>('SELECT COUNT(*) AS n FROM urls WHERE state = ?', UrlState.Failed)[0]?.n ?? 0;
+    return (
+      this.ledger.exec<{ n: number }>('SELECT COUNT(*) AS n FROM urls WHERE state = ?', UrlState.Failed)[0]?.n ?? 0
+    );
   }
 }

@@ -61,7 +61,10 @@ export class StatusMirror {
       this.setMeta('synced', status);
       return true;
     } catch (error) {
-      log('error', 'crawl status sync failed (D1, or the webhook event); the alarm retries', { crawlId, error: String(error) });
+      log('error', 'crawl status sync failed (D1, or the webhook event); the alarm retries', {
+        crawlId,
+        error: String(error),
+      });
       return false;
     }
   }

@@ -47,10 +47,18 @@ export class Sweeper {
     // The attempt of a consumer that died counts: a page that kills its consumer cannot come round forever.
     for (const e of expired) this.seen.requeue(e.url, now, 'lease expired', true);
     const { pending } = this.ledger.counters;
-    const clock = { now, wokeAt: this.wokeAt, activeAt: this.activeAt, pending, recovering: this.recovering, backstopAt: this.backstopAt };
+    const clock = {
+      now,
+      wokeAt: this.wokeAt,
+      activeAt: this.activeAt,
+      pending,
+      recovering: this.recovering,
+      backstopAt: this.backstopAt,
+    };
     const plan = sweepPlan(clock, stallAfterMs);
     if (plan.backstop) this.backstopAt = now;
-    const due = plan.dueBefore === null ? [] : this.seen.due(plan.dueBefore, SWEEP_STEP, new Set(this.work.leases.live(now)));
+    const due =
+      plan.dueBefore === null ? [] : this.seen.due(plan.dueBefore, SWEEP_STEP, new Set(this.work.leases.live(now)));
     this.recovering = plan.recovering && plan.why === 'wake' && due.length === SWEEP_STEP;
     const entries = [...new Map([...expired, ...due].map((e) => [e.url, e])).values()];
     if (entries.length > 0) {
@@ -73,14 +81,25 @@ export class Sweeper {
     const meter = new UsageMeter();
     const found = await this.storedUnreported(env, crawlId, config, entries, meter);
     const lost = [...entries.filter((e) => !found.stored.has(e.url)), ...found.links];
-    log('warn', 'sweeper re-sent lost URLs', { crawlId, count: entries.length - found.stored.size, why, storedUnreported: found.stored.size });
+    log('warn', 'sweeper re-sent lost URLs', {
+      crawlId,
+      count: entries.length - found.stored.size,
+      why,
+      storedUnreported: found.stored.size,
+    });
     await enqueueTasks(env, crawlId, config, lost, undefined, meter);
     this.ledger.add(meter.usage);
     return more;
   }
 
   /** Of the lost URLs, those D1 has a stored page of: recorded stored, with their links offered (those accepted). */
-  private async storedUnreported(env: Env, crawlId: string, config: CrawlConfig, lost: readonly FrontierEntry[], meter: UsageMeter) {
+  private async storedUnreported(
+    env: Env,
+    crawlId: string,
+    config: CrawlConfig,
+    lost: readonly FrontierEntry[],
+    meter: UsageMeter,
+  ) {
     const pages = await recordedPages(
       env.DB,
       crawlId,
@@ -107,7 +126,9 @@ export class Sweeper {
   async endCancelled(env: Env, crawlId: string): Promise<boolean> {
     const now = Date.now();
     this.work.leases.expire(now);
-    const urls = this.seen.due(Number.MAX_SAFE_INTEGER, SWEEP_STEP, new Set(this.work.leases.live(now))).map((e) => e.url);
+    const urls = this.seen
+      .due(Number.MAX_SAFE_INTEGER, SWEEP_STEP, new Set(this.work.leases.live(now)))
+      .map((e) => e.url);
     await this.recordCancelled(env, crawlId, urls);
     this.work.end(
       'skipped',
@@ -121,7 +142,13 @@ export class Sweeper {
   async recordCancelled(env: Env, crawlId: string, urls: readonly string[]): Promise<void> {
     if (urls.length === 0) return;
     const meter = new UsageMeter();
-    const rows = urls.map((url) => ({ url, outcome: 'skipped' as const, reason: 'cancelled', attempts: 0, httpStatus: null }));
+    const rows = urls.map((url) => ({
+      url,
+      outcome: 'skipped' as const,
+      reason: 'cancelled',
+      attempts: 0,
+      httpStatus: null,
+    }));
     await recordErrors(env.DB, crawlId, rows, Date.now(), meter);
     this.ledger.add(meter.usage);
   }

@@ -1,5 +1,13 @@
 import { Leases, leaseMs } from '../../domain/leases';
-import { type FinalKind, type FrontierEntry, isFinal, type Outcome, reasonOf, recordOf, UrlState } from '../../domain/url-life';
+import {
+  type FinalKind,
+  type FrontierEntry,
+  isFinal,
+  type Outcome,
+  reasonOf,
+  recordOf,
+  UrlState,
+} from '../../domain/url-life';
 import type { Settings } from '../../settings';
 import type { Claim } from '../../types';
 import type { Ledger } from './ledger';
@@ -30,7 +38,11 @@ export class Work {
    * carries urls[i]; a redelivery of the same message gets its URL back). Writes nothing. Returns the claims (null:
    * the message is to be acked unfetched) and when their leases run out.
    */
-  claim(urls: readonly string[], holders: readonly (string | null)[] | undefined, now: number): { claims: (Claim | null)[]; leaseUntil: number } {
+  claim(
+    urls: readonly string[],
+    holders: readonly (string | null)[] | undefined,
+    now: number,
+  ): { claims: (Claim | null)[]; leaseUntil: number } {
     const rows = this.seen.find(urls);
     const leaseUntil =
       now +
@@ -67,7 +79,13 @@ export class Work {
       const change = recordOf(outcome, running);
       if (!running && !isFinal(outcome)) done.cancelled.push(outcome.url);
       if (change.to === 'queued') {
-        this.seen.requeue(outcome.url, now + change.dueInSeconds * 1000, reasonOf(outcome), change.countsAttempt, change.reservedAt ?? null);
+        this.seen.requeue(
+          outcome.url,
+          now + change.dueInSeconds * 1000,
+          reasonOf(outcome),
+          change.countsAttempt,
+          change.reservedAt ?? null,
+        );
         continue;
       }
       const group = `${change.kind}\n${change.reason ?? ''}`;
@@ -83,7 +101,11 @@ export class Work {
 
   /** Offers entries to the seen-set, the crawl's discovered URLs kept within maxPages; counts those accepted. */
   offer(maxPages: number | null, entries: readonly FrontierEntry[]): FrontierEntry[] {
-    const accepted = this.seen.offer(entries, (maxPages ?? Number.POSITIVE_INFINITY) - this.ledger.counters.discovered, Date.now());
+    const accepted = this.seen.offer(
+      entries,
+      (maxPages ?? Number.POSITIVE_INFINITY) - this.ledger.counters.discovered,
+      Date.now(),
+    );
     this.ledger.bump('discovered', accepted.length);
     this.ledger.bump('pending', accepted.length);
     return accepted;

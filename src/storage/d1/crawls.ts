@@ -47,7 +47,9 @@ function toRow(r: RawCrawlRow): CrawlRow {
   const config = parseStoredConfig(r.config, `crawl ${r.id}`);
   const extract = r.extract === null ? (config.extract ?? null) : parseStoredExtract(r.extract, `crawl ${r.id}`);
   const extraction =
-    r.extraction_status === null ? null : { version: r.extract_version, status: r.extraction_status, done: r.extraction_done, total: r.extraction_total };
+    r.extraction_status === null
+      ? null
+      : { version: r.extract_version, status: r.extraction_status, done: r.extraction_done, total: r.extraction_total };
   return {
     id: r.id,
     status: r.status,
@@ -70,8 +72,17 @@ export async function insertCrawl(
   meter?: UsageMeter,
 ): Promise<void> {
   const result = await db
-    .prepare("INSERT INTO crawls (id, status, config, created_at, updated_at, schedule_id, previous_crawl_id) VALUES (?, 'running', ?, ?, ?, ?, ?)")
-    .bind(id, JSON.stringify(config), now, now, scheduleId, typeof config.recrawlOf === 'string' ? config.recrawlOf : null)
+    .prepare(
+      "INSERT INTO crawls (id, status, config, created_at, updated_at, schedule_id, previous_crawl_id) VALUES (?, 'running', ?, ?, ?, ?, ?)",
+    )
+    .bind(
+      id,
+      JSON.stringify(config),
+      now,
+      now,
+      scheduleId,
+      typeof config.recrawlOf === 'string' ? config.recrawlOf : null,
+    )
     .run();
   meter?.d1([result]);
 }
@@ -81,7 +92,11 @@ export async function deleteCrawl(db: D1Database, id: string): Promise<void> {
 }
 
 /** A crawl, or null when there is none (or its data is being purged: it answers 404 from the purge request on). */
-export async function getCrawl(db: D1Database, id: string, { purging = false }: { purging?: boolean } = {}): Promise<CrawlRow | null> {
+export async function getCrawl(
+  db: D1Database,
+  id: string,
+  { purging = false }: { purging?: boolean } = {},
+): Promise<CrawlRow | null> {
   const row = await db
     .prepare(`SELECT ${COLUMNS} FROM crawls WHERE id = ? AND (? OR purge_requested_at IS NULL)`)
     .bind(id, purging ? 1 : 0)
@@ -106,13 +121,19 @@ export async function setCrawlStatus(db: D1Database, id: string, status: CrawlSt
 
 /** Asks for a crawl's data to be purged (from now on it is listed nowhere); false when there is no such crawl. */
 export async function requestPurge(db: D1Database, id: string, now: number): Promise<boolean> {
-  const result = await db.prepare('UPDATE crawls SET purge_requested_at = COALESCE(purge_requested_at, ?) WHERE id = ?').bind(now, id).run();
+  const result = await db
+    .prepare('UPDATE crawls SET purge_requested_at = COALESCE(purge_requested_at, ?) WHERE id = ?')
+    .bind(now, id)
+    .run();
   return result.meta.changes > 0;
 }
 
 /** Marks crawls whose retention ended by `now` for purging; returns how many. */
 export async function expireCrawls(db: D1Database, now: number): Promise<number> {
-  const result = await db.prepare('UPDATE crawls SET purge_requested_at = ?1 WHERE expires_at <= ?1 AND purge_requested_at IS NULL').bind(now).run();
+  const result = await db
+    .prepare('UPDATE crawls SET purge_requested_at = ?1 WHERE expires_at <= ?1 AND purge_requested_at IS NULL')
+    .bind(now)
+    .run();
   return result.meta.changes;
 }
 
@@ -126,7 +147,11 @@ export async function purgingCrawls(db: D1Database, limit: number): Promise<Craw
 }
 
 /** Newest first; the cursor is the (created_at, id) of the last row seen. */
-export async function listCrawls(db: D1Database, limit: number, after: { createdAt: number; id: string } | null): Promise<CrawlRow[]> {
+export async function listCrawls(
+  db: D1Database,
+  limit: number,
+  after: { createdAt: number; id: string } | null,
+): Promise<CrawlRow[]> {
   const { results } = await db
     .prepare(
       `SELECT ${COLUMNS} FROM crawls WHERE purge_requested_at IS NULL AND (? IS NULL OR (created_at, id) < (?, ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -149,7 +174,13 @@ export async function startReextraction(db: D1Database, id: string, spec: Extrac
 }
 
 /** Counts `pages` more re-extracted for `version` (ignored if a newer one started); `finished` completes it. */
-export async function advanceReextraction(db: D1Database, id: string, version: number, pages: number, finished: boolean): Promise<void> {
+export async function advanceReextraction(
+  db: D1Database,
+  id: string,
+  version: number,
+  pages: number,
+  finished: boolean,
+): Promise<void> {
   await db
     .prepare(
       `UPDATE crawls SET extraction_done = CASE WHEN ?2 THEN extraction_total ELSE MIN(extraction_total, extraction_done + ?1) END,

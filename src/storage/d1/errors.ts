@@ -32,7 +32,13 @@ interface RawErrorRow {
 }
 
 /** URLs of a crawl that ended failed or skipped, in URL order (keyset pagination). */
-export async function listErrors(db: D1Database, crawlId: string, limit: number, afterUrl: string | null, outcome: ErrorOutcome | null): Promise<ErrorView[]> {
+export async function listErrors(
+  db: D1Database,
+  crawlId: string,
+  limit: number,
+  afterUrl: string | null,
+  outcome: ErrorOutcome | null,
+): Promise<ErrorView[]> {
   const { results } = await db
     .prepare(
       `SELECT url, outcome, reason, attempts, http_status, at FROM errors
@@ -51,7 +57,12 @@ export async function listErrors(db: D1Database, crawlId: string, limit: number,
 }
 
 /** Upserts keyed by (crawl, url): a URL that fails again, or a redelivered message, rewrites its row. */
-export function errorUpserts(db: D1Database, crawlId: string, errors: readonly ErrorRecord[], at: number): D1PreparedStatement[] {
+export function errorUpserts(
+  db: D1Database,
+  crawlId: string,
+  errors: readonly ErrorRecord[],
+  at: number,
+): D1PreparedStatement[] {
   return jsonRowsInsert(
     db,
     'INSERT INTO errors (crawl_id, url, outcome, reason, attempts, http_status, at)',
@@ -62,7 +73,13 @@ export function errorUpserts(db: D1Database, crawlId: string, errors: readonly E
   );
 }
 
-export async function recordErrors(db: D1Database, crawlId: string, errors: readonly ErrorRecord[], at: number, meter?: UsageMeter): Promise<void> {
+export async function recordErrors(
+  db: D1Database,
+  crawlId: string,
+  errors: readonly ErrorRecord[],
+  at: number,
+  meter?: UsageMeter,
+): Promise<void> {
   const statements = errorUpserts(db, crawlId, errors, at);
   if (statements.length === 0) return;
   const written = await db.batch(statements);
@@ -78,10 +95,16 @@ export async function deleteErrors(db: D1Database, crawlId: string, urls: readon
 // ---- aggregates for the stats endpoint and the dashboard ----
 
 /** URLs failed per interval (interval start, epoch ms). */
-export async function failedSeries(db: D1Database, crawlId: string, intervalSeconds: number): Promise<{ at: number; failed: number }[]> {
+export async function failedSeries(
+  db: D1Database,
+  crawlId: string,
+  intervalSeconds: number,
+): Promise<{ at: number; failed: number }[]> {
   const step = intervalSeconds * 1000;
   const { results } = await db
-    .prepare(`SELECT ${intervalStart('at')} AS at, COUNT(*) AS failed FROM errors WHERE crawl_id = ? AND outcome = 'failed' GROUP BY 1`)
+    .prepare(
+      `SELECT ${intervalStart('at')} AS at, COUNT(*) AS failed FROM errors WHERE crawl_id = ? AND outcome = 'failed' GROUP BY 1`,
+    )
     .bind(step, step, crawlId)
     .all<{ at: number; failed: number }>();
   return results;
@@ -96,7 +119,9 @@ export interface ReasonCount {
 /** Errors by exact reason, most first. */
 export async function reasonBreakdown(db: D1Database, crawlId: string, limit: number): Promise<ReasonCount[]> {
   const { results } = await db
-    .prepare('SELECT outcome, reason, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, reason ORDER BY count DESC, reason LIMIT ?')
+    .prepare(
+      'SELECT outcome, reason, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, reason ORDER BY count DESC, reason LIMIT ?',
+    )
     .bind(crawlId, limit)
     .all<ReasonCount>();
   return results;
@@ -109,9 +134,14 @@ const REASON_HEAD = `CASE
   ELSE reason END`;
 
 /** Errors by kind of reason ("redirect", "http 404", "blocked by robots.txt", ...), most first. */
-export async function reasonKindBreakdown(db: D1Database, crawlId: string): Promise<{ outcome: ErrorOutcome; kind: string; count: number }[]> {
+export async function reasonKindBreakdown(
+  db: D1Database,
+  crawlId: string,
+): Promise<{ outcome: ErrorOutcome; kind: string; count: number }[]> {
   const { results } = await db
-    .prepare(`SELECT outcome, ${REASON_HEAD} AS head, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, head`)
+    .prepare(
+      `SELECT outcome, ${REASON_HEAD} AS head, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, head`,
+    )
     .bind(crawlId)
     .all<{ outcome: ErrorOutcome; head: string; count: number }>();
   const kinds = new Map<string, { outcome: ErrorOutcome; kind: string; count: number }>();

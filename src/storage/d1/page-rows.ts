@@ -74,14 +74,17 @@ function span(key: string, offset: string, length: string): Stored<Span | null> 
     columns: [key, offset, length],
     read: (row) => {
       const at = orNull(text)(row[key], key);
-      return at === null ? null : { key: at, offset: orNull(integer)(row[offset], offset), length: orNull(integer)(row[length], length) };
+      return at === null
+        ? null
+        : { key: at, offset: orNull(integer)(row[offset], offset), length: orNull(integer)(row[length], length) };
     },
     write: (at) => [at?.key ?? null, at?.offset ?? null, at?.length ?? null],
   };
 }
 
 /** A page's warnings as stored: a JSON array, or NULL for none. */
-const warningsColumn = (warnings: readonly string[] | undefined): string | null => (warnings && warnings.length > 0 ? JSON.stringify(warnings) : null);
+const warningsColumn = (warnings: readonly string[] | undefined): string | null =>
+  warnings && warnings.length > 0 ? JSON.stringify(warnings) : null;
 
 /** A page's stored warnings (a JSON array of strings), read back; anything else is no warnings. */
 function parseWarnings(json: string | null): string[] {
@@ -157,8 +160,10 @@ function readRow(row: Row): Partial<StoredFields> {
   return page;
 }
 
-const hasFields = <K extends PageField>(page: Partial<StoredFields>, fields: readonly K[]): page is Partial<StoredFields> & PageOf<K> =>
-  fields.every((f) => page[f] !== undefined);
+const hasFields = <K extends PageField>(
+  page: Partial<StoredFields>,
+  fields: readonly K[],
+): page is Partial<StoredFields> & PageOf<K> => fields.every((f) => page[f] !== undefined);
 
 /** A row read as the view `fields`: throws when the row lacks one of their columns or holds what they do not store. */
 export function readPage<K extends PageField>(row: Row, fields: readonly K[]): PageOf<K> {

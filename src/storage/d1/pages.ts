@@ -1,6 +1,15 @@
 import type { UsageMeter } from '../../domain/usage';
 import type { ExtractedPage, PageRecord, Span } from '../../types';
-import { assignmentsOf, columnsOf, PAGE_FIELDS, type PageField, type PageOf, pageColumns, readPage, valuesOf } from './page-rows';
+import {
+  assignmentsOf,
+  columnsOf,
+  PAGE_FIELDS,
+  type PageField,
+  type PageOf,
+  pageColumns,
+  readPage,
+  valuesOf,
+} from './page-rows';
 import { chunkedIn, intervalStart, jsonRowsInsert } from './sql';
 
 // Each view below is a Pick of the page record (PageOf), selects the columns of its fields and no more, and reads
@@ -25,7 +34,12 @@ const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
 });
 
 /** Pages of a crawl in URL order (keyset pagination: stable while the crawl adds pages). */
-export async function listPages(db: D1Database, crawlId: string, limit: number, afterUrl: string | null): Promise<PageView[]> {
+export async function listPages(
+  db: D1Database,
+  crawlId: string,
+  limit: number,
+  afterUrl: string | null,
+): Promise<PageView[]> {
   const { results } = await db
     .prepare(`SELECT ${columnsOf(LISTED)} FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`)
     .bind(crawlId, afterUrl ?? '', limit)
@@ -74,7 +88,16 @@ export async function getStoredPage(db: D1Database, crawlId: string, url: string
 
 /** What a 304 keeps of the previous crawl's page besides its body and links: what that crawl extracted. */
 const KEPT_EXTRACTION = ['description', 'language', 'wordCount', 'warnings', 'recordAt'] as const;
-const VALIDATORS_AND_STORAGE = ['url', 'etag', 'lastModified', 'bodyAt', 'contentType', 'title', 'contentHash', 'linksAt'] as const;
+const VALIDATORS_AND_STORAGE = [
+  'url',
+  'etag',
+  'lastModified',
+  'bodyAt',
+  'contentType',
+  'title',
+  'contentHash',
+  'linksAt',
+] as const;
 const PREVIOUS = [...VALIDATORS_AND_STORAGE, ...KEPT_EXTRACTION] as const;
 
 /**
@@ -90,8 +113,18 @@ function toPreviousVersion(row: Record<string, unknown>): PreviousVersion {
   return { ...page, extracted: { description, language, wordCount, warnings, recordAt } };
 }
 
-export async function previousVersions(db: D1Database, crawlId: string, urls: readonly string[], meter?: UsageMeter): Promise<Map<string, PreviousVersion>> {
-  const statements = chunkedIn(db, `SELECT ${columnsOf(PREVIOUS)} FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`, [crawlId], urls);
+export async function previousVersions(
+  db: D1Database,
+  crawlId: string,
+  urls: readonly string[],
+  meter?: UsageMeter,
+): Promise<Map<string, PreviousVersion>> {
+  const statements = chunkedIn(
+    db,
+    `SELECT ${columnsOf(PREVIOUS)} FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`,
+    [crawlId],
+    urls,
+  );
   const out = new Map<string, PreviousVersion>();
   for (const statement of statements) {
     const result = await statement.all();
@@ -113,8 +146,18 @@ export type RecordedPage = PageOf<(typeof RECORDED)[number]>;
  * Of `urls`, the pages the crawl stored (a body in R2): what a consumer recorded before the crawl's coordinator heard
  * of it (the consumer died in between).
  */
-export async function recordedPages(db: D1Database, crawlId: string, urls: readonly string[], meter?: UsageMeter): Promise<RecordedPage[]> {
-  const statements = chunkedIn(db, `SELECT ${columnsOf(RECORDED)} FROM pages WHERE crawl_id = ? AND r2_key IS NOT NULL AND url IN ({in})`, [crawlId], urls);
+export async function recordedPages(
+  db: D1Database,
+  crawlId: string,
+  urls: readonly string[],
+  meter?: UsageMeter,
+): Promise<RecordedPage[]> {
+  const statements = chunkedIn(
+    db,
+    `SELECT ${columnsOf(RECORDED)} FROM pages WHERE crawl_id = ? AND r2_key IS NOT NULL AND url IN ({in})`,
+    [crawlId],
+    urls,
+  );
   const out: RecordedPage[] = [];
   for (const statement of statements) {
     const result = await statement.all();
@@ -132,9 +175,15 @@ export interface ChangeCounts {
   gone: number;
 }
 
-export async function changeCounts(db: D1Database, crawlId: string, previousCrawlId: string | null): Promise<ChangeCounts> {
+export async function changeCounts(
+  db: D1Database,
+  crawlId: string,
+  previousCrawlId: string | null,
+): Promise<ChangeCounts> {
   const [byChange, gone] = await db.batch<{ change: string | null; n: number }>([
-    db.prepare('SELECT change, COUNT(*) AS n FROM pages WHERE crawl_id = ? AND change IS NOT NULL GROUP BY change').bind(crawlId),
+    db
+      .prepare('SELECT change, COUNT(*) AS n FROM pages WHERE crawl_id = ? AND change IS NOT NULL GROUP BY change')
+      .bind(crawlId),
     db
       .prepare(
         `SELECT 'gone' AS change, COUNT(*) AS n FROM pages p WHERE p.crawl_id = ? AND p.status IN (200, 304)
@@ -143,7 +192,8 @@ export async function changeCounts(db: D1Database, crawlId: string, previousCraw
       .bind(previousCrawlId ?? '', crawlId),
   ]);
   const counts: ChangeCounts = { new: 0, changed: 0, unchanged: 0, gone: gone?.results[0]?.n ?? 0 };
-  for (const row of byChange?.results ?? []) if (row.change === 'new' || row.change === 'changed' || row.change === 'unchanged') counts[row.change] = row.n;
+  for (const row of byChange?.results ?? [])
+    if (row.change === 'new' || row.change === 'changed' || row.change === 'unchanged') counts[row.change] = row.n;
   return counts;
 }
 
@@ -194,7 +244,12 @@ function toExportRow(row: Record<string, unknown>): ExportRow {
 }
 
 /** Page rows in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
-export async function pageRecords(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<ExportRow[]> {
+export async function pageRecords(
+  db: D1Database,
+  crawlId: string,
+  afterUrl: string,
+  limit: number,
+): Promise<ExportRow[]> {
   const { results } = await db
     .prepare(`SELECT ${columnsOf(EXPORTED)} FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`)
     .bind(crawlId, afterUrl, limit)
@@ -218,7 +273,12 @@ export type StoredPage = WithBody<(typeof WARC)[number]>;
 export type StoredPageCursor = { key: string; offset: number; url: string };
 
 /** Pages with a stored body in storage order (segment, then offset): each segment is read once. */
-export async function storedPages(db: D1Database, crawlId: string, after: StoredPageCursor | null, limit: number): Promise<StoredPage[]> {
+export async function storedPages(
+  db: D1Database,
+  crawlId: string,
+  after: StoredPageCursor | null,
+  limit: number,
+): Promise<StoredPage[]> {
   const { results } = await db
     .prepare(
       `SELECT ${columnsOf(WARC)} FROM pages
@@ -255,17 +315,25 @@ export interface CrawlActivity {
 
 export async function crawlActivity(db: D1Database, crawlId: string, since: number): Promise<CrawlActivity> {
   const row = await db
-    .prepare('SELECT MIN(fetched_at) AS first_at, MAX(fetched_at) AS last_at, SUM(fetched_at >= ?) AS recent FROM pages WHERE crawl_id = ?')
+    .prepare(
+      'SELECT MIN(fetched_at) AS first_at, MAX(fetched_at) AS last_at, SUM(fetched_at >= ?) AS recent FROM pages WHERE crawl_id = ?',
+    )
     .bind(since, crawlId)
     .first<{ first_at: number | null; last_at: number | null; recent: number | null }>();
   return { firstAt: row?.first_at ?? null, lastAt: row?.last_at ?? null, recent: row?.recent ?? 0 };
 }
 
 /** Pages fetched per interval (interval start, epoch ms). */
-export async function pageSeries(db: D1Database, crawlId: string, intervalSeconds: number): Promise<{ at: number; fetched: number }[]> {
+export async function pageSeries(
+  db: D1Database,
+  crawlId: string,
+  intervalSeconds: number,
+): Promise<{ at: number; fetched: number }[]> {
   const step = intervalSeconds * 1000;
   const { results } = await db
-    .prepare(`SELECT ${intervalStart('fetched_at')} AS at, COUNT(*) AS fetched FROM pages WHERE crawl_id = ? GROUP BY 1`)
+    .prepare(
+      `SELECT ${intervalStart('fetched_at')} AS at, COUNT(*) AS fetched FROM pages WHERE crawl_id = ? GROUP BY 1`,
+    )
     .bind(step, step, crawlId)
     .all<{ at: number; fetched: number }>();
   return results;
@@ -281,12 +349,19 @@ export async function statusBreakdown(db: D1Database, crawlId: string): Promise<
 }
 
 // The authority of an absolute URL: what lies between "://" and the next "/".
-const AUTHORITY = "substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1)";
+const AUTHORITY =
+  "substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1)";
 
 /** Pages by host (with port), most first. */
-export async function hostBreakdown(db: D1Database, crawlId: string, limit: number): Promise<{ host: string; pages: number }[]> {
+export async function hostBreakdown(
+  db: D1Database,
+  crawlId: string,
+  limit: number,
+): Promise<{ host: string; pages: number }[]> {
   const { results } = await db
-    .prepare(`SELECT ${AUTHORITY} AS host, COUNT(*) AS pages FROM pages WHERE crawl_id = ? GROUP BY host ORDER BY pages DESC, host LIMIT ?`)
+    .prepare(
+      `SELECT ${AUTHORITY} AS host, COUNT(*) AS pages FROM pages WHERE crawl_id = ? GROUP BY host ORDER BY pages DESC, host LIMIT ?`,
+    )
     .bind(crawlId, limit)
     .all<{ host: string; pages: number }>();
   return results;
@@ -304,11 +379,19 @@ const HTML_PAGES = `crawl_id = ? AND r2_key IS NOT NULL AND status BETWEEN 200 A
 
 /** Stored HTML pages of a crawl. */
 export async function countHtmlPages(db: D1Database, crawlId: string): Promise<number> {
-  return (await db.prepare(`SELECT COUNT(*) AS n FROM pages WHERE ${HTML_PAGES}`).bind(crawlId).first<{ n: number }>())?.n ?? 0;
+  return (
+    (await db.prepare(`SELECT COUNT(*) AS n FROM pages WHERE ${HTML_PAGES}`).bind(crawlId).first<{ n: number }>())?.n ??
+    0
+  );
 }
 
 /** Stored HTML pages after `afterUrl`, in URL order. */
-export async function htmlPagesAfter(db: D1Database, crawlId: string, afterUrl: string, limit: number): Promise<StoredHtmlPage[]> {
+export async function htmlPagesAfter(
+  db: D1Database,
+  crawlId: string,
+  afterUrl: string,
+  limit: number,
+): Promise<StoredHtmlPage[]> {
   const { results } = await db
     .prepare(`SELECT ${columnsOf(HTML)} FROM pages WHERE ${HTML_PAGES} AND url > ? ORDER BY url LIMIT ?`)
     .bind(crawlId, afterUrl, limit)
@@ -320,7 +403,12 @@ export async function htmlPagesAfter(db: D1Database, crawlId: string, afterUrl: 
 const EXTRACTED = ['title', 'description', 'language', 'wordCount', 'contentHash', 'warnings', 'recordAt'] as const;
 
 /** Points pages at their new records and sets what extraction says of them (title, description, hash, ...). */
-export async function updateExtracted(db: D1Database, crawlId: string, pages: readonly ExtractedPage[], meter?: UsageMeter): Promise<void> {
+export async function updateExtracted(
+  db: D1Database,
+  crawlId: string,
+  pages: readonly ExtractedPage[],
+  meter?: UsageMeter,
+): Promise<void> {
   const sql = `UPDATE pages SET ${assignmentsOf(EXTRACTED)} WHERE crawl_id = ? AND url = ?`;
   const statements = pages.map((p) => db.prepare(sql).bind(...valuesOf(p, EXTRACTED), crawlId, p.url));
   if (statements.length === 0) return;

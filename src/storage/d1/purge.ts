@@ -11,7 +11,9 @@ export async function deleteCrawlRows(db: D1Database, crawlId: string, steps: nu
     for (;;) {
       if (left-- <= 0) return false;
       const result = await db
-        .prepare(`DELETE FROM ${table} WHERE crawl_id = ?1 AND url IN (SELECT url FROM ${table} WHERE crawl_id = ?1 LIMIT ?2)`)
+        .prepare(
+          `DELETE FROM ${table} WHERE crawl_id = ?1 AND url IN (SELECT url FROM ${table} WHERE crawl_id = ?1 LIMIT ?2)`,
+        )
         .bind(crawlId, DELETE_STEP)
         .run();
       if (result.meta.changes < DELETE_STEP) break;
@@ -23,7 +25,9 @@ export async function deleteCrawlRows(db: D1Database, crawlId: string, steps: nu
 /** Whether a recrawl of the crawl is running: it reads the crawl's pages, bodies and links while it goes. */
 export async function recrawlRunning(db: D1Database, crawlId: string): Promise<boolean> {
   const row = await db
-    .prepare("SELECT 1 AS running FROM crawls WHERE previous_crawl_id = ? AND status = 'running' AND purge_requested_at IS NULL LIMIT 1")
+    .prepare(
+      "SELECT 1 AS running FROM crawls WHERE previous_crawl_id = ? AND status = 'running' AND purge_requested_at IS NULL LIMIT 1",
+    )
     .bind(crawlId)
     .first<{ running: number }>();
   return row !== null;
@@ -37,7 +41,11 @@ export async function deleteCrawlRow(db: D1Database, crawlId: string): Promise<v
  * R2 objects of other crawls that live crawls of the schedule (other than `crawlId`) still point at: a page unchanged
  * since an earlier crawl keeps that crawl's body, record and links.
  */
-export async function keysReferencedBySchedule(db: D1Database, scheduleId: string, crawlId: string): Promise<Set<string>> {
+export async function keysReferencedBySchedule(
+  db: D1Database,
+  scheduleId: string,
+  crawlId: string,
+): Promise<Set<string>> {
   const { results } = await db
     .prepare(
       `WITH live AS (SELECT id FROM crawls WHERE schedule_id = ?1 AND id <> ?2 AND purge_requested_at IS NULL),
@@ -53,13 +61,23 @@ export async function keysReferencedBySchedule(db: D1Database, scheduleId: strin
 
 /** Objects kept for a schedule after their crawl was purged (see keysReferencedBySchedule). */
 export async function retainedObjects(db: D1Database, scheduleId: string): Promise<string[]> {
-  const { results } = await db.prepare('SELECT key FROM retained_objects WHERE schedule_id = ?').bind(scheduleId).all<{ key: string }>();
+  const { results } = await db
+    .prepare('SELECT key FROM retained_objects WHERE schedule_id = ?')
+    .bind(scheduleId)
+    .all<{ key: string }>();
   return results.map((r) => r.key);
 }
 
-export async function setRetained(db: D1Database, scheduleId: string, add: readonly string[], remove: readonly string[]): Promise<void> {
+export async function setRetained(
+  db: D1Database,
+  scheduleId: string,
+  add: readonly string[],
+  remove: readonly string[],
+): Promise<void> {
   const statements = [
-    ...add.map((key) => db.prepare('INSERT OR IGNORE INTO retained_objects (key, schedule_id) VALUES (?, ?)').bind(key, scheduleId)),
+    ...add.map((key) =>
+      db.prepare('INSERT OR IGNORE INTO retained_objects (key, schedule_id) VALUES (?, ?)').bind(key, scheduleId),
+    ),
     ...remove.map((key) => db.prepare('DELETE FROM retained_objects WHERE key = ?').bind(key)),
   ];
   for (let i = 0; i < statements.length; i += 100) await db.batch(statements.slice(i, i + 100));

@@ -8,12 +8,25 @@ import { pageUpserts } from './pages';
  * and the reasons of URLs that ended failed or skipped, a statement or two each. Every write is an upsert keyed by
  * (crawl, url), so a redelivered message rewrites the same rows instead of adding new ones.
  */
-export async function writeResults(db: D1Database, crawlId: string, results: readonly Processed[], meter?: UsageMeter): Promise<void> {
+export async function writeResults(
+  db: D1Database,
+  crawlId: string,
+  results: readonly Processed[],
+  meter?: UsageMeter,
+): Promise<void> {
   const pages = results.flatMap((r) => (r.page ? [r.page] : []));
   const errors = results.flatMap((r): ErrorRecord[] => {
     const { outcome } = r;
     if (outcome.kind !== 'failed' && outcome.kind !== 'skipped') return [];
-    return [{ url: outcome.url, outcome: outcome.kind, reason: outcome.reason, attempts: r.attempts, httpStatus: r.page?.status ?? null }];
+    return [
+      {
+        url: outcome.url,
+        outcome: outcome.kind,
+        reason: outcome.reason,
+        attempts: r.attempts,
+        httpStatus: r.page?.status ?? null,
+      },
+    ];
   });
   const statements = [...pageUpserts(db, crawlId, pages), ...errorUpserts(db, crawlId, errors, Date.now())];
   if (statements.length === 0) return;

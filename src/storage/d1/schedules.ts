@@ -35,9 +35,14 @@ const toRow = (r: RawScheduleRow): ScheduleRow => ({
   lastCrawlId: r.last_crawl_id,
 });
 
-export async function insertSchedule(db: D1Database, row: Omit<ScheduleRow, 'lastRunAt' | 'lastCrawlId'>): Promise<void> {
+export async function insertSchedule(
+  db: D1Database,
+  row: Omit<ScheduleRow, 'lastRunAt' | 'lastCrawlId'>,
+): Promise<void> {
   await db
-    .prepare('INSERT INTO schedules (id, cron, every_seconds, config, created_at, next_run_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT INTO schedules (id, cron, every_seconds, config, created_at, next_run_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     .bind(row.id, row.cron, row.everySeconds, JSON.stringify(row.config), row.createdAt, row.nextRunAt)
     .run();
 }
@@ -61,12 +66,20 @@ export async function deleteSchedule(db: D1Database, id: string): Promise<boolea
 }
 
 export async function dueSchedules(db: D1Database, now: number, limit: number): Promise<ScheduleRow[]> {
-  const { results } = await db.prepare('SELECT * FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?').bind(now, limit).all<RawScheduleRow>();
+  const { results } = await db
+    .prepare('SELECT * FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at LIMIT ?')
+    .bind(now, limit)
+    .all<RawScheduleRow>();
   return results.map(toRow);
 }
 
 /** Takes a due run for this invocation: false when another invocation took it first. */
-export async function claimRun(db: D1Database, schedule: ScheduleRow, nextRunAt: number, now: number): Promise<boolean> {
+export async function claimRun(
+  db: D1Database,
+  schedule: ScheduleRow,
+  nextRunAt: number,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .prepare('UPDATE schedules SET next_run_at = ?, last_run_at = ? WHERE id = ? AND next_run_at = ?')
     .bind(nextRunAt, now, schedule.id, schedule.nextRunAt)

@@ -19,7 +19,13 @@ const JSON_ROWS_MAX_BYTES = 1_000_000;
  * FROM json_each(?) ${tail}`. A chunk of a hundred pages is one statement with one parameter instead of dozens of
  * 100-parameter statements; a statement is cut only when its JSON passes JSON_ROWS_MAX_BYTES.
  */
-export function jsonRowsInsert(db: D1Database, head: string, columns: number, tail: string, rows: readonly unknown[][]): D1PreparedStatement[] {
+export function jsonRowsInsert(
+  db: D1Database,
+  head: string,
+  columns: number,
+  tail: string,
+  rows: readonly unknown[][],
+): D1PreparedStatement[] {
   const select = Array.from({ length: columns }, (_, i) => `value->>${i}`).join(', ');
   // WHERE true: an upsert's ON CONFLICT after a SELECT needs it (SQLite's parsing ambiguity).
   const sql = `${head} SELECT ${select} FROM json_each(?) WHERE true ${tail}`;
@@ -45,8 +51,15 @@ export function jsonRowsInsert(db: D1Database, head: string, columns: number, ta
  * One statement per slice of `values` that fits beside `fixed` leading parameters, with `{in}` in `sql`
  * replaced by the slice's placeholders: `WHERE crawl_id = ? AND url IN ({in})`.
  */
-export function chunkedIn(db: D1Database, sql: string, fixed: readonly unknown[], values: readonly unknown[]): D1PreparedStatement[] {
-  return chunks(values, D1_MAX_PARAMS - fixed.length).map((chunk) => db.prepare(sql.replace('{in}', placeholders(chunk.length))).bind(...fixed, ...chunk));
+export function chunkedIn(
+  db: D1Database,
+  sql: string,
+  fixed: readonly unknown[],
+  values: readonly unknown[],
+): D1PreparedStatement[] {
+  return chunks(values, D1_MAX_PARAMS - fixed.length).map((chunk) =>
+    db.prepare(sql.replace('{in}', placeholders(chunk.length))).bind(...fixed, ...chunk),
+  );
 }
 
 /**
