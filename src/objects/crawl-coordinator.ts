@@ -3,13 +3,13 @@ import { WAKE_QUIET_MS } from '../domain/sweep';
 import type { FrontierEntry, Outcome } from '../domain/url-life';
 import type { Usage } from '../domain/usage';
 import { readSettings, type Settings } from '../settings';
-import type { Claim, CrawlConfig, CrawlSnapshot, CrawlStatus } from '../types';
+import type { CrawlConfig, CrawlSnapshot, CrawlStatus } from '../types';
 import { Ledger } from './crawl/ledger';
 import { CrawlMeta } from './crawl/meta';
 import { SCHEMA, SeenSet } from './crawl/seen-set';
 import { StatusMirror } from './crawl/status-mirror';
 import { Sweeper } from './crawl/sweeper';
-import { Work } from './crawl/work';
+import { type ClaimAnswer, type CompleteAnswer, type RetryAnswer, seedEntry, Work } from './crawl/work';
 import { migrateSchema } from './sqlite-schema';
 
 /**
@@ -24,7 +24,6 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private readonly ledger: Ledger;
   private readonly meta: CrawlMeta;
   private readonly mirror: StatusMirror;
-  private readonly seen: SeenSet;
   private readonly work: Work;
   private readonly sweeper: Sweeper;
   /** The crawl's parts, for tests (runInDurableObject); an instance's own fields are not exposed over RPC. */
@@ -36,10 +35,10 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.ledger = new Ledger(ctx.storage.sql);
     this.meta = new CrawlMeta(this.ledger);
     this.mirror = new StatusMirror(this.ledger);
-    this.seen = new SeenSet(this.ledger);
-    this.work = new Work(this.seen, this.ledger, this.settings);
-    this.sweeper = new Sweeper(this.seen, this.work, this.ledger);
-    this.parts = { ledger: this.ledger, seen: this.seen, work: this.work };
+    const seen = new SeenSet(this.ledger);
+    this.work = new Work(seen, this.ledger, this.settings);
+    this.sweeper = new Sweeper(seen, this.work, this.ledger);
+    this.parts = { ledger: this.ledger, seen, work: this.work };
     if (!this.meta.tablesExist()) return;
     this.load();
     if (this.mirror.status === 'running')
@@ -59,10 +58,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.meta.init(crawlId, config);
     this.mirror.set('running');
     this.ledger.request();
-    const accepted = this.work.offer(
-      config.maxPages,
-      config.seeds.map((url) => ({ url, depth: 0, hops: 0 })),
-    );
+    const accepted = this.work.offer(config.maxPages, config.seeds.map(seedEntry));
     this.finishIfDone();
     this.ledger.save();
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
@@ -70,10 +66,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /** Leases URLs to the messages that carry them (see Work.claim); one call for a whole queue batch. */
-  claim(
-    urls: string[],
-    holders?: (string | null)[],
-  ): { status: CrawlStatus; config: CrawlConfig | null; claims: (Claim | null)[]; leaseUntil: number } {
+  claim(urls: string[], holders?: (string | null)[]): ClaimAnswer {
     const [status, config, now] = [this.mirror.status, this.meta.config, Date.now()];
     if (status !== 'running' || config === null)
       return { status, config, claims: urls.map(() => null), leaseUntil: now };
@@ -85,7 +78,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /** Records claimed URLs' outcomes and offers the links they found; returns the links accepted, to be enqueued. */
-  async complete(outcomes: Outcome[]): Promise<{ accepted: FrontierEntry[]; failed: string[]; status: CrawlStatus }> {
+  async complete(outcomes: Outcome[]): Promise<CompleteAnswer> {
     if (this.meta.id === null) return { accepted: [], failed: [], status: 'cancelled' };
     const now = Date.now();
     this.sweeper.active(now);
@@ -158,14 +151,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /** Puts failed URLs (at most `limit`) back in the frontier and reopens a completed crawl; returns them to enqueue. */
-  async retryFailed(
-    limit: number,
-    urls?: readonly string[],
-  ): Promise<{ entries: FrontierEntry[]; remaining: number; status: CrawlStatus } | null> {
+  async retryFailed(limit: number, urls?: readonly string[]): Promise<RetryAnswer | null> {
     if (this.meta.id === null) return null;
     if (this.mirror.status === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
     this.ledger.request();
-    const entries = this.work.reopen(limit, urls);
+    const { entries, remaining } = this.work.reopen(limit, urls);
     if (entries.length > 0) {
       this.sweeper.active(Date.now());
       if (this.mirror.status === 'completed') {
@@ -175,7 +165,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       await this.alarmBy(Date.now() + this.settings.sweepIntervalMs);
     }
     this.ledger.save();
-    return { entries, remaining: this.seen.countFailed(), status: this.mirror.status };
+    return { entries, remaining, status: this.mirror.status };
   }
 
   /** The sweep: the status owed to D1, a cancelled crawl's next step, or lost work re-sent (domain/sweep.ts). */

@@ -9,9 +9,23 @@ import {
   UrlState,
 } from '../../domain/url-life';
 import type { Settings } from '../../settings';
-import type { Claim } from '../../types';
+import type { Claim, CrawlConfig, CrawlStatus } from '../../types';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
+
+/** What a claim answers: the crawl's status and config, a claim per URL (null: ack unfetched), the leases' end. */
+export type ClaimAnswer = {
+  status: CrawlStatus;
+  config: CrawlConfig | null;
+  claims: (Claim | null)[];
+  leaseUntil: number;
+};
+/** What a completion answers: the links accepted (to enqueue), the URLs recorded failed now, the crawl's status. */
+export type CompleteAnswer = { accepted: FrontierEntry[]; failed: string[]; status: CrawlStatus };
+export const seedEntry = (url: string): FrontierEntry => ({ url, depth: 0, hops: 0 });
+
+/** What retry-errors answers: the URLs reopened (to enqueue), how many failed ones remain, the crawl's status. */
+export type RetryAnswer = { entries: FrontierEntry[]; remaining: number; status: CrawlStatus };
 
 /** What a call to complete() changed: URLs ended failed, URLs ended skipped because the crawl is over, links to offer. */
 export interface Completion {
@@ -111,12 +125,15 @@ export class Work {
     return accepted;
   }
 
-  /** Puts failed URLs (those of `urls`, or any) back in the frontier, attempts starting over: at most `limit`. */
-  reopen(limit: number, urls?: readonly string[]): FrontierEntry[] {
+  /**
+   * Puts failed URLs (those of `urls`, or any) back in the frontier, attempts starting over: at most `limit`. Returns
+   * them, and how many failed ones remain.
+   */
+  reopen(limit: number, urls?: readonly string[]): { entries: FrontierEntry[]; remaining: number } {
     const entries = this.seen.reopenFailed(limit, urls, Date.now());
     this.ledger.bump('failed', -entries.length);
     this.ledger.bump('pending', entries.length);
-    return entries;
+    return { entries, remaining: this.seen.countFailed() };
   }
 
   /** Ends URLs (still queued) in a final state, with their counts. */
