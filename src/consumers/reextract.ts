@@ -52,7 +52,7 @@ export async function consumeReextraction(batch: MessageBatch, env: Env): Promis
 async function step(env: Env, task: ReextractTask, skip: boolean, meter: UsageMeter): Promise<void> {
   const crawl = await getCrawl(env.DB, task.crawlId);
   if (!crawl?.extract || crawl.extraction?.version !== task.version) return; // gone, or replaced by a newer spec
-  const pages = await htmlPagesAfter(env.DB, task.crawlId, task.after, STEP);
+  const pages = await htmlPagesAfter(env.DB, { crawlId: task.crawlId, afterUrl: task.after, limit: STEP });
   if (skip)
     log('error', 're-extraction step skipped after repeated failures', {
       crawlId: task.crawlId,

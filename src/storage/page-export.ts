@@ -77,7 +77,7 @@ export function streamPageExport(
       },
       async pull(controller) {
         if (done) return controller.close();
-        const rows = await pageRecords(db, crawlId, after, step);
+        const rows = await pageRecords(db, { crawlId, afterUrl: after, limit: step });
         const records = spec ? await recordsOf(bucket, rows) : rows.map(() => null);
         const last = rows.at(-1);
         if (last) {

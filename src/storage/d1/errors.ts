@@ -1,6 +1,6 @@
 import { reasonKind } from '../../domain/reasons';
 import type { UsageMeter } from '../../domain/usage';
-import { chunkedIn, intervalStart, jsonRowsInsert } from './sql';
+import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
 
 export type ErrorOutcome = 'failed' | 'skipped';
 
@@ -98,16 +98,10 @@ export async function deleteErrors(db: D1Database, crawlId: string, urls: readon
 export async function failedSeries(
   db: D1Database,
   crawlId: string,
-  intervalSeconds: number,
+  seconds: number,
 ): Promise<{ at: number; failed: number }[]> {
-  const step = intervalSeconds * 1000;
-  const { results } = await db
-    .prepare(
-      `SELECT ${intervalStart('at')} AS at, COUNT(*) AS failed FROM errors WHERE crawl_id = ? AND outcome = 'failed' GROUP BY 1`,
-    )
-    .bind(step, step, crawlId)
-    .all<{ at: number; failed: number }>();
-  return results;
+  const from = "errors WHERE crawl_id = ? AND outcome = 'failed'";
+  return (await perInterval(db, { column: 'at', from }, crawlId, seconds)).map(({ at, n }) => ({ at, failed: n }));
 }
 
 export interface ReasonCount {

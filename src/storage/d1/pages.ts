@@ -10,7 +10,7 @@ import {
   readPage,
   valuesOf,
 } from './page-rows';
-import { chunkedIn, intervalStart, jsonRowsInsert } from './sql';
+import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
 
 // Each view below is a Pick of the page record (PageOf), selects the columns of its fields and no more, and reads
 // its rows through readPage.
@@ -243,18 +243,27 @@ function toExportRow(row: Record<string, unknown>): ExportRow {
   };
 }
 
-/** Page rows in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
-export async function pageRecords(
+/** Rows of a crawl's pages matching `where`, in URL order after `afterUrl` (keyset: stable while the crawl goes on). */
+async function rowsAfter(
   db: D1Database,
-  crawlId: string,
-  afterUrl: string,
-  limit: number,
-): Promise<ExportRow[]> {
-  const { results } = await db
-    .prepare(`SELECT ${columnsOf(EXPORTED)} FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`)
-    .bind(crawlId, afterUrl, limit)
-    .all();
-  return results.map(toExportRow);
+  select: string,
+  where: string,
+  page: KeysetPage,
+): Promise<Record<string, unknown>[]> {
+  const sql = `SELECT ${select} FROM pages WHERE ${where} AND url > ? ORDER BY url LIMIT ?`;
+  return (await db.prepare(sql).bind(page.crawlId, page.afterUrl, page.limit).all()).results;
+}
+
+/** A page of a keyset listing: the crawl, the last URL read (empty: from the start), how many rows. */
+export interface KeysetPage {
+  crawlId: string;
+  afterUrl: string;
+  limit: number;
+}
+
+/** Page rows in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
+export async function pageRecords(db: D1Database, page: KeysetPage): Promise<ExportRow[]> {
+  return (await rowsAfter(db, columnsOf(EXPORTED), 'crawl_id = ?', page)).map(toExportRow);
 }
 
 /** A view of pages with a stored body: the query asks for r2_key IS NOT NULL, and a row without one is left out. */
@@ -327,16 +336,10 @@ export async function crawlActivity(db: D1Database, crawlId: string, since: numb
 export async function pageSeries(
   db: D1Database,
   crawlId: string,
-  intervalSeconds: number,
+  seconds: number,
 ): Promise<{ at: number; fetched: number }[]> {
-  const step = intervalSeconds * 1000;
-  const { results } = await db
-    .prepare(
-      `SELECT ${intervalStart('fetched_at')} AS at, COUNT(*) AS fetched FROM pages WHERE crawl_id = ? GROUP BY 1`,
-    )
-    .bind(step, step, crawlId)
-    .all<{ at: number; fetched: number }>();
-  return results;
+  const counted = await perInterval(db, { column: 'fetched_at', from: 'pages WHERE crawl_id = ?' }, crawlId, seconds);
+  return counted.map(({ at, n }) => ({ at, fetched: n }));
 }
 
 /** Pages by HTTP status. */
@@ -386,17 +389,8 @@ export async function countHtmlPages(db: D1Database, crawlId: string): Promise<n
 }
 
 /** Stored HTML pages after `afterUrl`, in URL order. */
-export async function htmlPagesAfter(
-  db: D1Database,
-  crawlId: string,
-  afterUrl: string,
-  limit: number,
-): Promise<StoredHtmlPage[]> {
-  const { results } = await db
-    .prepare(`SELECT ${columnsOf(HTML)} FROM pages WHERE ${HTML_PAGES} AND url > ? ORDER BY url LIMIT ?`)
-    .bind(crawlId, afterUrl, limit)
-    .all();
-  return results.flatMap((row) => withBody(readPage(row, HTML)));
+export async function htmlPagesAfter(db: D1Database, page: KeysetPage): Promise<StoredHtmlPage[]> {
+  return (await rowsAfter(db, columnsOf(HTML), HTML_PAGES, page)).flatMap((row) => withBody(readPage(row, HTML)));
 }
 
 /** What extraction sets on a page's row. */

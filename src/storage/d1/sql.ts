@@ -66,4 +66,19 @@ export function chunkedIn(
  * `column` (epoch ms) rounded down to a whole interval; bind the interval (ms) twice. D1 binds numbers as REAL:
  * cast, or the division is not a whole number of intervals.
  */
-export const intervalStart = (column: string): string => `(${column} / CAST(? AS INTEGER)) * CAST(? AS INTEGER)`;
+const intervalStart = (column: string): string => `(${column} / CAST(? AS INTEGER)) * CAST(? AS INTEGER)`;
+
+/**
+ * How many rows `from` (a table and a filter with one parameter, the crawl's id) holds per interval of `column` (epoch
+ * ms): each interval's start and its count.
+ */
+export async function perInterval(
+  db: D1Database,
+  { column, from }: { column: string; from: string },
+  crawlId: string,
+  seconds: number,
+): Promise<{ at: number; n: number }[]> {
+  const step = seconds * 1000;
+  const sql = `SELECT ${intervalStart(column)} AS at, COUNT(*) AS n FROM ${from} GROUP BY 1`;
+  return (await db.prepare(sql).bind(step, step, crawlId).all<{ at: number; n: number }>()).results;
+}
