@@ -112,7 +112,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (this.meta.id === null) return;
     this.ledger.request();
     this.ledger.add(usage);
-    this.ledger.save();
+    // A running crawl's alarm writes what waits; an ended one's last reports are written now.
+    this.ledger.save(this.mirror.status !== 'running');
   }
 
   usage(): { fetched: number; usage: Usage } | null {
@@ -178,7 +179,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (this.mirror.status === 'cancelled') more = await this.sweeper.endCancelled(this.env, id);
     else if (this.mirror.status === 'running')
       more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
-    this.ledger.save();
+    this.ledger.save(true);
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
     await this.alarmBy(Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));
   }

@@ -16,6 +16,7 @@ describe('settings', () => {
       fetchTimeoutMs: 15_000,
       maxBodyBytes: 1024,
       maxAttempts: 3,
+      queueMaxRetries: 10,
       fetchConcurrency: 50,
       connectionsPerInvocation: 6,
       emulatedConnectionLimit: 0,

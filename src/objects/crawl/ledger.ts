@@ -35,14 +35,20 @@ const fresh = (): LedgerState => ({
   usage: emptyUsage(),
 });
 
+/** Usage alone (no count changed) is written at most this often: a claim or a usage report then writes no row. */
+const USAGE_FLUSH_MS = 10_000;
+
 /**
- * The crawl's counts and its counted usage: kept in memory and written as one row (meta 'counts') at the end of each
- * call that changed them, since rows written are what a crawl pays for. Every statement the coordinator runs goes
- * through `exec`, which counts the rows it read and wrote into the usage.
+ * The crawl's counts and its counted usage: kept in memory and written as one row (meta 'counts'), since rows written
+ * are what a crawl pays for: at the end of each call that changed a count, and otherwise (only usage was counted)
+ * at most every USAGE_FLUSH_MS and by the alarm, so an instance that dies loses at most that much of the estimate.
+ * Every statement the coordinator runs goes through `exec`, which counts the rows it read and wrote into the usage.
  */
 export class Ledger {
   private state = fresh();
   private dirty = false;
+  private usageDirty = false;
+  private savedAt = 0;
 
   constructor(private readonly sql: SqlStorage) {}
 
@@ -51,12 +57,14 @@ export class Ledger {
     const raw = this.exec<{ v: string }>("SELECT v FROM meta WHERE k = 'counts'")[0]?.v;
     this.state = raw === undefined ? fresh() : ledgerSchema.parse(JSON.parse(raw));
     this.dirty = false;
+    this.usageDirty = false;
   }
 
   /** Forgets everything (the crawl's storage was deleted). */
   reset(): void {
     this.state = fresh();
     this.dirty = false;
+    this.usageDirty = false;
   }
 
   /** Runs a statement and counts the rows it read and wrote. */
@@ -68,14 +76,14 @@ export class Ledger {
     const rows = cursor.toArray();
     this.state.usage.operations.durableObjectRowsRead += cursor.rowsRead;
     this.state.usage.operations.durableObjectRowsWritten += cursor.rowsWritten;
-    if (cursor.rowsWritten > 0) this.dirty = true;
+    if (cursor.rowsWritten > 0) this.usageDirty = true;
     return rows;
   }
 
   /** A call served for the crawl's work (API reads of its state are not counted). */
   request(): void {
     this.state.usage.operations.durableObjectRequests += 1;
-    this.dirty = true;
+    this.usageDirty = true;
   }
 
   bump(name: CounterName, by: number): void {
@@ -87,7 +95,7 @@ export class Ledger {
   /** Adds what a consumer (or this object's own sends) counted. */
   add(usage: Usage): void {
     addUsage(this.state.usage, usage);
-    this.dirty = true;
+    this.usageDirty = true;
   }
 
   get counters(): Readonly<LedgerState['counters']> {
@@ -98,13 +106,18 @@ export class Ledger {
     return this.state.usage;
   }
 
-  /** Writes the row, when this call changed it. Its own write is counted in the next save. */
-  save(): void {
-    if (!this.dirty) return;
+  /**
+   * Writes the row when a count changed, or usage waited USAGE_FLUSH_MS (`flush`: any usage at all). Its own write is
+   * counted in the next save.
+   */
+  save(flush = false): void {
+    const now = Date.now();
+    const usageDue = this.usageDirty && (flush || now - this.savedAt >= USAGE_FLUSH_MS);
+    if (!this.dirty && !usageDue) return;
     this.exec(
       "INSERT INTO meta (k, v) VALUES ('counts', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
       JSON.stringify(this.state),
     );
-    this.dirty = false;
+    [this.dirty, this.usageDirty, this.savedAt] = [false, false, now];
   }
 }
