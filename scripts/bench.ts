@@ -87,6 +87,7 @@ async function politeRun(openQueueOps: number, openUsd: number): Promise<void> {
   console.log(
     `  $/million pages ${cost.usdPerMillionPages.toFixed(2)} (unthrottled ${openUsd.toFixed(2)}: ${(cost.usdPerMillionPages / openUsd).toFixed(2)}x)`,
   );
+  console.log(`  cost breakdown ($ per million pages): ${JSON.stringify(cost.breakdown)}`);
 }
 
 const sites = await startSites(0);
