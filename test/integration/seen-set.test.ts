@@ -56,6 +56,16 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
     expect(winners[0]?.claims[0]).toEqual({ depth: 0, hops: 0, kind: 'page', attempts: 1 });
   });
 
+  it('leases a URL to the message that claimed it: its redelivery gets it back, another message does not', async () => {
+    const { stub } = await startedCoordinator();
+    const url = 'https://example.com/';
+    expect((await stub.claim([url], ['m1'])).claims[0]?.attempts).toBe(1);
+    expect((await stub.claim([url], ['m2'])).claims[0]).toBeNull();
+    // m1 delivered again (its consumer died before reporting): the next attempt, still m1's.
+    expect((await stub.claim([url], ['m1'])).claims[0]?.attempts).toBe(2);
+    expect((await stub.claim([url], ['m2'])).claims[0]).toBeNull();
+  });
+
   it('never exceeds maxPages however the offers interleave', async () => {
     const { id } = await startedCoordinator({ maxPages: 50 });
     const calls = Array.from({ length: 20 }, (_, c) =>
