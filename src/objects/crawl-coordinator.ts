@@ -4,6 +4,7 @@ import type { FrontierEntry, Outcome } from '../domain/url-life';
 import type { Usage } from '../domain/usage';
 import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus } from '../types';
+import { alarmBy } from './alarm';
 import { Ledger } from './crawl/ledger';
 import { CrawlMeta } from './crawl/meta';
 import { SCHEMA, SeenSet } from './crawl/seen-set';
@@ -41,8 +42,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.parts = { ledger: this.ledger, seen, work: this.work };
     if (!this.meta.tablesExist()) return;
     this.load();
-    if (this.mirror.status === 'running')
-      ctx.blockConcurrencyWhile(() => this.alarmBy(this.sweeper.woke + WAKE_QUIET_MS));
+    const woke = this.sweeper.woke + WAKE_QUIET_MS;
+    if (this.mirror.status === 'running') ctx.blockConcurrencyWhile(() => alarmBy(ctx.storage, woke));
   }
 
   private load(): void {
@@ -163,7 +164,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
         this.mirror.set('running');
         await this.syncStatus();
       }
-      await this.alarmBy(Date.now() + this.settings.sweepIntervalMs);
+      await alarmBy(this.ctx.storage, Date.now() + this.settings.sweepIntervalMs);
     }
     this.ledger.save();
     return { entries, remaining, status: this.mirror.status };
@@ -181,7 +182,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
     this.ledger.save(true);
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
-    await this.alarmBy(Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));
+    await alarmBy(this.ctx.storage, Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));
   }
 
   private finishIfDone(): void {
@@ -197,12 +198,6 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (id === null || config === null || snapshot === null) return;
     const ok = await this.mirror.sync(this.env, id, config, snapshot.counts);
     this.ledger.save();
-    if (!ok) await this.alarmBy(Date.now() + 5_000);
-  }
-
-  /** Makes sure the alarm fires by `at`. */
-  private async alarmBy(at: number): Promise<void> {
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    if (!ok) await alarmBy(this.ctx.storage, Date.now() + 5_000);
   }
 }
