@@ -33,6 +33,9 @@ describe('a polite crawl of one host', () => {
 
     const [politeOps, openOps] = await Promise.all([queueOpsPerPage(politeId), queueOpsPerPage(openId)]);
     // The target is 1.5x; 1.2x here, as without reservations this crawl makes 1.36x (more rounds, more so on bigger crawls).
+    console.log(
+      `throttle: queue operations per page, polite ${politeOps.toFixed(3)}, unthrottled ${openOps.toFixed(3)}`,
+    );
     expect(openOps).toBe(3);
     expect(
       politeOps / openOps,
