@@ -1,17 +1,27 @@
 /**
- * npm run bench:extract -- extraction quality and cost on Mozilla Readability's test pages
- * (../shared/corpora/readability-test-pages, beside the project; skipped with a message when absent).
- * Each page's source.html is extracted inside workerd (`wrangler dev`), timed from outside the Worker (its clocks
- * stand still during CPU work). Main-content text is scored against Readability's expected.html by token F1, and
- * metadata against its expected-metadata.json. VARIANTS=edgecrawl,body compares variants; RUNS per page (median).
+ * npm run bench:extract -- extraction quality and cost, inside workerd (`wrangler dev`), on a corpus beside the project
+ * (../shared/corpora; skipped with a message when absent):
+ * - CORPUS=readability (default): Mozilla Readability's test pages. Each source.html is extracted, timed from outside
+ *   the Worker (its clocks stand still during CPU work); main-content text is scored against Readability's
+ *   expected.html by token F1, metadata against its expected-metadata.json. VARIANTS=edgecrawl,body compares
+ *   variants; RUNS per page (median).
+ * - CORPUS=trafilatura: trafilatura's evaluation set, 990 pages with human-labelled snippets, scored by its score.py
+ *   (precision, recall, F1) with workerd CPU ms per page; RUNS passes (median CPU), PAGES the first n pages only.
+ *   See lib/trafilatura-eval.ts.
+ * BASELINE=<git rev> also runs a Worker built from that revision's src/ (lib/baseline-worker.ts), in the same run,
+ * and compares: before and after on the same machine at the same time.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { median, startBenchWorker } from './lib/local.ts';
+import { startBaselineWorker } from './lib/baseline-worker.ts';
+import { type BenchWorker, median, startBenchWorker } from './lib/local.ts';
+import { benchTrafilatura } from './lib/trafilatura-eval.ts';
 
 const root = new URL('../', import.meta.url).pathname;
-const corpus = process.env.CORPUS ?? join(root, '../shared/corpora/readability-test-pages');
+const CORPORA: Record<string, string> = { readability: 'readability-test-pages', trafilatura: 'trafilatura-eval' };
+const corpusName = process.env.CORPUS ?? 'readability';
+const corpus = join(root, '../shared/corpora', CORPORA[corpusName] ?? corpusName);
 const RUNS = Number(process.env.RUNS ?? 3);
 const VARIANTS = (process.env.VARIANTS ?? 'edgecrawl,body').split(',');
 if (!existsSync(corpus)) {
@@ -111,16 +121,28 @@ function summarize(variant: string, scores: PageScore[]): void {
   console.log(`  lowest F1: ${worst.map((s) => `${s.name} ${s.f1.toFixed(2)}`).join(', ')}`);
 }
 
-const worker = await startBenchWorker(`${root}scripts/extract-bench/wrangler.toml`);
-try {
+async function benchReadability(workers: { label: string; worker: BenchWorker }[]): Promise<void> {
   const dirs = readdirSync(corpus)
     .map((d) => join(corpus, d))
     .filter((d) => existsSync(join(d, 'source.html')) && existsSync(join(d, 'expected.html')));
-  for (const variant of VARIANTS) {
-    const scores: PageScore[] = [];
-    for (const dir of dirs) scores.push(await scorePage(worker.url, variant, dir));
-    summarize(variant, scores);
+  for (const { label, worker } of workers) {
+    for (const variant of VARIANTS) {
+      const scores: PageScore[] = [];
+      for (const dir of dirs) scores.push(await scorePage(worker.url, variant, dir));
+      summarize(workers.length > 1 ? `${label}, ${variant}` : variant, scores);
+    }
   }
+}
+
+const workers: { label: string; worker: BenchWorker }[] = [];
+try {
+  workers.push({ label: 'this tree', worker: await startBenchWorker(`${root}scripts/extract-bench/wrangler.toml`) });
+  if (process.env.BASELINE) {
+    const baseline = await startBaselineWorker(root, process.env.BASELINE);
+    workers.push({ label: `baseline ${baseline.rev}`, worker: baseline });
+  }
+  if (corpusName === 'trafilatura') await benchTrafilatura(corpus, workers, Number(process.env.RUNS ?? 1));
+  else await benchReadability(workers);
 } finally {
-  worker.stop();
+  for (const { worker } of workers) worker.stop();
 }

@@ -212,7 +212,14 @@ export function median(values: number[]): number {
 }
 
 /** Starts `wrangler dev` with a bench Worker's own config (no bindings, no state); `stop` ends it. */
-export async function startBenchWorker(configPath: string): Promise<{ url: string; stop: () => void }> {
+/** A bench Worker under `wrangler dev`: its URL, its process group (for CPU time), and how to stop it. */
+export interface BenchWorker {
+  url: string;
+  pgid: number;
+  stop: () => void;
+}
+
+export async function startBenchWorker(configPath: string): Promise<BenchWorker> {
   const port = await freePort();
   const child = spawn(
     join(root, 'node_modules/.bin/wrangler'),
@@ -240,6 +247,7 @@ export async function startBenchWorker(configPath: string): Promise<{ url: strin
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pgid: child.pid ?? 0,
     stop: () => {
       if (child.pid) process.kill(-child.pid, 'SIGTERM');
     },
