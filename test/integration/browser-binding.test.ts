@@ -30,9 +30,8 @@ describe('the BROWSER binding', () => {
       await tab.goto(url('browser', 1));
       expect(await tab.title()).toBe('Tree page 1');
       expect(await tab.evaluate('document.querySelectorAll("li a").length')).toBe(9);
-      expect(await tab.evaluate('[...document.links].map((a) => a.href).filter((h) => h.endsWith("p2.html"))')).toEqual(
-        [url('browser', 2)],
-      );
+      // The first link is "p2.html", resolved by the page against its URL.
+      expect(await tab.evaluate('document.querySelector("li a").href')).toBe(url('browser', 2));
       expect(await tab.content()).toContain('<h1 id="top">Page 1 of 7</h1>');
     } finally {
       await browser.close();
