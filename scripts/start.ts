@@ -5,6 +5,7 @@
 // from --var, .dev.vars or the API_TOKEN environment variable, the local API token is "dev-token".
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { ensureLocalBrowser } from './lib/browser-setup.ts';
 import { driveCrons } from './lib/cron-driver.ts';
 
 const argv = process.argv.slice(2);
@@ -42,6 +43,8 @@ if (!hasToken) {
 // Locally the consumer's fetches follow the platform's six-connections rule too (wrangler dev does not enforce it).
 if (!args.some((a) => a.includes('EMULATE_CONNECTION_LIMIT'))) extra.push('--var', 'EMULATE_CONNECTION_LIMIT:6');
 
+// The BROWSER binding launches the Chromium from npm, not a downloaded Chrome (scripts/lib/browser-setup.ts).
+ensureLocalBrowser();
 const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: 'inherit' });
 const host = option('--ip') ?? 'localhost';
 const driver = crons

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ensureLocalBrowser } from './browser-setup.ts';
 
 export interface Sites {
   siteA: string;
@@ -80,6 +81,8 @@ async function freePort(): Promise<number> {
 /** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
 export async function startWorker(vars: Record<string, string>, options: WorkerOptions = {}): Promise<Worker> {
   const port = options.port ?? (await freePort());
+  // The BROWSER binding launches the Chromium from npm, should the Worker use it (scripts/lib/browser-setup.ts).
+  ensureLocalBrowser({ log: () => {} });
   const state = options.state ?? mkdtempSync(join(tmpdir(), 'edgecrawl-'));
   const wrangler = join(root, 'node_modules/.bin/wrangler');
   if (!options.npmStart) {

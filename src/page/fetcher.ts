@@ -103,7 +103,7 @@ const PROBE_TIMEOUT_MS = 2000;
 
 /** Whether a bare TCP connection to host:port opens; undefined when it neither opens nor fails in time. */
 async function connects(hostname: string, port: number): Promise<boolean | undefined> {
-  let timer: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   let socket: ReturnType<typeof connect> | undefined;
   try {
     socket = connect({ hostname, port });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
+import { ensureLocalBrowser } from '../../scripts/lib/browser-setup.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
 const HOSTS = 15;
@@ -13,8 +14,10 @@ interface SiteAddresses {
   hosts: string[];
 }
 
-// Runs in Node, not workerd: serves the test sites on loopback, from a child process, for every test file.
+// Runs in Node, not workerd: serves the test sites on loopback, from a child process, for every test file, and lets
+// the BROWSER binding launch a browser offline (test/integration/browser-binding.test.ts).
 export default async function ({ provide }: TestProject) {
+  ensureLocalBrowser();
   const child = spawn(process.execPath, [new URL('./site-process.ts', import.meta.url).pathname, String(HOSTS)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
