@@ -28,6 +28,8 @@ export default defineConfig(async () => {
                   // elsewhere the shared 127.0.0.1 host is not paced, so tests stay fast.
                   HOST_MIN_INTERVAL_MS: '0',
                   HOST_MAX_CONCURRENCY: '64',
+                  // A render that hangs is cut sooner than in production (test/integration/render.test.ts).
+                  RENDER_TIMEOUT_MS: '8000',
                 },
               },
             }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ExtractSpec, FIELD_TYPES, type FieldSpec, OUTPUT_FORMATS } from './domain/extract/spec';
+import { RENDER_MODES } from './domain/render';
 import { SCOPES } from './domain/scope';
 import type { CrawlConfig } from './types';
 
@@ -45,6 +46,9 @@ const storedConfigSchema: z.ZodType<CrawlConfig> = z.object({
   webhook: z.object({ url: z.string(), secret: z.string() }).nullable().optional(),
   extract: storedExtractSchema.nullable().optional(),
   retentionDays: z.number().int().nullable().optional(),
+  render: z.enum(RENDER_MODES).optional(),
+  waitFor: z.union([z.number(), z.string()]).nullable().optional(),
+  maxRenders: z.number().int().nullable().optional(),
 });
 
 /** Parses a stored config's JSON text; `where` names the row for the error. */

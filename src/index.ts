@@ -6,6 +6,7 @@ import { consumeWebhooks } from './consumers/webhooks';
 import { runHousekeeping } from './jobs/purge';
 import { runDueSchedules } from './jobs/schedules';
 
+export { BrowserPool } from './objects/browser-pool';
 export { CrawlCoordinator } from './objects/crawl-coordinator';
 export { HostGate } from './objects/host-gate';
 

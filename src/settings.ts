@@ -36,6 +36,18 @@ export interface Settings {
   sweepIntervalMs: number;
   /** A crawl with URLs pending and no activity for this long has lost messages: they are re-sent. */
   stallAfterMs: number;
+  /** Browsers at once across every consumer and crawl (BROWSER_MAX: the account's Browser Rendering limit, or less). */
+  browserMax: number;
+  /** New browsers the account may launch per minute (BROWSER_LAUNCHES_PER_MINUTE). */
+  browserLaunchesPerMinute: number;
+  /** How long an idle browser stays alive for the next invocation to reconnect to (its keep_alive). */
+  browserKeepAliveMs: number;
+  /** Pages one consumer invocation renders at once, as tabs of its one browser (RENDER_TABS). */
+  renderTabs: number;
+  /** The most one render may take, the page's own waiting included (RENDER_TIMEOUT_MS). */
+  renderTimeoutMs: number;
+  /** How long an invocation waits for a browser (the account's limit reached) before handing the URL back. */
+  renderMaxWaitMs: number;
 }
 
 /** Connections a Worker invocation may have waiting for response headers at once (Cloudflare's limit). */
@@ -63,6 +75,12 @@ export function readSettings(env: Env): Settings {
     hostMaxDelayMs: intVar(env.HOST_MAX_DELAY_MS, 120_000, 1000, 3_600_000),
     sweepIntervalMs: intVar(env.SWEEP_INTERVAL_MS, 30_000, 200, 3_600_000),
     stallAfterMs: intVar(env.STALL_AFTER_MS, 120_000, 1000, 24 * 3_600_000),
+    browserMax: intVar(env.BROWSER_MAX, 10, 1, 1000),
+    browserLaunchesPerMinute: intVar(env.BROWSER_LAUNCHES_PER_MINUTE, 30, 1, 10_000),
+    browserKeepAliveMs: intVar(env.BROWSER_KEEP_ALIVE_MS, 60_000, 10_000, 600_000),
+    renderTabs: intVar(env.RENDER_TABS, 4, 1, 32),
+    renderTimeoutMs: intVar(env.RENDER_TIMEOUT_MS, 20_000, 1000, 120_000),
+    renderMaxWaitMs: intVar(env.RENDER_MAX_WAIT_MS, 10_000, 0, 120_000),
   };
 }
 

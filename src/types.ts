@@ -1,4 +1,5 @@
 import type { ExtractSpec } from './domain/extract/spec';
+import type { RenderMode, WaitFor } from './domain/render';
 import type { Scope } from './domain/scope';
 import type { FrontierEntry, Outcome, TaskKind } from './domain/url-life';
 
@@ -33,6 +34,12 @@ export interface CrawlConfig {
   extract?: ExtractSpec | null;
   /** Days the crawl's data is kept once it has ended; then the cron trigger purges it. None: kept until deleted. */
   retentionDays?: number | null;
+  /** Rendering pages in a browser: 'auto' (the default: only pages that need it), 'always' or 'never'. */
+  render?: RenderMode;
+  /** What a render waits for before it reads the page: milliseconds, or a CSS selector (bounded). */
+  waitFor?: WaitFor | null;
+  /** Renders the crawl may make (then pages are stored unrendered, with a warning); null: no cap. */
+  maxRenders?: number | null;
 }
 
 export interface Webhook {
@@ -103,6 +110,12 @@ export interface PageRecord {
   recordAt?: Span | null;
   /** Where the page's outgoing links are stored (newline-separated URLs); null: it has none. */
   linksAt?: Span | null;
+  /** Why the page was rendered in a browser ('always', 'screenshot', 'auto: <reason>'); null: it was not. */
+  rendered?: string | null;
+  /** A rendered page: where its HTML as fetched is stored (its body is the rendered DOM). */
+  fetchedBodyAt?: Span | null;
+  /** Where the page's PNG screenshot is stored; null: none was taken. */
+  screenshotAt?: Span | null;
 }
 
 /** What extraction sets on a page's row: its facts and where its record is. */
@@ -122,6 +135,10 @@ export interface Processed {
   body?: Uint8Array;
   /** The page's extraction record, encoded, written to R2 beside the body. */
   record?: Uint8Array;
+  /** A rendered page's HTML as fetched (its `body` is then the rendered DOM), stored beside it. */
+  fetchedBody?: Uint8Array;
+  /** The page's PNG screenshot, stored beside its body. */
+  screenshot?: Uint8Array;
 }
 
 /** A claimed URL, as the Durable Object knows it. */

@@ -3,6 +3,7 @@ import { selectorError } from '../domain/extract/dom';
 import { FIELD_TYPES, type FieldSpec, OUTPUT_FORMATS, SPEC_LIMITS } from '../domain/extract/spec';
 import { normalizeUrl } from '../domain/normalize';
 import { compilePattern, PatternError } from '../domain/patterns';
+import { ACTION_KEYS, DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES } from '../domain/render';
 import { SCOPES } from '../domain/scope';
 
 /** Largest JSON body the API reads. */
@@ -107,6 +108,43 @@ export const extractSpecSchema = z
   })
   .transform((spec) => ({ ...spec, formats: [...new Set(spec.formats)] }));
 
+/** `waitFor`: milliseconds to wait after the page loads, or a CSS selector to wait for (bounded by MAX_WAIT_FOR_MS). */
+const waitForSchema = z.union([z.number().int().min(0).max(MAX_WAIT_FOR_MS), selector]);
+
+/** Rendering in a browser, for crawls, schedules and scrapes (docs/rendering.md). */
+export const renderFields = {
+  render: z.enum(RENDER_MODES).default('auto'),
+  waitFor: waitForSchema.nullable().default(null),
+};
+
+/** `actions` of a scrape: what is done in the rendered page, in order, before it is read. */
+export const actionsSchema = z
+  .array(
+    z.discriminatedUnion('type', [
+      z
+        .object({
+          type: z.literal('wait'),
+          milliseconds: z.number().int().min(0).max(MAX_WAIT_FOR_MS).optional(),
+          selector: selector.optional(),
+        })
+        .strict()
+        .refine((a) => (a.milliseconds === undefined) !== (a.selector === undefined), {
+          message: 'a wait action takes milliseconds or a selector',
+        }),
+      z.object({ type: z.literal('click'), selector }).strict(),
+      z.object({ type: z.literal('type'), selector, text: z.string().max(10_000) }).strict(),
+      z.object({ type: z.literal('press'), key: z.enum(ACTION_KEYS) }).strict(),
+      z
+        .object({
+          type: z.literal('scroll'),
+          direction: z.enum(['up', 'down']).default('down'),
+          amount: z.number().int().min(1).max(100_000).optional(),
+        })
+        .strict(),
+    ]),
+  )
+  .max(20);
+
 /** POST /v1/crawls. Unknown fields are rejected, so a typo is an error rather than a silent default. */
 export const createCrawlSchema = z
   .object({
@@ -132,6 +170,9 @@ export const createCrawlSchema = z
     extract: extractSpecSchema.nullable().default(null),
     /** Days to keep the crawl's data once it has ended (then purged by the cron trigger); null: until deleted. */
     retentionDays: z.number().int().min(1).max(3650).nullable().default(null),
+    ...renderFields,
+    /** Renders the crawl may make; then pages are stored unrendered with a warning. null: no cap. */
+    maxRenders: z.number().int().min(0).max(100_000_000).nullable().default(DEFAULT_MAX_RENDERS),
   })
   .strict()
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));
@@ -168,7 +209,12 @@ export const retryErrorsSchema = z
 
 /** GET /v1/crawls/:id/content: the raw body, or with `format` one of the page's extracted outputs. */
 export const contentQuerySchema = z
-  .object({ url: z.string().min(1).max(8192), format: z.enum(['markdown', 'text', 'html']).optional() })
+  .object({
+    url: z.string().min(1).max(8192),
+    format: z.enum(['markdown', 'text', 'html']).optional(),
+    /** 'fetched': a rendered page's HTML as fetched, before its scripts ran (the stored body is the rendered DOM). */
+    source: z.enum(['stored', 'fetched']).default('stored'),
+  })
   .strict();
 
 export const recordQuerySchema = z.object({ url: z.string().min(1).max(8192) }).strict();

@@ -4,11 +4,14 @@ import { UsageMeter } from '../domain/usage';
 import { type Limit, limiter } from '../lib/limit';
 import { MemoryBudget } from '../lib/memory-budget';
 import { log } from '../log';
+import { POOL_NAME } from '../objects/browser-pool';
 import { reportUsage } from '../objects/crawl-usage';
 import { hostGateClient } from '../objects/host-gate-client';
+import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { type Connections, invocationConnections } from '../page/connections';
 import type { ProcessDeps } from '../page/job';
 import { processTask } from '../page/process';
+import type { RenderDeps } from '../page/rendering';
 import { limitsOf, readSettings, type Settings } from '../settings';
 import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
 import { readLinks } from '../storage/links';
@@ -51,8 +54,16 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
     limit: limiter(settings.fetchConcurrency),
     connections: invocationConnections(settings),
     memory: new MemoryBudget(MEMORY_BUDGET_BYTES),
+    browser: new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings),
   };
-  await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, invocation)));
+  try {
+    await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, invocation)));
+  } finally {
+    // The invocation's browser, if a page needed one, goes back to the pool alive, for the next invocation.
+    await invocation.browser
+      .close()
+      .catch((error: unknown) => log('warn', 'browser release', { error: String(error) }));
+  }
 }
 
 /**
@@ -74,11 +85,15 @@ async function consumeGroup(
   await reportUsage(env.CRAWL, crawlId, meter);
 }
 
-/** What the invocation shares between its crawls' groups: the cap on fetches in flight, the connections, the memory. */
+/**
+ * What the invocation shares between its crawls' groups: the cap on fetches in flight, the connections, the memory,
+ * and one browser (taken from the account's pool when a page first needs it).
+ */
 interface Invocation {
   limit: Limit;
   connections: Connections;
   memory: MemoryBudget;
+  browser: InvocationBrowser;
 }
 
 interface GroupContext {
@@ -129,10 +144,19 @@ async function claimAndFetch(
   const guard = fetchGuard(crawlId, () => stub.status(), leaseUntil, settings.fetchTimeoutMs, meter);
   // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
   deps.beforeFetch = () => writer.room().then(guard);
+  const clock = new BusyClock();
+  deps.render = renderDeps(config, context.invocation.browser, clock, stub);
   await Promise.all(
     mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))),
   );
   await writer.close();
+  meter.count('browserSeconds', clock.ms / 1000);
+}
+
+/** Rendering as the crawl asks (render, waitFor, a screenshot format), its renders counted against maxRenders. */
+function renderDeps(config: CrawlConfig, browser: InvocationBrowser, clock: BusyClock, stub: CrawlStub): RenderDeps {
+  const options = { render: config.render ?? 'auto', waitFor: config.waitFor ?? null, maxRenders: config.maxRenders };
+  return { options, formats: config.extract?.formats ?? [], browser, clock, take: () => stub.takeRender() };
 }
 
 /** What processing a crawl's pages needs: settings, policies, the host gates, and a recrawl's previous versions. */
@@ -187,7 +211,7 @@ const MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** One task fetched and decided; one that broke on an internal error is handed back (no attempt used up). */
 function processOne(message: Message, task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Finished> {
-  return processTask(task, claim, deps).then(
+  return processTask(task, claim, deps, message.attempts).then(
     (processed) => ({ message, task, processed }),
     (error: unknown) => {
       log('error', 'processing failed', { crawlId: task.crawlId, url: task.url, error: String(error) });

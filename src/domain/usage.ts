@@ -13,6 +13,7 @@ const OPERATIONS = [
   'd1RowsWritten',
   'r2ClassA',
   'r2ClassB',
+  'browserSeconds',
 ] as const;
 
 export type Operation = (typeof OPERATIONS)[number];
@@ -22,6 +23,8 @@ export interface Usage {
   operations: Operations;
   /** Bytes written to R2 (bodies, records, links, exports). */
   r2Bytes: number;
+  /** Pages sent to a browser (each render of maxRenders, faults included). */
+  renders: number;
 }
 
 /** US dollars per operation, from the published per-million prices. */
@@ -41,6 +44,12 @@ const PRICES = {
   /** R2 Class A (put, list, multipart): $4.50 per million; Class B (get, head): $0.36 per million. */
   r2ClassA: 4.5 / 1e6,
   r2ClassB: 0.36 / 1e6,
+  /**
+   * Browser Rendering (Workers binding): $0.09 per browser hour, so $25 per million browser seconds. The binding also
+   * bills concurrency ($2.00 per browser of the month's average daily peak, beyond 10 included): an account's, not a
+   * crawl's, so not in the estimate (docs/rendering.md).
+   */
+  browserSeconds: 0.09 / 3600,
 } as const satisfies Record<Operation, number>;
 
 /** Worker CPU time: $0.02 per million CPU milliseconds. */
@@ -64,14 +73,16 @@ const perOperation = <T>(f: (op: Operation) => T): Record<Operation, T> => ({
   d1RowsWritten: f('d1RowsWritten'),
   r2ClassA: f('r2ClassA'),
   r2ClassB: f('r2ClassB'),
+  browserSeconds: f('browserSeconds'),
 });
 
-export const emptyUsage = (): Usage => ({ operations: perOperation(() => 0), r2Bytes: 0 });
+export const emptyUsage = (): Usage => ({ operations: perOperation(() => 0), r2Bytes: 0, renders: 0 });
 
 /** `into` plus `more`, in place. */
 export function addUsage(into: Usage, more: Usage): Usage {
   for (const op of OPERATIONS) into.operations[op] += more.operations[op];
   into.r2Bytes += more.r2Bytes;
+  into.renders += more.renders;
   return into;
 }
 

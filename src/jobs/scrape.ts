@@ -1,9 +1,14 @@
+import { Buffer } from 'node:buffer';
 import type { ExtractSpec } from '../domain/extract/spec';
 import { type FetchFailureKind, failureKindOf } from '../domain/fetch-failure';
+import type { Action, RenderMode, WaitFor } from '../domain/render';
 import { limiter } from '../lib/limit';
+import { POOL_NAME } from '../objects/browser-pool';
 import { hostGateClient } from '../objects/host-gate-client';
+import { BusyClock, InvocationBrowser } from '../page/browsers';
 import type { ProcessDeps } from '../page/job';
 import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
+import type { RenderDeps } from '../page/rendering';
 import { readSettings } from '../settings';
 import { decodeRecord, type StoredRecord } from '../storage/records';
 import type { Processed } from '../types';
@@ -20,6 +25,10 @@ export type ScrapeResult =
       fetchedAt: string;
       record: StoredRecord['record'] | null;
       outputs: StoredRecord['outputs'];
+      /** Why the page was rendered in a browser; null: it was not. */
+      rendered: string | null;
+      /** The screenshot, as a data URL (PNG), when the formats asked for one. */
+      screenshot: string | null;
     }
   | { kind: 'refused'; status: 403 | 422 | 502 | 503 | 504; code: string; message: string };
 
@@ -33,9 +42,25 @@ const FAILURE_CODES: Record<FetchFailureKind, { status: 502 | 504; code: string 
   network: { status: 502, code: 'fetch_failed' },
 };
 
-function depsFor(env: Env, spec: ExtractSpec): ProcessDeps {
+/** How a scrape renders: as a crawl's options say, with its actions, in a browser of its own request. */
+export interface ScrapeRender {
+  render: RenderMode;
+  waitFor: WaitFor | null;
+  actions: Action[];
+}
+
+function depsFor(env: Env, spec: ExtractSpec, options: ScrapeRender, browser: InvocationBrowser): ProcessDeps {
   const settings = { ...readSettings(env), maxAttempts: 1 };
+  const render: RenderDeps = {
+    options: { render: options.render, waitFor: options.waitFor },
+    formats: spec.formats,
+    actions: options.actions,
+    browser,
+    clock: new BusyClock(),
+    take: async () => true,
+  };
   return {
+    render,
     settings,
     policy: () => true,
     sitemapInScope: () => false,
@@ -87,8 +112,17 @@ function refusal(processed: Processed): ScrapeResult {
  * Fetches one URL now and extracts it with `spec`, under the rules a crawl follows: private addresses refused,
  * robots.txt obeyed, the host's politeness slots taken, each redirect hop checked again. Stores nothing.
  */
-export async function scrape(env: Env, url: string, spec: ExtractSpec): Promise<ScrapeResult> {
-  const deps = depsFor(env, spec);
+export async function scrape(env: Env, url: string, spec: ExtractSpec, options: ScrapeRender): Promise<ScrapeResult> {
+  const settings = readSettings(env);
+  const browser = new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings);
+  try {
+    return await scrapeWith(depsFor(env, spec, options, browser), url);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function scrapeWith(deps: ProcessDeps, url: string): Promise<ScrapeResult> {
   let current = url;
   for (let hops = 0; hops <= MAX_REDIRECT_HOPS; hops++) {
     const processed = await processTask(
@@ -113,6 +147,10 @@ export async function scrape(env: Env, url: string, spec: ExtractSpec): Promise<
       fetchedAt: new Date(page.fetchedAt).toISOString(),
       record: stored?.record ?? null,
       outputs: stored?.outputs ?? {},
+      rendered: page.rendered ?? null,
+      screenshot: processed.screenshot
+        ? `data:image/png;base64,${Buffer.from(processed.screenshot).toString('base64')}`
+        : null,
     };
   }
   return {

@@ -1,7 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
+import { DEFAULT_MAX_RENDERS } from '../domain/render';
 import { WAKE_QUIET_MS } from '../domain/sweep';
 import type { FrontierEntry, Outcome } from '../domain/url-life';
-import type { Usage } from '../domain/usage';
+import { emptyUsage, type Usage } from '../domain/usage';
 import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus } from '../types';
 import { alarmBy } from './alarm';
@@ -115,6 +116,22 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.ledger.add(usage);
     // A running crawl's alarm writes what waits; an ended one's last reports are written now.
     this.ledger.save(this.mirror.status !== 'running');
+  }
+
+  /**
+   * One render of the crawl's budget (config.maxRenders): false once it is spent, or the crawl no longer runs. Counted
+   * as usage (written with it: an instance that dies may forget up to 10 s of renders, so the cap can be passed by as
+   * many).
+   */
+  takeRender(): boolean {
+    const config = this.meta.config;
+    if (config === null || this.mirror.status !== 'running') return false;
+    this.ledger.request();
+    const max = config.maxRenders === undefined ? DEFAULT_MAX_RENDERS : config.maxRenders;
+    if (max !== null && this.ledger.usage.renders >= max) return false;
+    this.ledger.add({ ...emptyUsage(), renders: 1 });
+    this.ledger.save();
+    return true;
   }
 
   usage(): { fetched: number; usage: Usage } | null {

@@ -6,6 +6,7 @@ import type { PreviousVersion } from '../storage/d1/pages';
 import type { Claim, CrawlTask, Outcome, PageRecord, Processed } from '../types';
 import type { Connections } from './connections';
 import type { CrawlPoliteness, Gate } from './gate';
+import type { RenderDeps } from './rendering';
 
 export interface ProcessDeps {
   settings: Settings;
@@ -35,6 +36,8 @@ export interface ProcessDeps {
    * claim's lease would run out before the fetch could end), or null to go.
    */
   beforeFetch?: () => Promise<string | null>;
+  /** Rendering pages in a browser (page/rendering.ts); none: pages are stored as fetched. */
+  render?: RenderDeps | null;
   now?: () => number;
 }
 
@@ -43,6 +46,8 @@ export interface Job {
   task: CrawlTask;
   claim: Claim;
   deps: ProcessDeps;
+  /** Deliveries of the URL's message, this one included (bounds the retries of faults that use up no attempt). */
+  deliveries: number;
 }
 
 /** An outcome before it names its URL. */

@@ -19,8 +19,13 @@ export const MAX_REDIRECT_HOPS = 5;
  * skipped by robots.txt, throttled (handed back without using up an attempt), a retry, or a failure.
  * Never throws for anything the site does; storage errors propagate to the caller.
  */
-export async function processTask(task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Processed> {
-  const job: Job = { task, claim, deps };
+export async function processTask(
+  task: CrawlTask,
+  claim: Claim,
+  deps: ProcessDeps,
+  deliveries = 1,
+): Promise<Processed> {
+  const job: Job = { task, claim, deps, deliveries };
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
   if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
     return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });

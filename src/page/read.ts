@@ -4,11 +4,13 @@ import type { ExtractSpec } from '../domain/extract/spec';
 import { sha256Hex } from '../domain/hash';
 import { decodeBody, isHtml } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
+import { CONTENT_WORDS, renderNeed } from '../domain/render-need';
 import { isGzip, parseSitemap } from '../domain/sitemap';
 import { encodeRecord } from '../storage/records';
 import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../types';
 import { gunzipCapped } from './fetcher';
 import { finish, type Job } from './job';
+import { type RenderStep, renderStep } from './rendering';
 
 /** Outgoing links recorded per page, in R2 beside its body (all of them are still considered for crawling). */
 const MAX_LINKS_RECORDED = 1000;
@@ -27,14 +29,51 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
     return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, links: [], body });
   }
   const spec = job.deps.extract;
-  const read = spec ? await extracted(job, page, body, spec) : await discovered(job, page, body);
+  const plain = spec ? await extracted(job, page, body, spec) : await discovered(job, page, body);
+  const step = await renderStep(job, page, () => pageNeed(body, page.contentType, page.wordCount ?? null));
+  if (step.kind === 'requeue') return step.processed;
+  const read =
+    step.kind === 'rendered'
+      ? withWarnings(page, await readRendered(job, page, step, spec), step.warnings)
+      : withWarnings(page, plain, step.kind === 'unrendered' ? [step.warning] : []);
   const depth = job.claim.depth + 1;
   const candidates = read.links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
+  const rendered =
+    step.kind === 'rendered'
+      ? { body: step.html, fetchedBody: body, ...(step.screenshot ? { screenshot: step.screenshot } : {}) }
+      : { body };
   return finish(
     job,
     { kind: 'stored', fetched: true, links: candidates },
-    { page, links: read.links.slice(0, MAX_LINKS_RECORDED), body, ...(read.record ? { record: read.record } : {}) },
+    {
+      page,
+      links: read.links.slice(0, MAX_LINKS_RECORDED),
+      ...rendered,
+      ...(read.record ? { record: read.record } : {}),
+    },
   );
+}
+
+/** The rendered DOM read as the page: stored as UTF-8 HTML, extracted (or its links found) as a fetched page is. */
+async function readRendered(
+  job: Job,
+  page: PageRecord,
+  step: Extract<RenderStep, { kind: 'rendered' }>,
+  spec: ExtractSpec | null | undefined,
+): Promise<Read> {
+  page.contentType = 'text/html; charset=utf-8';
+  return spec ? extracted(job, page, step.html, spec) : discovered(job, page, step.html);
+}
+
+/** What rendering says of a page, added to its warnings (its record's too, encoded again, when it has one). */
+function withWarnings(page: PageRecord, read: Read, warnings: string[]): Read {
+  if (warnings.length === 0) return read;
+  if (!read.result) {
+    page.warnings = [...(page.warnings ?? []), ...warnings];
+    return read;
+  }
+  read.result.record.warnings.push(...warnings);
+  return { ...read, record: applyExtract(page, read.result) };
 }
 
 /** Links and title by streaming the page (no DOM); a page the parser gives up on keeps no links and says why. */
@@ -49,12 +88,15 @@ async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promis
   }
 }
 
+/** What reading a page found: its links, and its encoded extraction record when the crawl extracts. */
+interface Read {
+  links: string[];
+  record?: Uint8Array;
+  result?: PageExtract;
+}
+
 /** A page read without extraction: its links and title by streaming, its content hash of the body. */
-async function discovered(
-  job: Job,
-  page: PageRecord,
-  body: Uint8Array,
-): Promise<{ links: string[]; record?: Uint8Array }> {
+async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise<Read> {
   page.contentHash = await sha256Hex(body);
   return { links: await streamLinks(job, page, body) };
 }
@@ -73,12 +115,7 @@ export function applyExtract(page: ExtractedPage, result: PageExtract): Uint8Arr
 }
 
 /** The page extracted as the crawl's spec asks; links from the same parse. */
-async function extracted(
-  job: Job,
-  page: PageRecord,
-  body: Uint8Array,
-  spec: ExtractSpec,
-): Promise<{ links: string[]; record?: Uint8Array }> {
+async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: ExtractSpec): Promise<Read> {
   let result: PageExtract;
   try {
     result = await extractPage(body, page.contentType, job.task.url, spec);
@@ -87,9 +124,9 @@ async function extracted(
     return discovered(job, page, body);
   }
   const record = applyExtract(page, result);
-  if (result.links !== null) return { links: result.links, record };
+  if (result.links !== null) return { links: result.links, record, result };
   // Not parsed into a DOM (too large): links by streaming, as without extraction.
-  return { links: await streamLinks(job, page, body), record };
+  return { links: await streamLinks(job, page, body), record, result };
 }
 
 async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
@@ -116,4 +153,15 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
     { kind: 'stored', fetched: true, links: candidates },
     { page, links: links.slice(0, MAX_LINKS_RECORDED), body },
   );
+}
+
+/** Why the plain HTML of a page does not hold it (domain/render-need.ts), or null: it does. */
+function pageNeed(body: Uint8Array, contentType: string | null, wordCount: number | null): string | null {
+  // Most pages stop here: the words extraction found are the page's text (no decoding, no scan).
+  if (wordCount !== null && wordCount >= CONTENT_WORDS) return null;
+  const need = renderNeed({
+    html: decodeBody(body, contentType),
+    ...(wordCount === null ? {} : { contentWords: wordCount }),
+  });
+  return need.render ? need.reason : null;
 }

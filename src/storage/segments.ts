@@ -38,7 +38,11 @@ interface Parts {
 }
 
 const bytesOf = ({ r, links }: Parts) =>
-  (r.body?.byteLength ?? 0) + (r.record?.byteLength ?? 0) + (links?.byteLength ?? 0);
+  (r.body?.byteLength ?? 0) +
+  (r.record?.byteLength ?? 0) +
+  (links?.byteLength ?? 0) +
+  (r.fetchedBody?.byteLength ?? 0) +
+  (r.screenshot?.byteLength ?? 0);
 
 /** Results in groups of about `targetBytes` each (a group holds at least one result). */
 function groupsOf(results: readonly Parts[], targetBytes: number): Parts[][] {
@@ -58,8 +62,8 @@ function groupsOf(results: readonly Parts[], targetBytes: number): Parts[][] {
 }
 
 /**
- * Writes one group as one object: every body, then every record, then every page's links, back to back; points
- * each page at its ranges.
+ * Writes one group as one object: every body, then every record, every page's links, every rendered page's HTML as
+ * fetched and every screenshot, back to back; points each page at its ranges.
  */
 async function writeGroup(
   bucket: R2Bucket,
@@ -72,7 +76,9 @@ async function writeGroup(
   const bodies = group.flatMap(({ r }) => (r.body ? [r.body] : []));
   const records = group.flatMap(({ r }) => (r.record ? [r.record] : []));
   const links = group.flatMap((p) => (p.links ? [p.links] : []));
-  const parts = [...bodies, ...records, ...links];
+  const fetched = group.flatMap(({ r }) => (r.fetchedBody ? [r.fetchedBody] : []));
+  const screenshots = group.flatMap(({ r }) => (r.screenshot ? [r.screenshot] : []));
+  const parts = [...bodies, ...records, ...links, ...fetched, ...screenshots];
   const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
   const value = total <= concatMaxBytes ? concatBytes(parts, total) : streamOf(parts, total);
   await bucket.put(key, value, { customMetadata: { crawlId, pages: String(group.length) } });
@@ -81,6 +87,8 @@ async function writeGroup(
   for (const { r } of group) if (r.body) r.page.bodyAt = next(r.body);
   for (const { r } of group) if (r.record) r.page.recordAt = next(r.record);
   for (const p of group) if (p.links) p.r.page.linksAt = next(p.links);
+  for (const { r } of group) if (r.fetchedBody) r.page.fetchedBodyAt = next(r.fetchedBody);
+  for (const { r } of group) if (r.screenshot) r.page.screenshotAt = next(r.screenshot);
 }
 
 /** The spans of parts written back to back into the object `key`: each call, the next part's. */

@@ -17,6 +17,7 @@
  *                     a sitemap index of a plain and a gzipped sitemap.
  *   cond-<n>          ETag / Last-Modified and 304s for recrawls; PUT /__bump/<ns> changes p2, removes p3,
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
+ *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503, and fixable.html (404 until PUT /__fix/<ns>).
@@ -29,6 +30,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { docsSite } from './docs-site.ts';
 import type { HostLogEntry } from './host-log';
+import { spaSite, trapHit, trapHits } from './spa-site.ts';
 
 export interface SiteServer {
   url: string;
@@ -420,13 +422,18 @@ function mapped(ns: string, rest: string, host: string): Reply {
   }
 }
 
-function route(path: string, portA: number, portB: number, host = `127.0.0.1:${portA}`): Reply {
+/** A loopback address no test allows (ALLOW_PRIVATE_NETWORKS): whatever reaches it got through a refusal. */
+const TRAP_ADDRESS = '127.0.0.77';
+
+function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply {
+  const [portA, portB] = [ports.a, ports.b];
   const m = /^\/t\/([A-Za-z0-9_-]+)\/([a-z]+(?:-\d+)*(?:-d\d+)?)\/(.*)$/.exec(path);
   if (!m) return { status: 404, body: 'no such site' };
   const [, ns, variant, rest] = m as unknown as [string, string, string, string];
   if (variant === 'misc') return misc(ns, rest, portA, portB);
   if (variant === 'mapped') return mapped(ns, rest, host);
   if (variant === 'docs') return docsSite(ns, rest);
+  if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
   const bench = /^bench-(\d+)-(\d+)-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (bench) {
     const [n, kb, linkCount, delay] = [Number(bench[1]), Number(bench[2]), Number(bench[3]), Number(bench[4] ?? 0)];
@@ -489,10 +496,28 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-function handler(ports: { a: number; b: number }) {
+interface Ports {
+  a: number;
+  b: number;
+  trap: number;
+}
+
+function handler(ports: Ports) {
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const host = req.headers.host ?? '';
+    if (host.startsWith(`${TRAP_ADDRESS}:`)) {
+      trapHit(url.pathname);
+      res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
+      res.end('trapped');
+      return;
+    }
+    const trapMatch = /^\/__trap\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
+    if (trapMatch) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(trapHits(trapMatch[1] as string)));
+      return;
+    }
     if (url.pathname === '/__hostlog') {
       const state = hostState(host);
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -591,7 +616,7 @@ function handler(ports: { a: number; b: number }) {
     }
     const fault = /^\/t\/([A-Za-z0-9_-]+)\/faults\/(.*)$/.exec(url.pathname);
     if (fault && faults(fault[1] as string, fault[2] as string, req, res, ports.a)) return;
-    const reply = route(url.pathname, ports.a, ports.b, host);
+    const reply = route(url.pathname, ports, host);
     const send = () => {
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body ?? '');
@@ -622,19 +647,26 @@ function wrap(server: http.Server, address: string, port: number): SiteServer {
 
 /**
  * Starts the site on two ports of 127.0.0.1 (for same-origin vs same-host tests) and on `extraHosts`
- * further loopback addresses (127.0.0.2, ...): each is a host of its own for robots.txt and politeness.
+ * further loopback addresses (127.0.0.2, ...): each is a host of its own for robots.txt and politeness; and the
+ * trap host (127.0.0.77), which records whatever reaches it (GET /__trap/<ns>).
  */
 export async function startSites(extraHosts = 0): Promise<{ a: SiteServer; b: SiteServer; hosts: SiteServer[] }> {
-  const ports = { a: 0, b: 0 };
+  const ports = { a: 0, b: 0, trap: 0 };
   const serverA = http.createServer({ keepAlive: true }, handler(ports));
   const serverB = http.createServer({ keepAlive: true }, handler(ports));
+  const trap = http.createServer({ keepAlive: true }, handler(ports));
   ports.a = await listenOn(serverA, '127.0.0.1');
   ports.b = await listenOn(serverB, '127.0.0.1');
+  ports.trap = await listenOn(trap, TRAP_ADDRESS);
   const hostServers: SiteServer[] = [];
   for (let i = 0; i < extraHosts; i++) {
     const address = `127.0.0.${i + 2}`;
     const server = http.createServer({ keepAlive: true }, handler(ports));
     hostServers.push(wrap(server, address, await listenOn(server, address)));
   }
-  return { a: wrap(serverA, '127.0.0.1', ports.a), b: wrap(serverB, '127.0.0.1', ports.b), hosts: hostServers };
+  const a = wrap(serverA, '127.0.0.1', ports.a);
+  const trapServer = wrap(trap, TRAP_ADDRESS, ports.trap);
+  // The trap host goes with the first site.
+  const withTrap = { ...a, close: () => Promise.all([a.close(), trapServer.close()]).then(() => undefined) };
+  return { a: withTrap, b: wrap(serverB, '127.0.0.1', ports.b), hosts: hostServers };
 }

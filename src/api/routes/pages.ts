@@ -5,6 +5,7 @@ import { listErrors } from '../../storage/d1/errors';
 import { getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
 import { readLinks } from '../../storage/links';
 import { readRecord, type StoredRecord } from '../../storage/records';
+import type { Span } from '../../types';
 import { badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
@@ -51,7 +52,7 @@ export const pages = new Hono<CrawlEnv>()
     return c.json({ errors, cursor: nextCursor(errors, query.limit, (last) => last.url) });
   })
   .get('/:id/content', queryInput(contentQuerySchema), async (c) => {
-    const { url: raw, format } = c.req.valid('query');
+    const { url: raw, format, source } = c.req.valid('query');
     const page = await requirePage(c.env.DB, c.var.crawl.id, raw);
     if (format !== undefined) {
       const record = await requireRecord(c.env.BODIES, page);
@@ -60,20 +61,19 @@ export const pages = new Hono<CrawlEnv>()
         throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
       return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], 'x-edgecrawl-url': page.url } });
     }
+    if (source === 'fetched') {
+      // A rendered page's HTML as it was fetched, before the browser ran its scripts.
+      if (!page.fetchedBodyAt) throw notFound(`${page.url} was not rendered: its stored body is the one fetched`);
+      return spanResponse(c.env.BODIES, page.fetchedBodyAt, page.url, 'text/html');
+    }
     if (!page.bodyAt) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
-    const stored = await openBody(c.env.BODIES, page.bodyAt);
-    if (!stored) throw notFound(`stored body for ${page.url} is missing`);
-    const contentType = page.contentType ?? stored.contentType ?? 'application/octet-stream';
-    if (stored.body === null)
-      return new Response(null, { headers: { 'content-type': contentType, 'x-edgecrawl-url': page.url } });
-    return new Response(stored.body, {
-      headers: {
-        'content-length': String(stored.size),
-        'x-edgecrawl-url': page.url,
-        'content-type': contentType,
-        etag: stored.etag,
-      },
-    });
+    return spanResponse(c.env.BODIES, page.bodyAt, page.url, page.contentType);
+  })
+  .get('/:id/screenshot', queryInput(recordQuerySchema), async (c) => {
+    const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+    if (!page.screenshotAt)
+      throw notFound(`no screenshot of ${page.url}: the crawl's extract.formats does not include screenshot`);
+    return spanResponse(c.env.BODIES, page.screenshotAt, page.url, 'image/png');
   })
   .get('/:id/links', queryInput(recordQuerySchema), async (c) => {
     const crawlId = c.var.crawl.id;
@@ -99,6 +99,18 @@ const OUTPUT_TYPES = {
   text: 'text/plain; charset=utf-8',
   html: 'text/html; charset=utf-8',
 } as const;
+
+/** The stored bytes at `at`, streamed, with their type. */
+async function spanResponse(bucket: R2Bucket, at: Span, url: string, type: string | null): Promise<Response> {
+  const stored = await openBody(bucket, at);
+  if (!stored) throw notFound(`stored bytes of ${url} are missing`);
+  const contentType = type ?? stored.contentType ?? 'application/octet-stream';
+  const headers = { 'x-edgecrawl-url': url, 'content-type': contentType };
+  if (stored.body === null) return new Response(null, { headers });
+  return new Response(stored.body, {
+    headers: { ...headers, 'content-length': String(stored.size), etag: stored.etag },
+  });
+}
 
 async function requirePage(db: D1Database, crawlId: string, raw: string): Promise<StoredPageRow> {
   const url = normalizeUrl(raw);

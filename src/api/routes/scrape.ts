@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { scrape } from '../../jobs/scrape';
 import { ApiError } from '../errors';
-import { extractSpecSchema, MAX_BODY_BYTES, seedUrlSchema } from '../schemas';
+import { actionsSchema, extractSpecSchema, MAX_BODY_BYTES, renderFields, seedUrlSchema } from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody } from '../validate';
 
 const scrapeSchema = z
@@ -15,8 +15,14 @@ const scrapeSchema = z
       exclude: [],
       fields: {},
     }),
+    ...renderFields,
+    actions: actionsSchema.default([]),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.actions.length === 0 || s.render !== 'never', {
+    message: 'actions need a browser: they cannot be used with render "never"',
+    path: ['actions'],
+  });
 
 /** POST /v1/scrape: one URL fetched and extracted now, its record and outputs in the answer; nothing stored. */
 export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
@@ -24,9 +30,14 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
   limitBody(MAX_BODY_BYTES),
   jsonInput(scrapeSchema),
   async (c) => {
-    const { url, extract } = c.req.valid('json');
+    const { url, extract, render, waitFor, actions } = c.req.valid('json');
     assertRequestAllowed(c.env, { seeds: [url], webhook: null });
-    const result = await scrape(c.env, url, extract);
+    // Actions are done in the browser: a page given actions is rendered.
+    const result = await scrape(c.env, url, extract, {
+      render: actions.length > 0 ? 'always' : render,
+      waitFor,
+      actions,
+    });
     if (result.kind === 'refused') throw new ApiError(result.status, result.code, result.message);
     const { kind: _kind, record, outputs, ...page } = result;
     return c.json({ ...page, ...(record ?? { warnings: ['not an HTML page: nothing extracted'] }), ...outputs });

@@ -17,6 +17,8 @@ export const usageRoutes = new Hono<CrawlEnv>().get('/:id/usage', async (c) => {
     id: crawl.id,
     pages: fetched,
     operations: usage.operations,
+    /** Pages sent to a browser (docs/rendering.md); their browser time is operations.browserSeconds. */
+    renders: usage.renders,
     storage: { r2Bytes: usage.r2Bytes },
     estimate: estimateCost(usage, fetched),
   });

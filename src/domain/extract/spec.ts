@@ -1,6 +1,17 @@
 /** What a crawl (or a scrape) extracts from each HTML page: the outputs it keeps and the fields it declares. */
 
-export const OUTPUT_FORMATS = ['markdown', 'text', 'html', 'metadata', 'jsonLd', 'links', 'images'] as const;
+export const OUTPUT_FORMATS = [
+  'markdown',
+  'text',
+  'html',
+  'metadata',
+  'jsonLd',
+  'links',
+  'images',
+  // A PNG of the page in a browser (the viewport, or the whole page): stored beside the body, not in the record.
+  'screenshot',
+  'screenshot@fullPage',
+] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export const FIELD_TYPES = ['text', 'html', 'number', 'url'] as const;

@@ -24,8 +24,10 @@ const ledgerSchema = z.object({
       d1RowsWritten: z.number(),
       r2ClassA: z.number(),
       r2ClassB: z.number(),
+      browserSeconds: z.number().default(0),
     }) satisfies z.ZodType<Operations>,
     r2Bytes: z.number(),
+    renders: z.number().default(0),
   }),
 });
 type LedgerState = z.infer<typeof ledgerSchema>;

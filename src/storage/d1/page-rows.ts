@@ -122,6 +122,9 @@ const FIELDS: { [F in PageField]: Mapping<F> } = {
   },
   recordAt: span('record_key', 'record_offset', 'record_length'),
   linksAt: span('links_key', 'links_offset', 'links_length'),
+  rendered: column('rendered', orNull(text)),
+  fetchedBodyAt: span('fetched_key', 'fetched_offset', 'fetched_length'),
+  screenshotAt: span('screenshot_key', 'screenshot_offset', 'screenshot_length'),
 };
 
 const isField = (name: string): name is PageField => name in FIELDS;

@@ -16,7 +16,7 @@ import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
 // its rows through readPage.
 
 /** The fields a listing shows. */
-const LISTED = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt'] as const;
+const LISTED = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'rendered'] as const;
 
 /** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
 export interface PageView extends Omit<PageOf<(typeof LISTED)[number]>, 'fetchedAt'> {
@@ -31,6 +31,7 @@ const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
   depth: p.depth,
   bytes: p.bytes,
   fetchedAt: new Date(p.fetchedAt).toISOString(),
+  rendered: p.rendered,
 });
 
 /** Pages of a crawl in URL order (keyset pagination: stable while the crawl adds pages). */
@@ -73,7 +74,18 @@ export async function listRecentPages(
   });
 }
 
-const STORED = ['url', 'status', 'fetchedAt', 'contentType', 'bodyAt', 'recordAt', 'linksAt'] as const;
+const STORED = [
+  'url',
+  'status',
+  'fetchedAt',
+  'contentType',
+  'bodyAt',
+  'recordAt',
+  'linksAt',
+  'rendered',
+  'fetchedBodyAt',
+  'screenshotAt',
+] as const;
 
 /** A page's stored body, record and links, and what its record is reported with. */
 export type StoredPageRow = PageOf<(typeof STORED)[number]>;
@@ -211,6 +223,7 @@ export const PAGE_RECORD_FIELDS = [
   'depth',
   'bytes',
   'fetchedAt',
+  'rendered',
   'redirectTo',
   'etag',
   'lastModified',

@@ -1,0 +1,161 @@
+import type { HTTPRequest, Page } from '@cloudflare/puppeteer';
+import type { PrivateAllowance } from '../domain/address';
+import { type Action, MAX_WAIT_FOR_MS, requestVerdict, type Screenshot, type WaitFor } from '../domain/render';
+import { sleep } from '../lib/sleep';
+
+export interface RenderRequest {
+  url: string;
+  waitFor: WaitFor | null;
+  screenshot: Screenshot | null;
+  actions: Action[];
+  /** The most the whole render may take. */
+  timeoutMs: number;
+  /** The crawler's User-Agent, appended to the browser's. */
+  userAgent: string;
+  allowPrivate: PrivateAllowance;
+}
+
+export type Rendered =
+  | {
+      kind: 'rendered';
+      /** The document's HTTP status as the browser saw it (null: no response, e.g. served from its cache). */
+      status: number | null;
+      html: string;
+      screenshot: Uint8Array | null;
+      /** Requests of the page's the rules refused (private addresses, other hosts, images...). */
+      blocked: number;
+      warnings: string[];
+    }
+  /** The page itself could not be rendered (it never loaded, its scripts hang): stored unrendered. */
+  | { kind: 'failed'; reason: string };
+
+/** After load, the page is taken once its network has been idle this long and its text stops changing. */
+const NETWORK_IDLE_MS = 300;
+const SETTLE_POLL_MS = 200;
+const EMPTY_WAIT_MS = 3_000;
+
+class RenderTimeout extends Error {}
+
+/** What changes as scripts build a page: its text and its links (evaluated in the page). */
+const PAGE_SIZE = '(document.body ? document.body.innerText.length : 0) + document.links.length * 1000';
+
+/**
+ * Renders `request.url` in `page` (a fresh tab): every request of the page filtered by domain/render.ts's rules,
+ * dialogs dismissed, popups closed, downloads refused; then it waits (for `waitFor`, or for the page to settle), runs
+ * the actions, and reads the DOM (and a screenshot). Bounded by `timeoutMs` in all; a page that does not load or whose
+ * scripts never yield is a 'failed' render. Throws only when the browser itself fails (the caller's BrowserFault).
+ */
+export async function renderIn(page: Page, request: RenderRequest): Promise<Rendered> {
+  const deadline = Date.now() + request.timeoutMs;
+  const warnings: string[] = [];
+  const blocked = await guard(page, request);
+  try {
+    const response = await bounded(
+      page.goto(request.url, { waitUntil: 'load', timeout: request.timeoutMs }),
+      deadline,
+      'the page did not load',
+    );
+    await settle(page, request.waitFor, deadline, warnings);
+    for (const action of request.actions) await bounded(act(page, action), deadline, `action ${action.type}`);
+    const html = await bounded(page.content(), deadline, 'the page did not answer');
+    const screenshot = request.screenshot
+      ? await bounded(shoot(page, request.screenshot), deadline, 'the screenshot did not finish')
+      : null;
+    // A page that tried to reach private addresses says so (never let through: requestVerdict).
+    if (blocked.private > 0) warnings.push(`render: refused ${blocked.private} requests to private network addresses`);
+    return { kind: 'rendered', status: response?.status() ?? null, html, screenshot, blocked: blocked.count, warnings };
+  } catch (error) {
+    if (!page.browser().isConnected()) throw error;
+    return { kind: 'failed', reason: `render: ${messageOf(error)}` };
+  }
+}
+
+/** The page's own requests filtered, dialogs dismissed, popups closed, downloads refused. */
+async function guard(page: Page, request: RenderRequest): Promise<{ count: number; private: number }> {
+  const blocked = { count: 0, private: 0 };
+  const page$ = { url: request.url, screenshot: request.screenshot !== null, allowPrivate: request.allowPrivate };
+  await page.setUserAgent(`${await page.browser().userAgent()} ${request.userAgent}`);
+  await page.setRequestInterception(true);
+  page.on('request', (req: HTTPRequest) => {
+    if (req.isInterceptResolutionHandled()) return;
+    const mainFrameNavigation = req.isNavigationRequest() && req.frame() === page.mainFrame();
+    const verdict = requestVerdict({ url: req.url(), resourceType: req.resourceType(), mainFrameNavigation }, page$);
+    if (verdict.allow) void req.continue().catch(() => undefined);
+    else {
+      blocked.count++;
+      if (verdict.why === 'private network address') blocked.private++;
+      void req.abort('blockedbyclient').catch(() => undefined);
+    }
+  });
+  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+  page.on('popup', (popup) => void popup?.close().catch(() => undefined));
+  const cdp = await page.createCDPSession();
+  await cdp.send('Page.setDownloadBehavior', { behavior: 'deny' }).catch(() => undefined);
+  return blocked;
+}
+
+/** Waits for `waitFor` (bounded), or until the network is idle and the text stops changing. */
+async function settle(page: Page, waitFor: WaitFor | null, deadline: number, warnings: string[]): Promise<void> {
+  const left = () => Math.max(0, deadline - Date.now());
+  if (typeof waitFor === 'number') return sleep(Math.min(waitFor, MAX_WAIT_FOR_MS, left()));
+  if (typeof waitFor === 'string') {
+    const timeout = Math.min(MAX_WAIT_FOR_MS, left());
+    await page.waitForSelector(waitFor, { timeout }).catch(() => {
+      warnings.push(`render: ${JSON.stringify(waitFor)} did not appear within ${timeout} ms`);
+    });
+    return;
+  }
+  await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: left() }).catch(() => undefined);
+  // Then until the text stops changing; a page still empty is given up to EMPTY_WAIT_MS to fill (a timer, not the
+  // network, may be what it waits for).
+  const emptyUntil = Date.now() + EMPTY_WAIT_MS;
+  let last = -1;
+  while (left() > SETTLE_POLL_MS) {
+    const size = Number(await bounded(page.evaluate(PAGE_SIZE), deadline, 'the page did not answer'));
+    if (size === last && (size > 0 || Date.now() >= emptyUntil)) return;
+    last = size;
+    await sleep(SETTLE_POLL_MS);
+  }
+}
+
+async function act(page: Page, action: Action): Promise<void> {
+  switch (action.type) {
+    case 'wait':
+      if (action.selector !== undefined) await page.waitForSelector(action.selector, { timeout: MAX_WAIT_FOR_MS });
+      else await sleep(Math.min(action.milliseconds ?? 0, MAX_WAIT_FOR_MS));
+      return;
+    case 'click':
+      await page.click(action.selector);
+      return;
+    case 'type':
+      await page.type(action.selector, action.text);
+      return;
+    case 'press':
+      await page.keyboard.press(action.key === 'Space' ? ' ' : action.key);
+      return;
+    case 'scroll':
+      await page.evaluate(`window.scrollBy(0, ${(action.direction === 'up' ? -1 : 1) * (action.amount ?? 1000)})`);
+      return;
+  }
+}
+
+async function shoot(page: Page, screenshot: Screenshot): Promise<Uint8Array> {
+  const png = await page.screenshot({ type: 'png', fullPage: screenshot.fullPage });
+  return new Uint8Array(png);
+}
+
+/** `work`, or a RenderTimeout naming `what` once the render's deadline passes. */
+async function bounded<T>(work: Promise<T>, deadline: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RenderTimeout(`${what} (timed out)`)), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);

@@ -1,0 +1,104 @@
+import { type Action, type RenderOptions, type RenderWhy, renderWhy, screenshotOf } from '../domain/render';
+import type { PageRecord, Processed } from '../types';
+import { BrowserUnavailable, type BusyClock, type InvocationBrowser } from './browsers';
+import { finish, type Job } from './job';
+import { type Rendered, renderIn } from './render';
+
+/** What rendering needs of the consumer: the crawl's options, the invocation's browser, and the crawl's budget. */
+export interface RenderDeps {
+  options: RenderOptions;
+  /** Extraction formats that need a browser (a screenshot). */
+  formats?: readonly string[];
+  /** Only for /v1/scrape. */
+  actions?: Action[];
+  browser: InvocationBrowser;
+  /** The crawl's browser time in this invocation. */
+  clock: BusyClock;
+  /** One render of the crawl's maxRenders: false once they are spent. */
+  take: () => Promise<boolean>;
+}
+
+/**
+ * Deliveries of a URL's message a render fault (the browser crashed, no browser free) may take before the page is
+ * stored unrendered: transient faults are retried without using up an attempt, but never forever.
+ */
+export const RENDER_TRIES = 3;
+
+export type RenderStep =
+  | { kind: 'plain' }
+  | { kind: 'rendered'; why: RenderWhy; html: Uint8Array; screenshot: Uint8Array | null; warnings: string[] }
+  /** Wanted, and not to be had: the page is stored as fetched, with this warning. */
+  | { kind: 'unrendered'; warning: string }
+  /** A transient fault: the URL goes back to the queue (no attempt used up). */
+  | { kind: 'requeue'; processed: Processed };
+
+/**
+ * Renders a fetched HTML page in a browser when its crawl says so: always, for a screenshot, or (auto) when `need`
+ * finds the plain HTML does not hold the page. A render is a request to the host: it takes a slot of the host gate.
+ */
+export async function renderStep(job: Job, page: PageRecord, need: () => string | null): Promise<RenderStep> {
+  const render = job.deps.render;
+  if (!render) return { kind: 'plain' };
+  const screenshot = screenshotOf(render.formats);
+  const why = renderWhy({ render: render.options.render, screenshot }, need);
+  if (why === null) return { kind: 'plain' };
+  if (!(await render.take()))
+    return { kind: 'unrendered', warning: `render: maxRenders (${render.options.maxRenders}) reached, not rendered` };
+  const admission = await job.deps.gate(job.task.url, job.deps.politeness);
+  if (admission.kind === 'throttled') {
+    const retryDelaySeconds = Math.max(1, Math.ceil(admission.retryInMs / 1000));
+    return requeue(job, { kind: 'throttled', reason: 'waiting for the host to render', retryDelaySeconds });
+  }
+  if (admission.kind !== 'go') return { kind: 'unrendered', warning: `render: ${admission.kind} by the host gate` };
+  let rendered: Rendered;
+  try {
+    rendered = await render.browser.withTab(async (tab) => {
+      render.clock.enter();
+      try {
+        return await renderIn(tab, renderRequest(job, render, screenshot));
+      } finally {
+        render.clock.exit();
+      }
+    });
+  } catch (error) {
+    await admission.done();
+    return fault(job, error);
+  }
+  await admission.done(
+    rendered.kind === 'rendered' && rendered.status ? { status: rendered.status, respondedAt: Date.now() } : undefined,
+  );
+  if (rendered.kind === 'failed') return { kind: 'unrendered', warning: `${rendered.reason}; stored as fetched` };
+  const html = new TextEncoder().encode(rendered.html);
+  page.rendered = why;
+  return { kind: 'rendered', why, html, screenshot: rendered.screenshot, warnings: rendered.warnings };
+}
+
+function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<typeof screenshotOf>) {
+  const { settings } = job.deps;
+  return {
+    url: job.task.url,
+    waitFor: render.options.waitFor ?? null,
+    screenshot,
+    actions: render.actions ?? [],
+    timeoutMs: settings.renderTimeoutMs,
+    userAgent: settings.userAgent,
+    allowPrivate: settings.allowPrivateNetworks,
+  };
+}
+
+/** The browser failed (or none was free): back to the queue while the message has tries left, else stored as fetched. */
+function fault(job: Job, error: unknown): RenderStep {
+  const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+  const label = reason.startsWith('browser:') ? reason : `browser: ${reason}`;
+  if (job.deliveries >= RENDER_TRIES)
+    return { kind: 'unrendered', warning: `${label}; gave up rendering after ${RENDER_TRIES} tries` };
+  const retryInMs = error instanceof BrowserUnavailable ? error.retryInMs : 5_000 * job.deliveries;
+  return requeue(job, { kind: 'released', reason: label, retryDelaySeconds: Math.max(1, Math.ceil(retryInMs / 1000)) });
+}
+
+function requeue(
+  job: Job,
+  outcome: { kind: 'released' | 'throttled'; reason: string; retryDelaySeconds: number },
+): RenderStep {
+  return { kind: 'requeue', processed: finish(job, { ...outcome, fetched: true }) };
+}

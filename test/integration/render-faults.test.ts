@@ -1,0 +1,153 @@
+import { env } from 'cloudflare:workers';
+import puppeteer from '@cloudflare/puppeteer';
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../../src/lib/sleep';
+import { POOL_NAME } from '../../src/objects/browser-pool';
+import { hostGateClient } from '../../src/objects/host-gate-client';
+import { type BrowserPoolApi, BusyClock, InvocationBrowser } from '../../src/page/browsers';
+import type { Job } from '../../src/page/job';
+import { RENDER_TRIES, type RenderStep, renderStep } from '../../src/page/rendering';
+import { readSettings, type Settings } from '../../src/settings';
+import type { PageRecord } from '../../src/types';
+import { namespace, site } from '../support/api';
+
+/** A claimed URL to render, with the consumer's deps around the given browser. */
+function jobFor(url: string, browser: InvocationBrowser, settings: Settings, deliveries: number): Job {
+  return {
+    task: { crawlId: 'render-faults', url, depth: 0, hops: 0 },
+    claim: { depth: 0, hops: 0, kind: 'page', attempts: 1 },
+    deliveries,
+    deps: {
+      settings,
+      policy: () => true,
+      sitemapInScope: () => false,
+      readSitemaps: false,
+      crawlId: 'render-faults',
+      gate: hostGateClient(env.HOSTS, settings),
+      politeness: { minIntervalMs: 0 },
+      render: { options: { render: 'always' }, browser, clock: new BusyClock(), take: async () => true },
+    },
+  };
+}
+
+const pageOf = (url: string): PageRecord => ({
+  url,
+  status: 200,
+  contentType: 'text/html',
+  title: null,
+  depth: 0,
+  bytes: 0,
+  fetchedAt: Date.now(),
+  bodyAt: null,
+  redirectTo: null,
+});
+
+const render = (url: string, browser: InvocationBrowser, settings: Settings, deliveries = 1) =>
+  renderStep(jobFor(url, browser, settings, deliveries), pageOf(url), () => null);
+
+/** Crashes the browser process of `browser` (the DevTools protocol's Browser.crash, from a tab of its own). */
+const crash = (browser: InvocationBrowser) =>
+  browser
+    .withTab(async (tab) => {
+      const cdp = await tab.browser().target().createCDPSession();
+      await cdp.send('Browser.crash').catch(() => undefined);
+    })
+    .catch(() => undefined);
+
+function expectRequeued(step: RenderStep, reason: RegExp): void {
+  expect(step.kind, JSON.stringify(step)).toBe('requeue');
+  if (step.kind !== 'requeue') return;
+  expect(step.processed.outcome).toMatchObject({ kind: 'released', fetched: true });
+  expect(step.processed.outcome.kind === 'released' && step.processed.outcome.reason).toMatch(reason);
+}
+
+/**
+ * Pages open in every live browser session but the blank one a browser starts with: the tabs a consumer leaked. (The
+ * local simulator does not clear a session's connectionId when a connection closes, so connections cannot be counted.)
+ */
+async function leakedTabs(): Promise<number> {
+  let leaked = 0;
+  for (const session of await puppeteer.sessions(env.BROWSER)) {
+    const browser = await puppeteer.connect(env.BROWSER, session.sessionId);
+    leaked += (await browser.pages()).filter((p) => p.url() !== 'about:blank').length;
+    await browser.disconnect();
+  }
+  return leaked;
+}
+
+describe('browser faults', () => {
+  it('a browser that crashes mid-render: retried without an attempt, then stored unrendered; a new browser next', async () => {
+    const settings = readSettings(env);
+    const browser = new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings);
+    const slow = `${site()}/t/${namespace()}/spa/slow.html`;
+    try {
+      for (const deliveries of [1, RENDER_TRIES]) {
+        const pending = render(slow, browser, settings, deliveries);
+        await sleep(600);
+        await crash(browser);
+        const step = await pending;
+        if (deliveries < RENDER_TRIES) expectRequeued(step, /^browser: /);
+        else
+          expect(step).toMatchObject({
+            kind: 'unrendered',
+            warning: expect.stringMatching(new RegExp(`gave up rendering after ${RENDER_TRIES} tries$`)),
+          });
+      }
+      // The crashed browser was handed back dead; the next page gets another and renders.
+      const step = await render(`${site()}/t/${namespace()}/spa/app-1.html`, browser, settings);
+      expect(step.kind).toBe('rendered');
+    } finally {
+      await browser.close();
+    }
+    expect(browser.openTabs).toBe(0);
+    expect((await env.BROWSERS.getByName(POOL_NAME).census()).held).toBe(0);
+    expect(await leakedTabs()).toBe(0);
+    expect((await puppeteer.sessions(env.BROWSER)).length).toBeLessThanOrEqual(settings.browserMax);
+  });
+
+  it("the account's browser limit reached: the URL waits in the queue (no attempt used), never more browsers", async () => {
+    const pool = env.BROWSERS.getByName(`limit-${namespace()}`);
+    const settings = { ...readSettings(env), renderMaxWaitMs: 300 };
+    // Other consumers hold every browser the account may run.
+    const fillers = await Promise.all(
+      Array.from({ length: settings.browserMax }, (_, i) => pool.acquire(`other-consumer-${i}`)),
+    );
+    expect(fillers.every((g) => g.kind === 'launch')).toBe(true);
+    expect(await pool.acquire('one-too-many')).toMatchObject({ kind: 'wait', why: 'browsers' });
+
+    const url = `${site()}/t/${namespace()}/spa/app-1.html`;
+    const waiting = new InvocationBrowser(env.BROWSER, pool, settings);
+    expectRequeued(await render(url, waiting, settings), /none free \(browsers at the limit\)/);
+    expect(await render(url, waiting, settings, RENDER_TRIES)).toMatchObject({
+      kind: 'unrendered',
+      warning: expect.stringContaining(`gave up rendering after ${RENDER_TRIES} tries`),
+    });
+
+    // A browser handed back is the next consumer's.
+    const first = fillers[0];
+    if (first?.kind === 'launch') await pool.release(first.ticket, false);
+    expect((await render(url, waiting, settings)).kind).toBe('rendered');
+    await waiting.close();
+    expect(await pool.census()).toMatchObject({ held: 0, idle: 1, launching: settings.browserMax - 1 });
+  });
+
+  it('an idle browser is reconnected to by the next invocation, not launched again', async () => {
+    const pool: BrowserPoolApi = env.BROWSERS.getByName(`reuse-${namespace()}`);
+    const settings = readSettings(env);
+    const url = `${site()}/t/${namespace()}/spa/app-2.html`;
+    const sessions: string[] = [];
+    for (let invocation = 0; invocation < 3; invocation++) {
+      const browser = new InvocationBrowser(env.BROWSER, pool, settings);
+      const steps = await Promise.all([render(url, browser, settings), render(url, browser, settings)]);
+      expect(steps.map((s) => s.kind)).toEqual(['rendered', 'rendered']);
+      await browser.close();
+      const grant = await pool.acquire('probe');
+      expect(grant.kind).toBe('connect');
+      if (grant.kind === 'connect') {
+        sessions.push(grant.sessionId);
+        await pool.release(grant.sessionId, true);
+      }
+    }
+    expect(new Set(sessions).size).toBe(1);
+  });
+});

@@ -1,0 +1,151 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { POOL_NAME } from '../../src/objects/browser-pool';
+import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import type { HostLogEntry } from '../support/host-log';
+
+const RENDERED = ['app-1', 'app-2', 'app-3', 'deep-1', 'deep-2', 'deep-3'];
+const PLAIN = ['index', 'ssr-1', 'ssr-2', 'mixed'];
+
+/** Requests of the test's namespace that the test site received, with their User-Agent. */
+async function requestsOf(ns: string): Promise<HostLogEntry[]> {
+  const res = await fetch(`${site()}/__hostlog`);
+  const { entries } = (await res.json()) as { entries: HostLogEntry[] };
+  return entries.filter((e) => e.path.startsWith(`/t/${ns}/`));
+}
+
+const fromBrowser = (e: HostLogEntry) => e.userAgent.includes('HeadlessChrome');
+const nameOf = (url: string) => /\/([a-z]+(?:-\d+)?)\.html$/.exec(url)?.[1] ?? 'index';
+
+async function markdownOf(id: string, url: string): Promise<string> {
+  const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}&format=markdown`);
+  expect(res.status, url).toBe(200);
+  return res.text();
+}
+
+describe('rendering under auto', () => {
+  it('renders the pages scripts build, follows their script-made links, and leaves server-rendered pages alone', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/spa/`;
+    const id = await createCrawl({ seeds: [root], extract: { formats: ['markdown'] } });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toMatchObject({ stored: 10, failed: 0 });
+
+    const pages = await allPages(id);
+    const byName = new Map(pages.map((p) => [nameOf(p.url), p]));
+    expect([...byName.keys()].sort()).toEqual([...RENDERED, ...PLAIN].sort());
+    for (const name of RENDERED) expect(byName.get(name)?.rendered, name).toMatch(/^auto: /);
+    for (const name of PLAIN) expect(byName.get(name)?.rendered, name).toBeNull();
+    for (const name of RENDERED) {
+      const markdown = await markdownOf(id, `${root}${name}.html`);
+      expect(markdown).toContain(`${name}-token`);
+    }
+
+    // The browser asked for the rendered pages (and their script), never for a server-rendered page.
+    const requests = await requestsOf(ns);
+    const browserPaths = requests.filter(fromBrowser).map((e) => e.path.slice(`/t/${ns}/spa/`.length));
+    expect(browserPaths.filter((p) => p.endsWith('.html')).sort()).toEqual(RENDERED.map((n) => `${n}.html`).sort());
+    for (const name of PLAIN) expect(browserPaths).not.toContain(`${name === 'index' ? '' : `${name}.html`}`);
+
+    // The HTML as fetched is kept beside the rendered DOM.
+    const fetched = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${root}app-1.html`)}&source=fetched`);
+    expect(await fetched.text()).toContain('<div id="root" data-page="app-1"');
+    const stored = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${root}app-1.html`)}`);
+    expect(await stored.text()).toContain('app-1-token');
+
+    const usage = (await (await api(`/v1/crawls/${id}/usage`)).json()) as {
+      operations: { browserSeconds: number };
+      renders: number;
+      estimate: { breakdown: { browserSeconds: number } };
+    };
+    expect(usage.renders).toBe(RENDERED.length);
+    expect(usage.operations.browserSeconds).toBeGreaterThan(0);
+    expect(usage.estimate.breakdown.browserSeconds).toBeGreaterThan(0);
+
+    // Every browser went back to the pool, and every tab was closed.
+    const census = await env.BROWSERS.getByName(POOL_NAME).census();
+    expect(census.held).toBe(0);
+  });
+});
+
+interface ScrapeView {
+  finalUrl: string;
+  rendered: string | null;
+  screenshot: string | null;
+  markdown?: string;
+  warnings: string[];
+}
+
+async function scrape(body: Record<string, unknown>): Promise<{ status: number; body: ScrapeView }> {
+  const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as ScrapeView };
+}
+
+describe('render modes', () => {
+  it('never: pages are stored as fetched, and links only scripts make are not found', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/spa/`;
+    const id = await createCrawl({ seeds: [root], render: 'never', extract: { formats: ['markdown'] } });
+    const crawl = await waitForCrawl(id);
+    const names = (await allPages(id)).map((p) => nameOf(p.url)).sort();
+    expect(names).toEqual(['app-1', 'index', 'mixed', 'ssr-1', 'ssr-2']);
+    expect(crawl.counts.stored).toBe(5);
+    expect((await requestsOf(ns)).filter(fromBrowser)).toEqual([]);
+  });
+
+  it('maxRenders: past it, pages are stored unrendered with a warning', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/spa/`;
+    const id = await createCrawl({ seeds: [root], maxRenders: 1, extract: { formats: ['markdown'] } });
+    await waitForCrawl(id);
+    const pages = await allPages(id);
+    expect(pages.filter((p) => p.rendered !== null).map((p) => nameOf(p.url))).toEqual(['app-1']);
+    const app2 = pages.find((p) => nameOf(p.url) === 'app-2');
+    expect(app2?.rendered).toBeNull();
+    const record = (await (
+      await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(`${root}app-2.html`)}`)
+    ).json()) as { warnings: string[] };
+    expect(record.warnings).toContain('render: maxRenders (1) reached, not rendered');
+  });
+
+  it('scrape with render "always": markdown of the rendered page and a real PNG screenshot', async () => {
+    const url = `${site()}/t/${namespace()}/spa/ssr-1.html`;
+    const full = await scrape({ url, render: 'always', extract: { formats: ['markdown', 'screenshot@fullPage'] } });
+    expect(full.status, JSON.stringify(full.body)).toBe(200);
+    expect(full.body.rendered).toBe('always');
+    expect(full.body.markdown).toContain('ssr-1');
+    const png = Uint8Array.from(atob(full.body.screenshot?.replace('data:image/png;base64,', '') ?? ''), (c) =>
+      c.charCodeAt(0),
+    );
+    expect([...png.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.byteLength).toBeGreaterThan(1000);
+
+    const app = await scrape({ url: url.replace('ssr-1', 'app-2'), extract: { formats: ['markdown'] } });
+    expect(app.body.rendered).toBe('auto: noscript-requires-js');
+    expect(app.body.markdown).toContain('app-2-token');
+    expect(app.body.screenshot).toBeNull();
+  });
+
+  it("refuses every request a page's script makes to a private address", async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/spa/trap.html`;
+    const { status, body } = await scrape({ url, extract: { formats: ['markdown'] } });
+    expect(status).toBe(200);
+    expect(body.markdown).toContain('trap-1-token');
+    // Give any request that got out time to arrive: none did.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await (await fetch(`${site()}/__trap/${ns}`)).json()).toEqual([]);
+    expect(body.warnings).toContain('render: refused 4 requests to private network addresses');
+  });
+
+  it('a page whose scripts never yield is stored unrendered, with a warning, in bounded time', async () => {
+    const url = `${site()}/t/${namespace()}/spa/hang.html`;
+    const started = Date.now();
+    const { status, body } = await scrape({ url, extract: { formats: ['markdown'] } });
+    expect(status).toBe(200);
+    expect(body.rendered).toBeNull();
+    expect(body.warnings, JSON.stringify(body)).toContainEqual(expect.stringMatching(/^render: .*timed out/));
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await env.BROWSERS.getByName(POOL_NAME).census()).held).toBe(0);
+  });
+});
