@@ -145,7 +145,10 @@ async function claimAndFetch(
   // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
   deps.beforeFetch = () => writer.room().then(guard);
   const clock = new BusyClock();
-  deps.render = renderDeps(config, context.invocation.browser, clock, stub);
+  // A render starts only if the lease outlasts the wait for a browser and the render itself.
+  const renderTime = settings.renderMaxWaitMs + settings.renderTimeoutMs;
+  const renderGuard = fetchGuard(crawlId, () => stub.status(), leaseUntil, renderTime, meter);
+  deps.render = { ...renderDeps(config, context.invocation.browser, clock, stub), guard: renderGuard };
   await Promise.all(
     mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))),
   );

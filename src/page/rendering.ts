@@ -16,6 +16,8 @@ export interface RenderDeps {
   clock: BusyClock;
   /** One render of the crawl's maxRenders: false once they are spent. */
   take: () => Promise<boolean>;
+  /** Asked before a render starts: a reason to hand the URL back (the claim's lease would not outlast it), or null. */
+  guard?: () => Promise<string | null>;
 }
 
 /**
@@ -42,6 +44,8 @@ export async function renderStep(job: Job, page: PageRecord, need: () => string 
   const screenshot = screenshotOf(render.formats);
   const why = renderWhy({ render: render.options.render, screenshot }, need);
   if (why === null) return { kind: 'plain' };
+  const stop = (await render.guard?.()) ?? null;
+  if (stop !== null) return requeue(job, { kind: 'released', reason: stop, retryDelaySeconds: 1 });
   if (!(await render.take()))
     return { kind: 'unrendered', warning: `render: maxRenders (${render.options.maxRenders}) reached, not rendered` };
   const admission = await job.deps.gate(job.task.url, job.deps.politeness);

@@ -161,6 +161,9 @@ describe('POST /v1/crawls validation', () => {
       webhook: null,
       extract: null,
       retentionDays: null,
+      render: 'auto',
+      waitFor: null,
+      maxRenders: 10_000,
     });
     await waitForCrawl(id);
   });

@@ -91,6 +91,7 @@ describe('exports', () => {
         'depth',
         'bytes',
         'fetchedAt',
+        'rendered',
         'redirectTo',
         'etag',
         'lastModified',

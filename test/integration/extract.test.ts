@@ -241,7 +241,7 @@ describe('exports of a crawl with extract', () => {
     }
     const csv = (await (await api(`/v1/crawls/${id}/export?format=csv`)).text()).split('\r\n');
     expect(csv[0]).toBe(
-      'url,status,contentType,title,depth,bytes,fetchedAt,redirectTo,etag,lastModified,change,stored,description,language,wordCount,contentHash,name,price,rating,tags,image,specs',
+      'url,status,contentType,title,depth,bytes,fetchedAt,rendered,redirectTo,etag,lastModified,change,stored,description,language,wordCount,contentHash,name,price,rating,tags,image,specs',
     );
     expect(csv[2]).toContain(',Desk Lamp,1299,,"[""home"",""light""]",');
   });
@@ -260,8 +260,9 @@ describe('POST /v1/scrape', () => {
     expect(res.status).toBe(200);
     const scraped = (await res.json()) as Record<string, unknown>;
     const { fetchedAt: _a, ...crawled } = await record(id, `${root}product.html`);
-    const { fetchedAt: _b, finalUrl, markdown, text, ...rest } = scraped;
+    const { fetchedAt: _b, finalUrl, markdown, text, rendered, screenshot, ...rest } = scraped;
     expect(rest).toEqual(crawled);
+    expect([rendered, screenshot]).toEqual([null, null]); // a server-rendered page, no screenshot asked for
     expect(finalUrl).toBe(`${root}product.html`);
     expect(markdown).toBe((await content(id, `${root}product.html`, 'markdown')).body);
     expect(text).toBe((await content(id, `${root}product.html`, 'text')).body);

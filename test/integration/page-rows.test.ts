@@ -24,6 +24,9 @@ const page: PageRecord = {
   warnings: ['too large to parse'],
   recordAt: { key: 'crawls/x/segments/1', offset: 1244, length: 99 },
   linksAt: { key: 'crawls/x/segments/2', offset: 0, length: 42 },
+  rendered: 'auto: empty-app-root',
+  fetchedBodyAt: { key: 'crawls/x/segments/2', offset: 42, length: 512 },
+  screenshotAt: { key: 'crawls/x/segments/2', offset: 554, length: 20_000 },
 };
 
 async function written(record: PageRecord): Promise<Record<string, unknown>> {
@@ -57,6 +60,9 @@ describe('the pages table mapping', () => {
       'wordCount',
       'recordAt',
       'linksAt',
+      'rendered',
+      'fetchedBodyAt',
+      'screenshotAt',
     ] as const)
       delete bare[field];
     delete bare.warnings;
@@ -72,6 +78,9 @@ describe('the pages table mapping', () => {
       warnings: [],
       recordAt: null,
       linksAt: null,
+      rendered: null,
+      fetchedBodyAt: null,
+      screenshotAt: null,
     });
   });
 

@@ -26,6 +26,12 @@ describe('settings', () => {
       hostMaxDelayMs: 120_000,
       sweepIntervalMs: 30_000,
       stallAfterMs: 120_000,
+      browserMax: 10,
+      browserLaunchesPerMinute: 30,
+      browserKeepAliveMs: 60_000,
+      renderTabs: 4,
+      renderTimeoutMs: 20_000,
+      renderMaxWaitMs: 10_000,
     });
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'false' }).allowPrivateNetworks).toBe(false);
     expect(readSettings({ ...base, FETCH_CONCURRENCY: '0' }).fetchConcurrency).toBe(1);

@@ -99,7 +99,7 @@ export async function getStoredPage(db: D1Database, crawlId: string, url: string
 }
 
 /** What a 304 keeps of the previous crawl's page besides its body and links: what that crawl extracted. */
-const KEPT_EXTRACTION = ['description', 'language', 'wordCount', 'warnings', 'recordAt'] as const;
+const KEPT_EXTRACTION = ['description', 'language', 'wordCount', 'warnings', 'recordAt', 'rendered'] as const;
 const VALIDATORS_AND_STORAGE = [
   'url',
   'etag',
@@ -121,8 +121,8 @@ export interface PreviousVersion extends PageOf<(typeof VALIDATORS_AND_STORAGE)[
 }
 
 function toPreviousVersion(row: Record<string, unknown>): PreviousVersion {
-  const { description, language, wordCount, warnings, recordAt, ...page } = readPage(row, PREVIOUS);
-  return { ...page, extracted: { description, language, wordCount, warnings, recordAt } };
+  const { description, language, wordCount, warnings, recordAt, rendered, ...page } = readPage(row, PREVIOUS);
+  return { ...page, extracted: { description, language, wordCount, warnings, recordAt, rendered } };
 }
 
 export async function previousVersions(
