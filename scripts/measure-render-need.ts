@@ -25,7 +25,7 @@ const HOOK = `export async function resolve(specifier, context, next) {
 register(`data:text/javascript,${encodeURIComponent(HOOK)}`);
 const { decodeHtml } = await import('../src/domain/charset.ts');
 const { extractPage } = await import('../src/domain/extract/index.ts');
-const { decideRender, renderNeed, shellFacts } = await import('../src/domain/render-need.ts');
+const { CONTENT_WORDS, decideRender, renderNeed, shellFacts } = await import('../src/domain/render-need.ts');
 
 const root = new URL('../', import.meta.url).pathname;
 const corpora = join(root, '../shared/corpora');
@@ -81,6 +81,8 @@ interface Tally {
   sent: string[];
   scanned: string[];
   signals: { noscript: number; appRoot: number; data: number };
+  /** Pages whose word count was too short to decide: read by the scan. */
+  few: number;
   closest: { chars: number; line: string }[];
   cost: { extract: number[]; decide: number[]; html: number[]; facts: number[] };
 }
@@ -103,6 +105,7 @@ async function measurePage(page: Page, tally: Tally): Promise<void> {
   if (need.render) tally.sent.push(`  ${need.reason.padEnd(22)} ${line}`);
   const scan = decideRender(facts);
   if (scan.render && !need.render) tally.scanned.push(`  ${scan.reason.padEnd(22)} ${line}`);
+  if (input.contentWords < CONTENT_WORDS) tally.few++;
   if (facts.noscriptAsksForJs) tally.signals.noscript++;
   if (facts.appRoot) tally.signals.appRoot++;
   if (facts.dataBytes >= 1024) tally.signals.data++;
@@ -114,11 +117,15 @@ async function measure(label: string, pages: Page[]): Promise<void> {
     sent: [],
     scanned: [],
     signals: { noscript: 0, appRoot: 0, data: 0 },
+    few: 0,
     closest: [],
     cost: { extract: [], decide: [], html: [], facts: [] },
   };
   for (const page of pages) await measurePage(page, tally);
-  console.log(`\n${label}: ${pages.length} pages, ${tally.sent.length} sent to the browser`);
+  console.log(
+    `\n${label}: ${pages.length} pages, ${tally.sent.length} sent to the browser ` +
+      `(${tally.few} under ${CONTENT_WORDS} words of main content, decided by the scan)`,
+  );
   for (const line of tally.sent) console.log(line);
   console.log(`  the HTML alone (no word count) would also send ${tally.scanned.length}`);
   for (const line of tally.scanned) console.log(line);
