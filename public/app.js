@@ -22,9 +22,11 @@ const IDLE_MS = 5000;
  *   errorKinds: { outcome: string, kind: string, count: number }[] }} Stats
  * @typedef {{ host: string, pages: number, inflight: number, nextSlotInMs: number, blockedForMs: number, requests: number,
  *   robots: { origin: string, kind: string, crawlDelayMs: number | null }[] }} HostState
- * @typedef {{ url: string, status: number, title: string | null, contentType: string | null, bytes: number, fetchedAt: string }} Page
+ * @typedef {{ url: string, status: number, title: string | null, contentType: string | null, bytes: number, fetchedAt: string,
+ *   rendered: string | null }} Page
  * @typedef {{ url: string, outcome: string, reason: string, attempts: number, httpStatus: number | null, at: string }} ErrorItem
- * @typedef {{ pages: number, storage: { r2Bytes: number }, estimate: { usd: number, usdPerMillionPages: number | null } }} Usage
+ * @typedef {{ pages: number, renders: number, operations: { browserSeconds: number }, storage: { r2Bytes: number },
+ *   estimate: { usd: number, usdPerMillionPages: number | null, breakdown: { browserSeconds: number } } }} Usage
  */
 
 class ApiError extends Error {
@@ -491,6 +493,7 @@ function renderProgress(parts, s, u) {
     figure('stored', fmt(c.stored)),
     figure('failed', fmt(c.failed)),
     figure('skipped', fmt(c.skipped)),
+    figure('rendered', `${fmt(u.renders)} · ${u.operations.browserSeconds.toFixed(1)} browser s`),
     figure('cost so far', usd(u.estimate.usd)),
     figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),
   );
@@ -624,10 +627,11 @@ function renderTables(boxes, s, hostList, pages, short) {
     h('a', { href: `${location.hash}/page?url=${encodeURIComponent(p.url)}` }, short(p.url)),
     String(p.status),
     p.title ?? '',
+    p.rendered ? h('span', { title: `rendered: ${p.rendered}` }, 'JS') : '',
     clock(p.fetchedAt),
   ]);
   boxes.recent.replaceChildren(
-    table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Fetched'], pageRows, 'No pages yet.'),
+    table('Recent pages', ['URL', 'Status', ['Title', 'wide'], 'Rendered', 'Fetched'], pageRows, 'No pages yet.'),
   );
 }
 

@@ -32,6 +32,8 @@ export type Rendered =
 /** After load, the page is taken once its network has been idle this long and its text stops changing. */
 const NETWORK_IDLE_MS = 300;
 const SETTLE_POLL_MS = 200;
+/** A laptop's window: what a screenshot of the viewport shows, and what responsive pages lay themselves out for. */
+const VIEWPORT = { width: 1280, height: 800 };
 const EMPTY_WAIT_MS = 3_000;
 
 class RenderTimeout extends Error {}
@@ -75,6 +77,7 @@ async function guard(page: Page, request: RenderRequest): Promise<{ count: numbe
   const blocked = { count: 0, private: 0 };
   const page$ = { url: request.url, screenshot: request.screenshot !== null, allowPrivate: request.allowPrivate };
   await page.setUserAgent(`${await page.browser().userAgent()} ${request.userAgent}`);
+  await page.setViewport(VIEWPORT);
   await page.setRequestInterception(true);
   page.on('request', (req: HTTPRequest) => {
     if (req.isInterceptResolutionHandled()) return;

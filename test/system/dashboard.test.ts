@@ -143,6 +143,11 @@ describe('the dashboard', () => {
       )
       .toBe(true);
     expect(await figure('\\$ per million pages').textContent()).toMatch(/^\$\d/);
+    // Renders and their browser time, as usage counts them (the test site's pages are server-rendered: none).
+    const rendered = await api<{ renders: number; operations: { browserSeconds: number } }>(`/v1/crawls/${id}/usage`);
+    expect(await figure('rendered').textContent()).toBe(
+      `${rendered.renders} · ${rendered.operations.browserSeconds.toFixed(1)} browser s`,
+    );
     const statusTable = page.getByRole('table', { name: 'Pages by HTTP status' });
     for (const { status, count } of stats.statuses)
       expect(
