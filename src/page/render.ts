@@ -83,12 +83,13 @@ async function guard(page: Page, request: RenderRequest): Promise<{ count: numbe
     if (req.isInterceptResolutionHandled()) return;
     const mainFrameNavigation = req.isNavigationRequest() && req.frame() === page.mainFrame();
     const verdict = requestVerdict({ url: req.url(), resourceType: req.resourceType(), mainFrameNavigation }, page$);
-    if (verdict.allow) void req.continue().catch(() => undefined);
-    else {
-      blocked.count++;
-      if (verdict.why === 'private network address') blocked.private++;
-      void req.abort('blockedbyclient').catch(() => undefined);
-    }
+    if (verdict.allow) return void req.continue().catch(() => undefined);
+    blocked.count++;
+    if (verdict.why === 'private network address') blocked.private++;
+    // A page leaving itself (a click, a script's location change) is answered 204 No Content, so the browser stays
+    // on the page; an aborted navigation would replace it with an error page.
+    if (mainFrameNavigation) void req.respond({ status: 204, body: '' }).catch(() => undefined);
+    else void req.abort('blockedbyclient').catch(() => undefined);
   });
   page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
   page.on('popup', (popup) => void popup?.close().catch(() => undefined));

@@ -10,6 +10,7 @@ import { RENDER_TRIES, type RenderStep, renderStep } from '../../src/page/render
 import { readSettings, type Settings } from '../../src/settings';
 import type { PageRecord } from '../../src/types';
 import { namespace, site } from '../support/api';
+import { leakedTabs } from '../support/browsers';
 
 /** A claimed URL to render, with the consumer's deps around the given browser. */
 function jobFor(url: string, browser: InvocationBrowser, settings: Settings, deliveries: number): Job {
@@ -59,20 +60,6 @@ function expectRequeued(step: RenderStep, reason: RegExp): void {
   if (step.kind !== 'requeue') return;
   expect(step.processed.outcome).toMatchObject({ kind: 'released', fetched: true });
   expect(step.processed.outcome.kind === 'released' && step.processed.outcome.reason).toMatch(reason);
-}
-
-/**
- * Pages open in every live browser session but the blank one a browser starts with: the tabs a consumer leaked. (The
- * local simulator does not clear a session's connectionId when a connection closes, so connections cannot be counted.)
- */
-async function leakedTabs(): Promise<number> {
-  let leaked = 0;
-  for (const session of await puppeteer.sessions(env.BROWSER)) {
-    const browser = await puppeteer.connect(env.BROWSER, session.sessionId);
-    leaked += (await browser.pages()).filter((p) => p.url() !== 'about:blank').length;
-    await browser.disconnect();
-  }
-  return leaked;
 }
 
 describe('browser faults', () => {

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { POOL_NAME } from '../../src/objects/browser-pool';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { leakedTabs } from '../support/browsers';
 import type { HostLogEntry } from '../support/host-log';
 
 const RENDERED = ['app-1', 'app-2', 'app-3', 'deep-1', 'deep-2', 'deep-3'];
@@ -65,6 +66,7 @@ describe('rendering under auto', () => {
     // Every browser went back to the pool, and every tab was closed.
     const census = await env.BROWSERS.getByName(POOL_NAME).census();
     expect(census.held).toBe(0);
+    expect(await leakedTabs()).toBe(0);
   });
 });
 
@@ -147,5 +149,75 @@ describe('render modes', () => {
     expect(body.warnings, JSON.stringify(body)).toContainEqual(expect.stringMatching(/^render: .*timed out/));
     expect(Date.now() - started).toBeLessThan(30_000);
     expect((await env.BROWSERS.getByName(POOL_NAME).census()).held).toBe(0);
+  });
+});
+
+describe('rendering in a crawl', () => {
+  it('a render is a request to the host: paced by the host gate like the fetches', async () => {
+    const base = inject('hosts')[14] as string; // a loopback host of its own
+    const ns = namespace();
+    const interval = 400;
+    const id = await createCrawl({ seeds: [`${base}/t/${ns}/spa/app-1.html`], maxDepth: 1, hostIntervalMs: interval });
+    await waitForCrawl(id);
+    const { entries } = (await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[] };
+    const pages = entries.filter((e) => e.path.startsWith(`/t/${ns}/`) && e.path.endsWith('.html'));
+    // app-1, app-2 and deep-1, each fetched and then rendered: six requests for pages, each a slot of the gate.
+    expect(pages.map((e) => fromBrowser(e))).toEqual([false, true, false, false, true, true].slice(0, pages.length));
+    expect(pages).toHaveLength(6);
+    const gaps = pages.slice(1).map((e, i) => e.at - (pages[i] as HostLogEntry).at);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(interval - 20);
+  });
+
+  it('a screenshot format renders every page and stores its PNG beside the body', async () => {
+    const root = `${site()}/t/${namespace()}/spa/`;
+    const id = await createCrawl({ seeds: [`${root}ssr-1.html`], maxDepth: 0, extract: { formats: ['screenshot'] } });
+    await waitForCrawl(id);
+    const [page] = await allPages(id);
+    expect(page?.rendered).toBe('screenshot');
+    const res = await api(`/v1/crawls/${id}/screenshot?url=${encodeURIComponent(`${root}ssr-1.html`)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const png = new Uint8Array(await res.arrayBuffer());
+    expect([...png.slice(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+    const none = await createCrawl({ seeds: [`${root}ssr-2.html`], maxDepth: 0 });
+    await waitForCrawl(none);
+    const missing = await api(`/v1/crawls/${none}/screenshot?url=${encodeURIComponent(`${root}ssr-2.html`)}`);
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe('rendering options are validated', () => {
+  it.each([
+    ['an unknown mode', { render: 'sometimes' }, 'render'],
+    ['a wait past 30 s', { waitFor: 30_001 }, 'waitFor'],
+    ['an invalid selector to wait for', { waitFor: 'div[' }, 'waitFor'],
+    ['a negative maxRenders', { maxRenders: -1 }, 'maxRenders'],
+  ])('crawls refuse %s', async (_name, fields, path) => {
+    const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds: [site()], ...fields }) });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain(path);
+  });
+
+  it.each([
+    ['actions without a browser', { render: 'never', actions: [{ type: 'click', selector: 'a' }] }],
+    ['an unknown action', { actions: [{ type: 'hover', selector: 'a' }] }],
+    ['a wait with neither milliseconds nor a selector', { actions: [{ type: 'wait' }] }],
+    ['a key not in the list', { actions: [{ type: 'press', key: 'F5' }] }],
+  ])('scrapes refuse %s', async (_name, fields) => {
+    const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: site(), ...fields }) });
+    expect(res.status).toBe(400);
+  });
+
+  it('a scrape runs its actions in the page before reading it', async () => {
+    const url = `${site()}/t/${namespace()}/spa/app-1.html`;
+    const actions = [
+      { type: 'wait', selector: 'article a' },
+      { type: 'click', selector: 'article a' },
+      { type: 'scroll', direction: 'down' },
+    ];
+    const { status, body } = await scrape({ url, actions, extract: { formats: ['markdown'] } });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.rendered).toBe('always');
+    expect(body.markdown).toContain('app-1-token');
   });
 });

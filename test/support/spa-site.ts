@@ -80,7 +80,7 @@ export function spaSite(ns: string, rest: string, trapHost: string): Reply {
   if (rest === 'mixed.html')
     return html(
       `<!doctype html><html><head><title>Mixed</title><script>self.__next_f = [[1, ${JSON.stringify('x'.repeat(5000))}]];</script>
-<script src="app.js" async></script></head><body><div id="__next"><main><h1>Mixed</h1>${words('mixed')}${words('mixed more')}</main></div></body></html>`,
+<script src="app.js" async></script></head><body><div id="__next"><main><h1>Mixed</h1>${words('mixed')}${words('mixed more')}${words('mixed again')}${words('mixed at last')}</main></div></body></html>`,
     );
   if (rest === 'trap.html') return appShell('trap-1', 100, trapScript(trapHost));
   if (rest === 'slow.html') return appShell('slow-1', 1500);
