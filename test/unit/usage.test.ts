@@ -39,4 +39,13 @@ describe('usage and its cost', () => {
     expect(estimate.usdPerMillionPages).toBeCloseTo(estimate.usd, 2);
     expect(estimateCost(emptyUsage(), 0).usdPerMillionPages).toBeNull();
   });
+
+  it('prices browser time at $0.09 per browser hour, and adds renders up', () => {
+    const usage = emptyUsage();
+    addUsage(usage, { ...emptyUsage(), operations: { ...emptyUsage().operations, browserSeconds: 3600 }, renders: 2 });
+    addUsage(usage, { ...emptyUsage(), renders: 1 });
+    expect(usage.renders).toBe(3);
+    expect(estimateCost(usage, 3).breakdown.browserSeconds).toBeCloseTo(0.09, 9);
+    expect(estimateCost(usage, 3).prices.perMillion.browserSeconds).toBeCloseTo(25, 6);
+  });
 });
