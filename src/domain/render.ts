@@ -26,6 +26,16 @@ export interface Screenshot {
   fullPage: boolean;
 }
 
+/**
+ * Deliveries of a URL's message a render fault may take before the page is stored unrendered: transient faults are
+ * retried without using up an attempt, but never forever. A browser that failed under the page (crashed,
+ * disconnected, not launched) gets 3; no browser free (the account's limit, busy with other renders) gets 6, the
+ * waits doubling from 5 s (about 2.5 minutes in all): it frees up as renders end. Both stay under the queue's
+ * max_retries (test/repo/wrangler-rules.test.ts), so a render never dead-letters its URL.
+ */
+export const RENDER_TRIES = 3;
+export const BROWSER_WAIT_TRIES = 6;
+
 /** The default cap on a crawl's renders: about 8 browser hours at 3 s a page, $0.75 at $0.09 an hour. */
 export const DEFAULT_MAX_RENDERS = 10_000;
 

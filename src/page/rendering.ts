@@ -1,4 +1,12 @@
-import { type Action, type RenderOptions, type RenderWhy, renderWhy, screenshotOf } from '../domain/render';
+import {
+  type Action,
+  BROWSER_WAIT_TRIES,
+  RENDER_TRIES,
+  type RenderOptions,
+  type RenderWhy,
+  renderWhy,
+  screenshotOf,
+} from '../domain/render';
 import type { PageRecord, Processed } from '../types';
 import { BrowserUnavailable, type BusyClock, type InvocationBrowser } from './browsers';
 import { finish, type Job } from './job';
@@ -19,12 +27,6 @@ export interface RenderDeps {
   /** Asked before a render starts: a reason to hand the URL back (the claim's lease would not outlast it), or null. */
   guard?: () => Promise<string | null>;
 }
-
-/**
- * Deliveries of a URL's message a render fault (the browser crashed, no browser free) may take before the page is
- * stored unrendered: transient faults are retried without using up an attempt, but never forever.
- */
-export const RENDER_TRIES = 3;
 
 export type RenderStep =
   | { kind: 'plain' }
@@ -94,10 +96,12 @@ function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<type
 function fault(job: Job, error: unknown): RenderStep {
   const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
   const label = reason.startsWith('browser:') ? reason : `browser: ${reason}`;
-  if (job.deliveries >= RENDER_TRIES)
-    return { kind: 'unrendered', warning: `${label}; gave up rendering after ${RENDER_TRIES} tries` };
-  const retryInMs = error instanceof BrowserUnavailable ? error.retryInMs : 5_000 * job.deliveries;
-  return requeue(job, { kind: 'released', reason: label, retryDelaySeconds: Math.max(1, Math.ceil(retryInMs / 1000)) });
+  const busy = error instanceof BrowserUnavailable;
+  const tries = busy ? BROWSER_WAIT_TRIES : RENDER_TRIES;
+  if (job.deliveries >= tries)
+    return { kind: 'unrendered', warning: `${label}; gave up rendering after ${tries} tries` };
+  const retryDelaySeconds = busy ? 5 * 2 ** (job.deliveries - 1) : 5 * job.deliveries;
+  return requeue(job, { kind: 'released', reason: label, retryDelaySeconds });
 }
 
 function requeue(

@@ -1,12 +1,13 @@
 import { env } from 'cloudflare:workers';
 import puppeteer from '@cloudflare/puppeteer';
 import { describe, expect, it } from 'vitest';
+import { BROWSER_WAIT_TRIES, RENDER_TRIES } from '../../src/domain/render';
 import { sleep } from '../../src/lib/sleep';
 import { POOL_NAME } from '../../src/objects/browser-pool';
 import { hostGateClient } from '../../src/objects/host-gate-client';
 import { type BrowserPoolApi, BusyClock, InvocationBrowser } from '../../src/page/browsers';
 import type { Job } from '../../src/page/job';
-import { RENDER_TRIES, type RenderStep, renderStep } from '../../src/page/rendering';
+import { type RenderStep, renderStep } from '../../src/page/rendering';
 import { readSettings, type Settings } from '../../src/settings';
 import type { PageRecord } from '../../src/types';
 import { namespace, site } from '../support/api';
@@ -105,9 +106,10 @@ describe('browser faults', () => {
     const url = `${site()}/t/${namespace()}/spa/app-1.html`;
     const waiting = new InvocationBrowser(env.BROWSER, pool, settings);
     expectRequeued(await render(url, waiting, settings), /none free \(browsers at the limit\)/);
-    expect(await render(url, waiting, settings, RENDER_TRIES)).toMatchObject({
+    expectRequeued(await render(url, waiting, settings, BROWSER_WAIT_TRIES - 1), /none free/);
+    expect(await render(url, waiting, settings, BROWSER_WAIT_TRIES)).toMatchObject({
       kind: 'unrendered',
-      warning: expect.stringContaining(`gave up rendering after ${RENDER_TRIES} tries`),
+      warning: expect.stringContaining(`gave up rendering after ${BROWSER_WAIT_TRIES} tries`),
     });
 
     // A browser handed back is the next consumer's.

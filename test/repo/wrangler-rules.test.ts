@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BROWSER_WAIT_TRIES, RENDER_TRIES } from '../../src/domain/render';
 import { attemptsFitQueue } from '../../src/domain/url-life';
 
 const toml = readFileSync(resolve(import.meta.dirname, '../../wrangler.toml'), 'utf8');
@@ -42,5 +43,11 @@ describe('wrangler.toml and the life of a URL', () => {
         attemptsFitQueue(maxAttempts, Number(c.max_retries)),
         `${c.queue}: MAX_ATTEMPTS ${maxAttempts}, max_retries ${c.max_retries}`,
       ).toBe(true);
+  });
+
+  it('stores a page unrendered after its render faults before the queue dead-letters its message', () => {
+    // A message is delivered at most max_retries + 1 times; the last render try must come before that.
+    for (const c of frontiers)
+      expect(Math.max(RENDER_TRIES, BROWSER_WAIT_TRIES)).toBeLessThanOrEqual(Number(c.max_retries));
   });
 });
