@@ -3,7 +3,7 @@ import { selectorError } from '../domain/extract/dom';
 import { FIELD_TYPES, type FieldSpec, OUTPUT_FORMATS, SPEC_LIMITS } from '../domain/extract/spec';
 import { normalizeUrl } from '../domain/normalize';
 import { compilePattern, PatternError } from '../domain/patterns';
-import { ACTION_KEYS, DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES } from '../domain/render';
+import { ACTION_KEYS, DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from '../domain/render';
 import { SCOPES } from '../domain/scope';
 
 /** Largest JSON body the API reads. */
@@ -145,6 +145,14 @@ export const actionsSchema = z
   )
   .max(20);
 
+/** A screenshot is taken in a browser: not with render "never". */
+export const screenshotNeedsBrowser = (c: { render: string; extract: { formats: readonly string[] } | null }) =>
+  c.render !== 'never' || screenshotOf(c.extract?.formats) === null;
+export const SCREENSHOT_NEEDS_BROWSER = {
+  message: 'a screenshot is taken in a browser: it cannot be asked for with render "never"',
+  path: ['render'],
+};
+
 /** POST /v1/crawls. Unknown fields are rejected, so a typo is an error rather than a silent default. */
 export const createCrawlSchema = z
   .object({
@@ -175,6 +183,7 @@ export const createCrawlSchema = z
     maxRenders: z.number().int().min(0).max(100_000_000).nullable().default(DEFAULT_MAX_RENDERS),
   })
   .strict()
+  .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));
 
 export const crawlIdSchema = z.uuid({ message: 'crawl id must be a UUID' });

@@ -192,6 +192,7 @@ describe('rendering options are validated', () => {
     ['a wait past 30 s', { waitFor: 30_001 }, 'waitFor'],
     ['an invalid selector to wait for', { waitFor: 'div[' }, 'waitFor'],
     ['a negative maxRenders', { maxRenders: -1 }, 'maxRenders'],
+    ['a screenshot without a browser', { render: 'never', extract: { formats: ['screenshot'] } }, 'screenshot'],
   ])('crawls refuse %s', async (_name, fields, path) => {
     const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds: [site()], ...fields }) });
     expect(res.status).toBe(400);

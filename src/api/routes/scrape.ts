@@ -2,7 +2,15 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { scrape } from '../../jobs/scrape';
 import { ApiError } from '../errors';
-import { actionsSchema, extractSpecSchema, MAX_BODY_BYTES, renderFields, seedUrlSchema } from '../schemas';
+import {
+  actionsSchema,
+  extractSpecSchema,
+  MAX_BODY_BYTES,
+  renderFields,
+  SCREENSHOT_NEEDS_BROWSER,
+  screenshotNeedsBrowser,
+  seedUrlSchema,
+} from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody } from '../validate';
 
 const scrapeSchema = z
@@ -22,7 +30,8 @@ const scrapeSchema = z
   .refine((s) => s.actions.length === 0 || s.render !== 'never', {
     message: 'actions need a browser: they cannot be used with render "never"',
     path: ['actions'],
-  });
+  })
+  .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER);
 
 /** POST /v1/scrape: one URL fetched and extracted now, its record and outputs in the answer; nothing stored. */
 export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
