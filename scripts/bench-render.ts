@@ -1,0 +1,319 @@
+/**
+ * npm run bench:render -- edgecrawl with `render: "auto"` beside Crawlee's PlaywrightCrawler (renders every page)
+ * and AdaptivePlaywrightCrawler (renders the pages it predicts need it), on the same mixed loopback site
+ * (scripts/lib/mixed-site.ts: a share of the pages client-rendered, some pages linked only from them), at the same
+ * concurrency, in the same run, every browser the Chromium inside @sparticuz/chromium. Crawlee
+ * (@crawlee/playwright 3, with playwright-core) is installed into a temporary folder on first use, never as a
+ * dependency of edgecrawl; its runner is scripts/peer/crawlee-playwright.mjs.
+ *
+ * Reported per crawler, medians of RUNS: pages/s and renders/s (wall time, from outside), the share of pages
+ * rendered, browser seconds per rendered page (edgecrawl: its usage figure; Crawlee: how long its browsers were
+ * open, and how long its pages were), and "text correct": pages crawled whose text holds the page's token (N/N
+ * is every page crawled, with the right text). Ratios are against PlaywrightCrawler in the same run.
+ *
+ * Concurrency C: edgecrawl's FETCH_CONCURRENCY, Crawlee's maxConcurrency. Crawlee gets its best chance, as in
+ * bench:peer: storage in memory, no fingerprints, and one run autoscaled up to C and one fixed at C
+ * (minConcurrency = C) per round; the faster of the two counts.
+ *
+ * Env: PAGES (300), CLIENT_SHARE (0.3), LINKS (extra links per page, 3), RENDER_DELAY_MS (50-200: a
+ * client-rendered page's script writes it after this long), LATENCY_MS (0), CONCURRENCY (8), RUNS (3),
+ * CRAWLERS (edgecrawl,playwright,adaptive), CRAWLEE_MODES (auto,fixed), RENDER (edgecrawl's render, auto),
+ * DETECTION_RATIO (the adaptive crawler's renderingTypeDetectionRatio; its default 0.1), WORKER_VARS (more
+ * Worker vars, NAME=value,...), CHROMIUM_PATH (another Chromium than @sparticuz/chromium's).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import packagedChromium from '@sparticuz/chromium';
+import { api, crawlToEnd, median, startWorker, type Worker } from './lib/local.ts';
+import { type MixedSite, startMixedSite } from './lib/mixed-site.ts';
+
+const PAGES = Number(process.env.PAGES ?? 300);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const RUNS = Number(process.env.RUNS ?? 3);
+const CRAWLERS = (process.env.CRAWLERS ?? 'edgecrawl,playwright,adaptive').split(',');
+const MODES = (process.env.CRAWLEE_MODES ?? 'auto,fixed').split(',') as ('auto' | 'fixed')[];
+const RENDER = process.env.RENDER ?? 'auto';
+const [DELAY_MIN, DELAY_MAX] = (process.env.RENDER_DELAY_MS ?? '50-200').split('-').map(Number);
+const PEER = ['@crawlee/playwright@3.18.1', 'playwright-core@1.65.1'];
+
+const root = new URL('../', import.meta.url).pathname;
+const node = join(root, 'node_modules/.bin/node');
+
+interface Result {
+  seconds: number;
+  pages: number;
+  renders: number;
+  /** Seconds of browser per rendered page (null: not known). */
+  browserPerRender: number | null;
+  /** Crawlee: seconds its pages were open, per rendered page. */
+  pagePerRender: number | null;
+  textCorrect: number;
+  /** What the site served the crawl: its HTML and script requests, and the most it had in flight at once. */
+  site: { html: number; scripts: number; peak: number };
+}
+
+/** The peer's own folder: @crawlee/playwright and playwright-core installed once, and the runner beside them. */
+function preparePeer(): string {
+  const dir = join(tmpdir(), 'edgecrawl-peer-crawlee-playwright');
+  if (
+    !existsSync(join(dir, 'node_modules/@crawlee/playwright')) ||
+    !existsSync(join(dir, 'node_modules/playwright-core'))
+  ) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'edgecrawl-peer', private: true, type: 'module' }));
+    console.log(`installing ${PEER.join(' ')} into ${dir} ...`);
+    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...PEER], { cwd: dir, stdio: 'inherit' });
+    if (npm.status !== 0) throw new Error('npm install of the peer failed');
+  }
+  copyFileSync(join(root, 'scripts/peer/crawlee-playwright.mjs'), join(dir, 'crawlee-playwright.mjs'));
+  return dir;
+}
+
+/** This machine's network is closed: no background connections, no first-run work, no sandbox (root). */
+const QUIET = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
+
+/** Chromium for Crawlee: @sparticuz/chromium's (unpacked to /tmp on first use) with its flags, less --single-process
+ * (made for one page per process on AWS Lambda: it closes the browser with its first page). */
+async function chromium(): Promise<{ path: string; args: string[] }> {
+  const path = process.env.CHROMIUM_PATH ?? (await packagedChromium.executablePath());
+  const packaged = packagedChromium.args.filter((flag) => flag !== '--single-process');
+  return { path, args: [...packaged, ...QUIET.filter((flag) => !packaged.includes(flag))] };
+}
+
+/** Pages of `found` (URL to text) that are the site's, and how many of them have text that holds their token. */
+function check(expected: Map<string, string>, found: Map<string, string>): { pages: number; textCorrect: number } {
+  let [pages, textCorrect] = [0, 0];
+  for (const [url, text] of found) {
+    const token = expected.get(new URL(url).pathname);
+    if (token === undefined) continue;
+    pages++;
+    if (text.includes(token)) textCorrect++;
+  }
+  return { pages, textCorrect };
+}
+
+async function runCrawlee(
+  peer: { dir: string; browser: { path: string; args: string[] } },
+  kind: 'playwright' | 'adaptive',
+  fixed: boolean,
+  site: MixedSite,
+  ns: string,
+): Promise<Result> {
+  const out = join(mkdtempSync(join(tmpdir(), 'edgecrawl-render-')), 'out.json');
+  const env = {
+    ...process.env,
+    FIXED: fixed ? '1' : '0',
+    CHROMIUM_PATH: peer.browser.path,
+    CHROMIUM_ARGS: JSON.stringify(peer.browser.args),
+  };
+  const args = ['crawlee-playwright.mjs', kind, site.seed(ns), String(CONCURRENCY), out];
+  const child = spawn(node, args, { cwd: peer.dir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`crawlee ${kind} exited with ${code}`);
+  const run = JSON.parse(readFileSync(out, 'utf8')) as {
+    seconds: number;
+    renders: number;
+    browserSeconds: number;
+    pageSeconds: number;
+    items: { url: string; text: string }[];
+  };
+  rmSync(join(out, '..'), { recursive: true, force: true });
+  const found = new Map(run.items.map((item) => [item.url, item.text]));
+  return {
+    seconds: run.seconds,
+    ...check(site.expected(ns), found),
+    renders: run.renders,
+    browserPerRender: run.renders > 0 ? run.browserSeconds / run.renders : null,
+    pagePerRender: run.renders > 0 ? run.pageSeconds / run.renders : null,
+    site: site.counts(ns),
+  };
+}
+
+/** Every number in `value` under a key that `key` matches, by its path ("operations.renders"). */
+function numbersUnder(value: unknown, key: RegExp, path = ''): Map<string, number> {
+  const found = new Map<string, number>();
+  if (value === null || typeof value !== 'object') return found;
+  for (const [k, v] of Object.entries(value)) {
+    const at = path ? `${path}.${k}` : k;
+    if (typeof v === 'number' && key.test(k)) found.set(at, v);
+    else for (const [p, n] of numbersUnder(v, key, at)) found.set(p, n);
+  }
+  return found;
+}
+
+/** The crawl's records, as its JSONL export streams them. */
+async function exportedRecords(worker: Worker, id: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${worker.url}/v1/crawls/${id}/export?format=jsonl`, {
+    headers: { authorization: `Bearer ${worker.token}` },
+  });
+  if (!res.ok) throw new Error(`export: ${res.status} ${await res.text()}`);
+  return (await res.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function runEdgecrawl(worker: Worker, site: MixedSite, ns: string): Promise<Result> {
+  const started = performance.now();
+  const request = { seeds: [site.seed(ns)], render: RENDER, extract: { formats: ['text'] } };
+  const crawl = await crawlToEnd(worker, request, 1_800_000, 200);
+  const seconds = (performance.now() - started) / 1000;
+  const records = await exportedRecords(worker, crawl.id);
+  const found = new Map(records.map((r) => [String(r.url), String(r.text ?? '')]));
+  const rendered = records.filter((r) => r.rendered === true).length;
+  // The render figures of the usage, whatever they are named (read tolerantly while the feature settles).
+  const usage = await api<Record<string, unknown>>(worker, `/v1/crawls/${crawl.id}/usage`);
+  const figures = numbersUnder(usage, /render|browser/i);
+  console.log(
+    `  edgecrawl: ${crawl.counts.stored} stored, ${rendered} records rendered; usage: ${JSON.stringify(Object.fromEntries(figures))}`,
+  );
+  const pick = (name: RegExp) => [...figures].find(([path]) => name.test(path.split('.').at(-1) as string))?.[1];
+  const renders = pick(/^renders?$/i) ?? rendered;
+  const browserSeconds = pick(/^browserSeconds$/i) ?? (pick(/^browserMs$/i) ?? Number.NaN) / 1000;
+  return {
+    seconds,
+    ...check(site.expected(ns), found),
+    renders,
+    browserPerRender: renders > 0 && Number.isFinite(browserSeconds) ? browserSeconds / renders : null,
+    pagePerRender: null,
+    site: site.counts(ns),
+  };
+}
+
+/** Starts the Worker for edgecrawl's runs, after the local Browser Rendering's Chromium is in place. */
+async function startRenderingWorker(): Promise<Worker> {
+  const setup = new URL('./lib/browser-setup.ts', import.meta.url);
+  if (!existsSync(setup))
+    throw new Error(
+      'scripts/lib/browser-setup.ts is not there yet: run the Crawlee side alone (CRAWLERS=playwright,adaptive)',
+    );
+  const { ensureLocalBrowser } = (await import(setup.href)) as { ensureLocalBrowser: () => Promise<unknown> };
+  await ensureLocalBrowser();
+  const extra = (process.env.WORKER_VARS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split('=') as [string, string]);
+  return startWorker({
+    HOST_MIN_INTERVAL_MS: '0',
+    HOST_MAX_CONCURRENCY: '1000',
+    FETCH_CONCURRENCY: String(CONCURRENCY),
+    ...Object.fromEntries(extra),
+  });
+}
+
+const NAMES: Record<string, string> = {
+  edgecrawl: `edgecrawl, render: "${RENDER}"`,
+  'playwright-auto': 'Crawlee PlaywrightCrawler, autoscaled',
+  'playwright-fixed': 'Crawlee PlaywrightCrawler, fixed',
+  'adaptive-auto': 'Crawlee AdaptivePlaywrightCrawler, autoscaled',
+  'adaptive-fixed': 'Crawlee AdaptivePlaywrightCrawler, fixed',
+};
+
+/** One round: each crawler once, on a namespace of its own. */
+async function round(
+  run: number,
+  site: MixedSite,
+  worker: Worker | null,
+  peer: Parameters<typeof runCrawlee>[0] | null,
+): Promise<Map<string, Result>> {
+  const results = new Map<string, Result>();
+  const base = `r${run}${Date.now().toString(36)}`;
+  if (worker) results.set('edgecrawl', await runEdgecrawl(worker, site, `${base}e`));
+  for (const kind of ['playwright', 'adaptive'] as const) {
+    if (!peer || !CRAWLERS.includes(kind)) continue;
+    for (const mode of MODES)
+      results.set(
+        `${kind}-${mode}`,
+        await runCrawlee(peer, kind, mode === 'fixed', site, `${base}${kind[0]}${mode[0]}`),
+      );
+  }
+  console.log(
+    `run ${run + 1}: ${[...results].map(([name, r]) => `${name} ${(r.pages / r.seconds).toFixed(1)} pages/s (${r.textCorrect}/${PAGES} correct)`).join(', ')}`,
+  );
+  return results;
+}
+
+const f = (n: number | null, digits = 2) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(digits));
+
+/** The medians of the runs of one crawler (null where a run has no figure). */
+function medians(rounds: Map<string, Result>[], name: string) {
+  const runs = rounds.map((r) => r.get(name)).filter((r) => r !== undefined);
+  const med = (of: (r: Result) => number | null) => {
+    const values = runs.map(of);
+    return values.some((v) => v === null) ? null : median(values as number[]);
+  };
+  return {
+    pagesPerSecond: med((r) => r.pages / r.seconds) as number,
+    rendersPerSecond: med((r) => r.renders / r.seconds),
+    share: med((r) => r.renders / PAGES),
+    browserPerRender: med((r) => r.browserPerRender),
+    pagePerRender: med((r) => r.pagePerRender),
+    requestsPerPage: med((r) => (r.site.html + r.site.scripts) / Math.max(1, r.pages)),
+    peak: Math.max(...runs.map((r) => r.site.peak)),
+    /** The worst run's. */
+    textCorrect: Math.min(...runs.map((r) => r.textCorrect)),
+  };
+}
+
+/** The report: one markdown row per crawler, medians of the runs, ratios against Crawlee's crawlers' best modes. */
+function report(site: MixedSite, rounds: Map<string, Result>[]): void {
+  const names = Object.keys(NAMES).filter((name) => rounds[0]?.has(name));
+  const rows = new Map(names.map((name) => [name, medians(rounds, name)]));
+  const best = (kind: string) =>
+    Math.max(...[...rows].filter(([name]) => name.startsWith(kind)).map(([, m]) => m.pagesPerSecond));
+  const [playwright, adaptive] = [best('playwright'), best('adaptive')];
+  const ratio = (pps: number, of: number) => (Number.isFinite(of) ? `${f(pps / of)}x` : '-');
+  console.log(
+    `\n${PAGES} pages, ${site.clientRendered} client-rendered (their script writes them ${DELAY_MIN}-${DELAY_MAX} ms ` +
+      `after it runs), ${site.scriptOnly} linked only from those; concurrency ${CONCURRENCY}; median of ${RUNS} runs\n`,
+  );
+  console.log(
+    '| crawler | pages/s | renders/s | share rendered | browser s / rendered page | page s / rendered page ' +
+      '| text correct (worst run) | site requests / page (peak in flight) | vs PlaywrightCrawler | vs Adaptive |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const [name, m] of rows) {
+    const cells = [
+      NAMES[name],
+      f(m.pagesPerSecond, 1),
+      f(m.rendersPerSecond, 1),
+      m.share === null ? '-' : `${f(100 * m.share, 0)}%`,
+      f(m.browserPerRender),
+      f(m.pagePerRender),
+      `${m.textCorrect}/${PAGES}`,
+      `${f(m.requestsPerPage)} (${m.peak})`,
+      ratio(m.pagesPerSecond, playwright),
+      ratio(m.pagesPerSecond, adaptive),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+  const ours = rows.get('edgecrawl');
+  if (ours && Number.isFinite(playwright) && Number.isFinite(adaptive))
+    console.log(
+      `\ntarget (>= 2x PlaywrightCrawler, >= Adaptive, ${PAGES}/${PAGES} text): ` +
+        (ours.pagesPerSecond >= 2 * playwright && ours.pagesPerSecond >= adaptive && ours.textCorrect === PAGES
+          ? 'met'
+          : 'NOT met'),
+    );
+}
+
+const site = await startMixedSite({
+  pages: PAGES,
+  clientShare: Number(process.env.CLIENT_SHARE ?? 0.3),
+  links: Number(process.env.LINKS ?? 3),
+  delayMs: [DELAY_MIN ?? 50, DELAY_MAX ?? DELAY_MIN ?? 200],
+  latencyMs: Number(process.env.LATENCY_MS ?? 0),
+});
+const crawlee = CRAWLERS.some((c) => c !== 'edgecrawl');
+const peer = crawlee ? { dir: preparePeer(), browser: await chromium() } : null;
+const worker = CRAWLERS.includes('edgecrawl') ? await startRenderingWorker() : null;
+const rounds: Map<string, Result>[] = [];
+try {
+  for (let run = 0; run < RUNS; run++) rounds.push(await round(run, site, worker, peer));
+} finally {
+  await worker?.stop();
+  await site.stop();
+}
+report(site, rounds);
