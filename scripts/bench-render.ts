@@ -11,7 +11,8 @@
  * open, and how long its pages were), and "text correct": pages crawled whose text holds the page's token (N/N
  * is every page crawled, with the right text). Ratios are against PlaywrightCrawler in the same run.
  *
- * Concurrency C: edgecrawl's FETCH_CONCURRENCY, Crawlee's maxConcurrency. Crawlee gets its best chance, as in
+ * Concurrency C: edgecrawl's FETCH_CONCURRENCY and RENDER_TABS (pages a consumer invocation renders at once, as
+ * tabs of its browser), Crawlee's maxConcurrency. Crawlee gets its best chance, as in
  * bench:peer: storage in memory, no fingerprints, and one run autoscaled up to C and one fixed at C
  * (minConcurrency = C) per round; the faster of the two counts.
  *
@@ -19,7 +20,8 @@
  * client-rendered page's script writes it after this long), LATENCY_MS (0), CONCURRENCY (8), RUNS (3),
  * CRAWLERS (edgecrawl,playwright,adaptive), CRAWLEE_MODES (auto,fixed), RENDER (edgecrawl's render, auto),
  * DETECTION_RATIO (the adaptive crawler's renderingTypeDetectionRatio; its default 0.1), WORKER_VARS (more
- * Worker vars, NAME=value,...), CHROMIUM_PATH (another Chromium than @sparticuz/chromium's).
+ * Worker vars, NAME=value,...), CHROMIUM_PATH (another Chromium than @sparticuz/chromium's), CHROMIUM_FLAGS
+ * (packaged: Crawlee's browser with @sparticuz/chromium's flags).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,15 +73,17 @@ function preparePeer(): string {
   return dir;
 }
 
-/** This machine's network is closed: no background connections, no first-run work, no sandbox (root). */
-const QUIET = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
-
-/** Chromium for Crawlee: @sparticuz/chromium's (unpacked to /tmp on first use) with its flags, less --single-process
- * (made for one page per process on AWS Lambda: it closes the browser with its first page). */
+/**
+ * Chromium for Crawlee: @sparticuz/chromium's binary (unpacked to /tmp on first use) with Playwright's own flags and
+ * --no-sandbox (root here), as the Worker's local Browser Rendering runs the same binary with miniflare's flags and
+ * --no-sandbox (scripts/lib/browser-setup.ts). The package's own flags are made for AWS Lambda (--single-process
+ * closes the browser with its first page, software GL, no site isolation); CHROMIUM_FLAGS=packaged uses them
+ * anyway, less --single-process.
+ */
 async function chromium(): Promise<{ path: string; args: string[] }> {
   const path = process.env.CHROMIUM_PATH ?? (await packagedChromium.executablePath());
-  const packaged = packagedChromium.args.filter((flag) => flag !== '--single-process');
-  return { path, args: [...packaged, ...QUIET.filter((flag) => !packaged.includes(flag))] };
+  if (process.env.CHROMIUM_FLAGS !== 'packaged') return { path, args: ['--no-sandbox'] };
+  return { path, args: packagedChromium.args.filter((flag) => flag !== '--single-process') };
 }
 
 /** Pages of `found` (URL to text) that are the site's, and how many of them have text that holds their token. */
@@ -109,8 +113,11 @@ async function runCrawlee(
     CHROMIUM_ARGS: JSON.stringify(peer.browser.args),
   };
   const args = ['crawlee-playwright.mjs', kind, site.seed(ns), String(CONCURRENCY), out];
-  const child = spawn(node, args, { cwd: peer.dir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // In a process group of its own, with its browsers, so that an interrupted bench ends them all (see below).
+  const child = spawn(node, args, { cwd: peer.dir, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  running.add(child.pid as number);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  running.delete(child.pid as number);
   if (code !== 0) throw new Error(`crawlee ${kind} exited with ${code}`);
   const run = JSON.parse(readFileSync(out, 'utf8')) as {
     seconds: number;
@@ -162,12 +169,18 @@ async function runEdgecrawl(worker: Worker, site: MixedSite, ns: string): Promis
   const seconds = (performance.now() - started) / 1000;
   const records = await exportedRecords(worker, crawl.id);
   const found = new Map(records.map((r) => [String(r.url), String(r.text ?? '')]));
-  const rendered = records.filter((r) => r.rendered === true).length;
+  // A record's `rendered` says why the page was rendered (null: it was not).
+  const why = records.map((r) => r.rendered).filter((r) => r !== null && r !== undefined && r !== false);
+  const rendered = why.length;
+  const reasons = Object.fromEntries(
+    [...new Set(why.map(String))].map((w) => [w, why.filter((x) => String(x) === w).length]),
+  );
   // The render figures of the usage, whatever they are named (read tolerantly while the feature settles).
   const usage = await api<Record<string, unknown>>(worker, `/v1/crawls/${crawl.id}/usage`);
   const figures = numbersUnder(usage, /render|browser/i);
   console.log(
-    `  edgecrawl: ${crawl.counts.stored} stored, ${rendered} records rendered; usage: ${JSON.stringify(Object.fromEntries(figures))}`,
+    `  edgecrawl: ${crawl.counts.stored} stored, ${rendered} records rendered ${JSON.stringify(reasons)}; ` +
+      `usage: ${JSON.stringify(Object.fromEntries(figures))}`,
   );
   const pick = (name: RegExp) => [...figures].find(([path]) => name.test(path.split('.').at(-1) as string))?.[1];
   const renders = pick(/^renders?$/i) ?? rendered;
@@ -189,8 +202,8 @@ async function startRenderingWorker(): Promise<Worker> {
     throw new Error(
       'scripts/lib/browser-setup.ts is not there yet: run the Crawlee side alone (CRAWLERS=playwright,adaptive)',
     );
-  const { ensureLocalBrowser } = (await import(setup.href)) as { ensureLocalBrowser: () => Promise<unknown> };
-  await ensureLocalBrowser();
+  const { ensureLocalBrowser } = (await import(setup.href)) as { ensureLocalBrowser: () => unknown };
+  ensureLocalBrowser();
   const extra = (process.env.WORKER_VARS ?? '')
     .split(',')
     .filter(Boolean)
@@ -199,6 +212,7 @@ async function startRenderingWorker(): Promise<Worker> {
     HOST_MIN_INTERVAL_MS: '0',
     HOST_MAX_CONCURRENCY: '1000',
     FETCH_CONCURRENCY: String(CONCURRENCY),
+    RENDER_TABS: String(CONCURRENCY),
     ...Object.fromEntries(extra),
   });
 }
@@ -306,9 +320,18 @@ const site = await startMixedSite({
   delayMs: [DELAY_MIN ?? 50, DELAY_MAX ?? DELAY_MIN ?? 200],
   latencyMs: Number(process.env.LATENCY_MS ?? 0),
 });
+/** Process groups of the Crawlee runs under way, killed with their browsers if the bench is interrupted. */
+const running = new Set<number>();
+let worker: Worker | null = null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, async () => {
+    for (const pgid of running) process.kill(-pgid, 'SIGKILL');
+    await worker?.stop();
+    process.exit(130);
+  });
 const crawlee = CRAWLERS.some((c) => c !== 'edgecrawl');
 const peer = crawlee ? { dir: preparePeer(), browser: await chromium() } : null;
-const worker = CRAWLERS.includes('edgecrawl') ? await startRenderingWorker() : null;
+worker = CRAWLERS.includes('edgecrawl') ? await startRenderingWorker() : null;
 const rounds: Map<string, Result>[] = [];
 try {
   for (let run = 0; run < RUNS; run++) rounds.push(await round(run, site, worker, peer));
