@@ -7,9 +7,10 @@
  * dependency of edgecrawl; its runner is scripts/peer/crawlee-playwright.mjs.
  *
  * Reported per crawler, medians of RUNS: pages/s and renders/s (wall time, from outside), the share of pages
- * rendered, browser seconds per rendered page (edgecrawl: its usage figure; Crawlee: how long its browsers were
- * open, and how long its pages were), and "text correct": pages crawled whose text holds the page's token (N/N
- * is every page crawled, with the right text). Ratios are against PlaywrightCrawler in the same run.
+ * rendered, browser seconds per render: busy (at least one page open in the browser: edgecrawl's usage,
+ * operations.browserSeconds, counts it so; Crawlee's from its browser pool's pageCreated to pageClosed) and, for
+ * Crawlee, open (its browsers' lifetimes), and "text correct": pages crawled whose text holds the page's token
+ * (N/N is every page crawled, with the right text). Ratios are against Crawlee's crawlers in the same run.
  *
  * Concurrency C: edgecrawl's FETCH_CONCURRENCY and RENDER_TABS (pages a consumer invocation renders at once, as
  * tabs of its browser), Crawlee's maxConcurrency. Crawlee gets its best chance, as in
@@ -19,9 +20,10 @@
  * Env: PAGES (300), CLIENT_SHARE (0.3), LINKS (extra links per page, 3), RENDER_DELAY_MS (50-200: a
  * client-rendered page's script writes it after this long), LATENCY_MS (0), CONCURRENCY (8), RUNS (3),
  * CRAWLERS (edgecrawl,playwright,adaptive), CRAWLEE_MODES (auto,fixed), RENDER (edgecrawl's render, auto),
- * DETECTION_RATIO (the adaptive crawler's renderingTypeDetectionRatio; its default 0.1), WORKER_VARS (more
- * Worker vars, NAME=value,...), CHROMIUM_PATH (another Chromium than @sparticuz/chromium's), CHROMIUM_FLAGS
- * (packaged: Crawlee's browser with @sparticuz/chromium's flags).
+ * WAIT_FOR (edgecrawl's waitFor: ms, or a selector such as 'main p.text', which Crawlee's handlers wait for; unset:
+ * edgecrawl waits for the page to settle), DETECTION_RATIO (the adaptive crawler's renderingTypeDetectionRatio;
+ * its default 0.1), WORKER_VARS (more Worker vars, NAME=value,...), CHROMIUM_PATH (another Chromium than
+ * @sparticuz/chromium's), CHROMIUM_FLAGS (packaged: Crawlee's browser with @sparticuz/chromium's flags).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +39,7 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const CRAWLERS = (process.env.CRAWLERS ?? 'edgecrawl,playwright,adaptive').split(',');
 const MODES = (process.env.CRAWLEE_MODES ?? 'auto,fixed').split(',') as ('auto' | 'fixed')[];
 const RENDER = process.env.RENDER ?? 'auto';
+const WAIT_FOR = process.env.WAIT_FOR;
 const [DELAY_MIN, DELAY_MAX] = (process.env.RENDER_DELAY_MS ?? '50-200').split('-').map(Number);
 const PEER = ['@crawlee/playwright@3.18.1', 'playwright-core@1.65.1'];
 
@@ -47,10 +50,10 @@ interface Result {
   seconds: number;
   pages: number;
   renders: number;
-  /** Seconds of browser per rendered page (null: not known). */
-  browserPerRender: number | null;
-  /** Crawlee: seconds its pages were open, per rendered page. */
-  pagePerRender: number | null;
+  /** Seconds the browsers were busy (a page open in them) per rendered page (null: not known). */
+  busyPerRender: number | null;
+  /** Crawlee: seconds its browsers were open (up to closed), per rendered page. */
+  openPerRender: number | null;
   textCorrect: number;
   /** What the site served the crawl: its HTML and script requests, and the most it had in flight at once. */
   site: { html: number; scripts: number; peak: number };
@@ -123,7 +126,7 @@ async function runCrawlee(
     seconds: number;
     renders: number;
     browserSeconds: number;
-    pageSeconds: number;
+    busySeconds: number;
     items: { url: string; text: string }[];
   };
   rmSync(join(out, '..'), { recursive: true, force: true });
@@ -132,8 +135,8 @@ async function runCrawlee(
     seconds: run.seconds,
     ...check(site.expected(ns), found),
     renders: run.renders,
-    browserPerRender: run.renders > 0 ? run.browserSeconds / run.renders : null,
-    pagePerRender: run.renders > 0 ? run.pageSeconds / run.renders : null,
+    busyPerRender: run.renders > 0 ? run.busySeconds / run.renders : null,
+    openPerRender: run.renders > 0 ? run.browserSeconds / run.renders : null,
     site: site.counts(ns),
   };
 }
@@ -164,7 +167,12 @@ async function exportedRecords(worker: Worker, id: string): Promise<Record<strin
 
 async function runEdgecrawl(worker: Worker, site: MixedSite, ns: string): Promise<Result> {
   const started = performance.now();
-  const request = { seeds: [site.seed(ns)], render: RENDER, extract: { formats: ['text'] } };
+  const request = {
+    seeds: [site.seed(ns)],
+    render: RENDER,
+    ...(WAIT_FOR ? { waitFor: /^\d+$/.test(WAIT_FOR) ? Number(WAIT_FOR) : WAIT_FOR } : {}),
+    extract: { formats: ['text'] },
+  };
   const crawl = await crawlToEnd(worker, request, 1_800_000, 200);
   const seconds = (performance.now() - started) / 1000;
   const records = await exportedRecords(worker, crawl.id);
@@ -178,6 +186,7 @@ async function runEdgecrawl(worker: Worker, site: MixedSite, ns: string): Promis
   // The render figures of the usage, whatever they are named (read tolerantly while the feature settles).
   const usage = await api<Record<string, unknown>>(worker, `/v1/crawls/${crawl.id}/usage`);
   const figures = numbersUnder(usage, /render|browser/i);
+  for (const path of figures.keys()) if (path.startsWith('estimate.')) figures.delete(path);
   console.log(
     `  edgecrawl: ${crawl.counts.stored} stored, ${rendered} records rendered ${JSON.stringify(reasons)}; ` +
       `usage: ${JSON.stringify(Object.fromEntries(figures))}`,
@@ -189,8 +198,8 @@ async function runEdgecrawl(worker: Worker, site: MixedSite, ns: string): Promis
     seconds,
     ...check(site.expected(ns), found),
     renders,
-    browserPerRender: renders > 0 && Number.isFinite(browserSeconds) ? browserSeconds / renders : null,
-    pagePerRender: null,
+    busyPerRender: renders > 0 && Number.isFinite(browserSeconds) ? browserSeconds / renders : null,
+    openPerRender: null,
     site: site.counts(ns),
   };
 }
@@ -262,8 +271,8 @@ function medians(rounds: Map<string, Result>[], name: string) {
     pagesPerSecond: med((r) => r.pages / r.seconds) as number,
     rendersPerSecond: med((r) => r.renders / r.seconds),
     share: med((r) => r.renders / PAGES),
-    browserPerRender: med((r) => r.browserPerRender),
-    pagePerRender: med((r) => r.pagePerRender),
+    busyPerRender: med((r) => r.busyPerRender),
+    openPerRender: med((r) => r.openPerRender),
     requestsPerPage: med((r) => (r.site.html + r.site.scripts) / Math.max(1, r.pages)),
     peak: Math.max(...runs.map((r) => r.site.peak)),
     /** The worst run's. */
@@ -284,7 +293,7 @@ function report(site: MixedSite, rounds: Map<string, Result>[]): void {
       `after it runs), ${site.scriptOnly} linked only from those; concurrency ${CONCURRENCY}; median of ${RUNS} runs\n`,
   );
   console.log(
-    '| crawler | pages/s | renders/s | share rendered | browser s / rendered page | page s / rendered page ' +
+    '| crawler | pages/s | renders/s | share rendered | browser busy s / render | browser open s / render ' +
       '| text correct (worst run) | site requests / page (peak in flight) | vs PlaywrightCrawler | vs Adaptive |',
   );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -294,8 +303,8 @@ function report(site: MixedSite, rounds: Map<string, Result>[]): void {
       f(m.pagesPerSecond, 1),
       f(m.rendersPerSecond, 1),
       m.share === null ? '-' : `${f(100 * m.share, 0)}%`,
-      f(m.browserPerRender),
-      f(m.pagePerRender),
+      f(m.busyPerRender),
+      f(m.openPerRender),
       `${m.textCorrect}/${PAGES}`,
       `${f(m.requestsPerPage)} (${m.peak})`,
       ratio(m.pagesPerSecond, playwright),

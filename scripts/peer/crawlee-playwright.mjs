@@ -1,6 +1,6 @@
 // Crawlee's PlaywrightCrawler or AdaptivePlaywrightCrawler on the mixed site of `npm run bench:render`. Runs from a
 // temporary folder where @crawlee/playwright and playwright-core are installed (never dependencies of edgecrawl).
-// argv: playwright|adaptive, seed URL, concurrency, output file (JSON: pages, seconds, renders, browser and page
+// argv: playwright|adaptive, seed URL, concurrency, output file (JSON: pages, seconds, renders, browser open and busy
 // seconds, each page's URL and text). Env: FIXED=1 fixes the concurrency (minConcurrency = maxConcurrency);
 // CHROMIUM_PATH and CHROMIUM_ARGS (a JSON array): the browser, from @sparticuz/chromium; DETECTION_RATIO: the
 // adaptive crawler's renderingTypeDetectionRatio (its default, 0.1, unless set).
@@ -63,10 +63,12 @@ const crawler =
         config,
       );
 
-/** Seconds each browser was open (from when it is up to its close) and each page was open, summed. */
-const open = { browser: 0, page: 0 };
+/**
+ * Seconds the browsers were open (from when each is up to its close), and seconds the browsers were busy: at least
+ * one page open (from the pool's pageCreated to its pageClosed), as edgecrawl counts its browser time.
+ */
+const open = { browser: 0, busy: 0 };
 const browsers = new Map();
-const pages = new Map();
 crawler.browserPool.on('browserLaunched', (controller) => {
   browsers.set(controller, performance.now());
   // A retired browser can be closed twice (retired, then again when the pool is destroyed): the first counts.
@@ -75,10 +77,15 @@ crawler.browserPool.on('browserLaunched', (controller) => {
     browsers.delete(controller);
   });
 });
-crawler.browserPool.on('pageCreated', (page) => pages.set(page, performance.now()));
+const pages = new Set();
+let busySince = 0;
+crawler.browserPool.on('pageCreated', (page) => {
+  if (pages.size === 0) busySince = performance.now();
+  pages.add(page);
+});
 crawler.browserPool.on('pageClosed', (page) => {
-  if (pages.has(page)) open.page += (performance.now() - pages.get(page)) / 1000;
-  pages.delete(page);
+  if (!pages.delete(page)) return;
+  if (pages.size === 0) open.busy += (performance.now() - busySince) / 1000;
 });
 
 const started = performance.now();
@@ -99,7 +106,7 @@ writeFileSync(
     httpOnly: state.httpOnlyRequestHandlerRuns ?? 0,
     mispredictions: state.renderingTypeMispredictions ?? 0,
     browserSeconds: open.browser,
-    pageSeconds: open.page,
+    busySeconds: open.busy,
     items,
   }),
 );
