@@ -204,15 +204,8 @@ async function runEdgecrawl(worker: Worker, site: MixedSite, ns: string): Promis
   };
 }
 
-/** Starts the Worker for edgecrawl's runs, after the local Browser Rendering's Chromium is in place. */
+/** Starts the Worker for edgecrawl's runs (startWorker puts the local Browser Rendering's Chromium in place). */
 async function startRenderingWorker(): Promise<Worker> {
-  const setup = new URL('./lib/browser-setup.ts', import.meta.url);
-  if (!existsSync(setup))
-    throw new Error(
-      'scripts/lib/browser-setup.ts is not there yet: run the Crawlee side alone (CRAWLERS=playwright,adaptive)',
-    );
-  const { ensureLocalBrowser } = (await import(setup.href)) as { ensureLocalBrowser: () => unknown };
-  ensureLocalBrowser();
   const extra = (process.env.WORKER_VARS ?? '')
     .split(',')
     .filter(Boolean)
