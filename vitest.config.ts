@@ -30,6 +30,8 @@ export default defineConfig(async () => {
                   HOST_MAX_CONCURRENCY: '64',
                   // A render that hangs is cut sooner than in production (test/integration/render.test.ts).
                   RENDER_TIMEOUT_MS: '8000',
+                  // Idle browsers are closed sooner than in production, so the test can see it.
+                  BROWSER_IDLE_CLOSE_MS: '3000',
                 },
               },
             }),

@@ -42,6 +42,8 @@ export interface Settings {
   browserLaunchesPerMinute: number;
   /** How long an idle browser stays alive for the next invocation to reconnect to (its keep_alive). */
   browserKeepAliveMs: number;
+  /** An idle browser nobody reconnected to within this long is closed by the pool (BROWSER_IDLE_CLOSE_MS). */
+  browserIdleCloseMs: number;
   /** Pages one consumer invocation renders at once, as tabs of its one browser (RENDER_TABS). */
   renderTabs: number;
   /** The most one render may take, the page's own waiting included (RENDER_TIMEOUT_MS). */
@@ -78,6 +80,7 @@ export function readSettings(env: Env): Settings {
     browserMax: intVar(env.BROWSER_MAX, 10, 1, 1000),
     browserLaunchesPerMinute: intVar(env.BROWSER_LAUNCHES_PER_MINUTE, 30, 1, 10_000),
     browserKeepAliveMs: intVar(env.BROWSER_KEEP_ALIVE_MS, 60_000, 10_000, 600_000),
+    browserIdleCloseMs: intVar(env.BROWSER_IDLE_CLOSE_MS, 15_000, 1000, 600_000),
     renderTabs: intVar(env.RENDER_TABS, 4, 1, 32),
     renderTimeoutMs: intVar(env.RENDER_TIMEOUT_MS, 20_000, 1000, 120_000),
     renderMaxWaitMs: intVar(env.RENDER_MAX_WAIT_MS, 10_000, 0, 120_000),

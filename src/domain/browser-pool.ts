@@ -12,6 +12,8 @@ interface PoolSession {
   holder: string | null;
   /** Held: when the hold lapses (its holder died). Idle: when the browser's keep_alive ends it. */
   until: number;
+  /** Idle: since when (an idle browser is billed; the pool closes one nobody took within `idleCloseMs`). */
+  idleSince?: number;
 }
 
 export interface PoolState {
@@ -28,6 +30,8 @@ export interface PoolLimits {
   keepAliveMs: number;
   /** How long a hold lasts unless renewed. */
   holdMs: number;
+  /** An idle browser nobody connected to within this long is closed (it is billed while it lives). */
+  idleCloseMs: number;
 }
 
 export type Grant =
@@ -49,7 +53,7 @@ export function tidy(state: PoolState, now: number, limits: PoolLimits): PoolSta
     // A lapsed launch or a dead holder's browser: if it still runs, it is idle until its keep_alive ends.
     const idleUntil = s.until + limits.keepAliveMs - IDLE_MARGIN_MS;
     if (s.holder !== null && !s.id.startsWith('launch:') && idleUntil > now)
-      return [{ id: s.id, holder: null, until: idleUntil }];
+      return [{ id: s.id, holder: null, until: idleUntil, idleSince: s.until }];
     return [];
   });
   return { sessions, launches: state.launches.filter((t) => t > now - 60_000) };
@@ -106,7 +110,7 @@ export function released(state: PoolState, id: string, alive: boolean, now: numb
   const sessions = state.sessions.flatMap((s): PoolSession[] => {
     if (s.id !== id) return [s];
     return alive && !id.startsWith('launch:')
-      ? [{ id, holder: null, until: now + limits.keepAliveMs - IDLE_MARGIN_MS }]
+      ? [{ id, holder: null, until: now + limits.keepAliveMs - IDLE_MARGIN_MS, idleSince: now }]
       : [];
   });
   return { ...state, sessions };
@@ -118,4 +122,23 @@ export function renewed(state: PoolState, id: string, holder: string, now: numbe
     s.id === id && s.holder === holder ? { ...s, until: now + limits.holdMs } : s,
   );
   return { ...state, sessions };
+}
+
+/**
+ * Idle browsers to close now (nobody connected to them within `idleCloseMs`), with the state without them, and when
+ * to look again (null: no idle browser left). Closing one that is still wanted costs a launch; keeping one nobody
+ * wants costs up to its keep_alive of browser time.
+ */
+export function idleToClose(
+  state: PoolState,
+  now: number,
+  limits: PoolLimits,
+): { close: string[]; state: PoolState; nextAt: number | null } {
+  const pool = tidy(state, now, limits);
+  const idle = pool.sessions.filter((s) => s.holder === null);
+  const due = (s: PoolSession) => (s.idleSince ?? now) + limits.idleCloseMs <= now;
+  const close = idle.filter(due).map((s) => s.id);
+  const left = idle.filter((s) => !due(s)).map((s) => (s.idleSince ?? now) + limits.idleCloseMs);
+  const sessions = pool.sessions.filter((s) => !close.includes(s.id));
+  return { close, state: { ...pool, sessions }, nextAt: left.length > 0 ? Math.min(...left) : null };
 }

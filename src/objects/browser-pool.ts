@@ -1,9 +1,11 @@
 import { DurableObject } from 'cloudflare:workers';
+import puppeteer from '@cloudflare/puppeteer';
 import { z } from 'zod';
 import {
   emptyPool,
   type Grant,
   grant,
+  idleToClose,
   launched,
   type PoolLimits,
   type PoolState,
@@ -12,10 +14,13 @@ import {
   tidy,
 } from '../domain/browser-pool';
 import { readSettings } from '../settings';
+import { alarmBy } from './alarm';
 import { migrateSchema } from './sqlite-schema';
 
 const stateSchema: z.ZodType<PoolState> = z.object({
-  sessions: z.array(z.object({ id: z.string(), holder: z.string().nullable(), until: z.number() })),
+  sessions: z.array(
+    z.object({ id: z.string(), holder: z.string().nullable(), until: z.number(), idleSince: z.number().optional() }),
+  ),
   launches: z.array(z.number()),
 });
 
@@ -40,6 +45,7 @@ export class BrowserPool extends DurableObject<Env> {
       launchesPerMinute: settings.browserLaunchesPerMinute,
       keepAliveMs: settings.browserKeepAliveMs,
       holdMs: BROWSER_HOLD_MS,
+      idleCloseMs: settings.browserIdleCloseMs,
     };
     const sql = ctx.storage.sql;
     migrateSchema(sql, ['CREATE TABLE pool (k TEXT PRIMARY KEY, v TEXT NOT NULL)']);
@@ -59,9 +65,28 @@ export class BrowserPool extends DurableObject<Env> {
     this.save(launched(this.state, ticket, sessionId, Date.now(), this.limits));
   }
 
-  /** Done with a browser (or a failed launch ticket); `alive`: it can be connected to again. */
-  release(id: string, alive: boolean): void {
-    this.save(released(this.state, id, alive, Date.now(), this.limits));
+  /** Done with a browser (or a failed launch ticket); `alive`: it can be connected to again, until the alarm closes it. */
+  async release(id: string, alive: boolean): Promise<void> {
+    const now = Date.now();
+    this.save(released(this.state, id, alive, now, this.limits));
+    if (alive) await alarmBy(this.ctx.storage, now + this.limits.idleCloseMs);
+  }
+
+  /** Closes the browsers nobody took within BROWSER_IDLE_CLOSE_MS: an idle browser is billed until its keep_alive ends. */
+  override async alarm(): Promise<void> {
+    const { close, state, nextAt } = idleToClose(this.state, Date.now(), this.limits);
+    this.save(state);
+    if (nextAt !== null) await alarmBy(this.ctx.storage, nextAt);
+    await Promise.all(close.map((id) => this.closeBrowser(id)));
+  }
+
+  private async closeBrowser(id: string): Promise<void> {
+    try {
+      const browser = await puppeteer.connect(this.env.BROWSER, id);
+      await browser.close();
+    } catch {
+      // Gone already (its keep_alive ran out): nothing to close.
+    }
   }
 
   /** The holder still works with its browser. */

@@ -139,4 +139,22 @@ describe('browser faults', () => {
     }
     expect(new Set(sessions).size).toBe(1);
   });
+
+  it('closes a browser left idle past BROWSER_IDLE_CLOSE_MS (billed while it lives)', async () => {
+    const pool = env.BROWSERS.getByName(`idle-${namespace()}`);
+    const settings = readSettings(env);
+    const browser = new InvocationBrowser(env.BROWSER, pool, settings);
+    expect((await render(`${site()}/t/${namespace()}/spa/app-1.html`, browser, settings)).kind).toBe('rendered');
+    await browser.close();
+    const grant = await pool.acquire('probe');
+    expect(grant.kind).toBe('connect');
+    if (grant.kind !== 'connect') return;
+    await pool.release(grant.sessionId, true);
+    expect((await puppeteer.sessions(env.BROWSER)).map((s) => s.sessionId)).toContain(grant.sessionId);
+    await sleep(settings.browserIdleCloseMs + 2_000);
+    expect(await pool.census()).toMatchObject({ held: 0, idle: 0 });
+    const live = async () => (await puppeteer.sessions(env.BROWSER)).map((s) => s.sessionId);
+    for (let i = 0; i < 20 && (await live()).includes(grant.sessionId); i++) await sleep(250);
+    expect(await live()).not.toContain(grant.sessionId);
+  });
 });

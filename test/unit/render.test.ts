@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   emptyPool,
   grant,
+  idleToClose,
   LAUNCH_GRACE_MS,
   launched,
   type PoolLimits,
@@ -93,7 +94,13 @@ describe('renderWhy: whether a fetched page goes to the browser', () => {
 });
 
 describe('the browser pool', () => {
-  const limits: PoolLimits = { maxBrowsers: 2, launchesPerMinute: 3, keepAliveMs: 60_000, holdMs: 60_000 };
+  const limits: PoolLimits = {
+    maxBrowsers: 2,
+    launchesPerMinute: 3,
+    keepAliveMs: 60_000,
+    holdMs: 60_000,
+    idleCloseMs: 15_000,
+  };
   let n = 0;
   const ticket = () => `t${++n}`;
   const ask = (state: PoolState, holder: string, now = 0) => grant(state, holder, now, limits, ticket);
@@ -156,5 +163,24 @@ describe('the browser pool', () => {
     state = { ...state, sessions: [{ id: 's1', holder: 'a', until: 100 }] };
     expect(renewed(state, 's1', 'b', 50, limits).sessions[0]?.until).toBe(100);
     expect(renewed(state, 's1', 'a', 50, limits).sessions[0]?.until).toBe(50 + limits.holdMs);
+  });
+
+  it('closes a browser nobody took within idleCloseMs, and says when to look again', () => {
+    let state = launched(ask(emptyPool(), 'a', 0).state, 'x', 's1', 0, limits);
+    state = launched(
+      ask(state, 'b', 0).state,
+      state.sessions.find((s) => s.id.startsWith('launch:'))?.id ?? '',
+      's2',
+      0,
+      limits,
+    );
+    state = released(released(state, 's1', true, 1_000, limits), 's2', true, 5_000, limits);
+    expect(idleToClose(state, 10_000, limits)).toMatchObject({ close: [], nextAt: 16_000 });
+    const first = idleToClose(state, 16_000, limits);
+    expect(first).toMatchObject({ close: ['s1'], nextAt: 20_000 });
+    expect(first.state.sessions.map((s) => s.id)).toEqual(['s2']);
+    // Taken again before its time: not idle, not closed.
+    const taken = ask(first.state, 'c', 19_000).state;
+    expect(idleToClose(taken, 30_000, limits)).toMatchObject({ close: [], nextAt: null });
   });
 });

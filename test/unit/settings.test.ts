@@ -29,6 +29,7 @@ describe('settings', () => {
       browserMax: 10,
       browserLaunchesPerMinute: 30,
       browserKeepAliveMs: 60_000,
+      browserIdleCloseMs: 15_000,
       renderTabs: 4,
       renderTimeoutMs: 20_000,
       renderMaxWaitMs: 10_000,
