@@ -1,4 +1,5 @@
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
+import { waitBudgetMs } from '../domain/render';
 import { transition } from '../domain/url-life';
 import { UsageMeter } from '../domain/usage';
 import { type Limit, limiter } from '../lib/limit';
@@ -146,7 +147,7 @@ async function claimAndFetch(
   deps.beforeFetch = () => writer.room().then(guard);
   const clock = new BusyClock();
   // A render starts only if the lease outlasts the wait for a browser and the render itself.
-  const renderTime = settings.renderMaxWaitMs + settings.renderTimeoutMs;
+  const renderTime = settings.renderMaxWaitMs + settings.renderTimeoutMs + waitBudgetMs(config.waitFor);
   const renderGuard = fetchGuard(crawlId, () => stub.status(), leaseUntil, renderTime, meter);
   deps.render = { ...renderDeps(config, context.invocation.browser, clock, stub), guard: renderGuard };
   await Promise.all(

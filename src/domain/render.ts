@@ -13,6 +13,10 @@ export type WaitFor = number | string;
 /** The most a render waits for `waitFor` (a page that never settles is cut there). */
 export const MAX_WAIT_FOR_MS = 30_000;
 
+/** Time a render is given beyond RENDER_TIMEOUT_MS for what it was asked to wait for. */
+export const waitBudgetMs = (waitFor: WaitFor | null | undefined): number =>
+  typeof waitFor === 'number' ? Math.min(waitFor, MAX_WAIT_FOR_MS) : typeof waitFor === 'string' ? MAX_WAIT_FOR_MS : 0;
+
 /** Rendering options of a crawl or a scrape, as stored. */
 export interface RenderOptions {
   render: RenderMode;

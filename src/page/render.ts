@@ -35,8 +35,27 @@ const SETTLE_POLL_MS = 200;
 /** A laptop's window: what a screenshot of the viewport shows, and what responsive pages lay themselves out for. */
 const VIEWPORT = { width: 1280, height: 800 };
 const EMPTY_WAIT_MS = 3_000;
+/** The most the default wait (network idle, text settled) takes, and the time a render keeps to read the page. */
+const MAX_SETTLE_MS = 10_000;
+const READ_RESERVE_MS = 3_000;
 
 class RenderTimeout extends Error {}
+
+/**
+ * Run in the page before its own scripts: what the request rules cannot see. A popup would be a page of its own,
+ * outside them (window.open does nothing); a WebSocket's handshake is not intercepted, so one may go only to the
+ * page's own host.
+ */
+const PAGE_GUARD = `(() => {
+  window.open = () => null;
+  const Socket = window.WebSocket;
+  if (!Socket) return;
+  window.WebSocket = function (url, protocols) {
+    if (new URL(url, location.href).host !== location.host) throw new DOMException('refused by the crawler', 'SecurityError');
+    return new Socket(url, protocols);
+  };
+  window.WebSocket.prototype = Socket.prototype;
+})();`;
 
 /** What changes as scripts build a page: its text and its links (evaluated in the page). */
 const PAGE_SIZE = '(document.body ? document.body.innerText.length : 0) + document.links.length * 1000';
@@ -91,6 +110,7 @@ async function guard(page: Page, request: RenderRequest): Promise<{ count: numbe
     if (mainFrameNavigation) void req.respond({ status: 204, body: '' }).catch(() => undefined);
     else void req.abort('blockedbyclient').catch(() => undefined);
   });
+  await page.evaluateOnNewDocument(PAGE_GUARD);
   page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
   page.on('popup', (popup) => void popup?.close().catch(() => undefined));
   const cdp = await page.createCDPSession();
@@ -100,10 +120,15 @@ async function guard(page: Page, request: RenderRequest): Promise<{ count: numbe
 
 /** Waits for `waitFor` (bounded), or until the network is idle and the text stops changing. */
 async function settle(page: Page, waitFor: WaitFor | null, deadline: number, warnings: string[]): Promise<void> {
-  const left = () => Math.max(0, deadline - Date.now());
-  if (typeof waitFor === 'number') return sleep(Math.min(waitFor, MAX_WAIT_FOR_MS, left()));
+  // The page is read once settled or at `settleBy`, whichever comes first: one whose network never goes quiet (polling,
+  // analytics) is read as it is then, with time left to read it.
+  const settleBy = Math.min(deadline - READ_RESERVE_MS, Date.now() + MAX_SETTLE_MS);
+  const left = () => Math.max(0, settleBy - Date.now());
+  // What the caller asked to wait for has the render's whole budget (its timeout was extended by it: waitBudgetMs).
+  const asked = () => Math.max(0, deadline - READ_RESERVE_MS - Date.now());
+  if (typeof waitFor === 'number') return sleep(Math.min(waitFor, MAX_WAIT_FOR_MS, asked()));
   if (typeof waitFor === 'string') {
-    const timeout = Math.min(MAX_WAIT_FOR_MS, left());
+    const timeout = Math.min(MAX_WAIT_FOR_MS, asked());
     await page.waitForSelector(waitFor, { timeout }).catch(() => {
       warnings.push(`render: ${JSON.stringify(waitFor)} did not appear within ${timeout} ms`);
     });

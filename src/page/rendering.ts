@@ -6,6 +6,7 @@ import {
   type RenderWhy,
   renderWhy,
   screenshotOf,
+  waitBudgetMs,
 } from '../domain/render';
 import type { PageRecord, Processed } from '../types';
 import { BrowserUnavailable, type BusyClock, type InvocationBrowser } from './browsers';
@@ -86,7 +87,7 @@ function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<type
     waitFor: render.options.waitFor ?? null,
     screenshot,
     actions: render.actions ?? [],
-    timeoutMs: settings.renderTimeoutMs,
+    timeoutMs: settings.renderTimeoutMs + waitBudgetMs(render.options.waitFor),
     userAgent: settings.userAgent,
     allowPrivate: settings.allowPrivateNetworks,
   };

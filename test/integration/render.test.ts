@@ -140,6 +140,16 @@ describe('render modes', () => {
     expect(body.warnings).toContain('render: refused 4 requests to private network addresses');
   });
 
+  it('a page whose network is never quiet is read once its text settles; dialogs are dismissed', async () => {
+    const base = `${site()}/t/${namespace()}/spa/`;
+    const started = Date.now();
+    const busy = await scrape({ url: `${base}busy.html`, extract: { formats: ['markdown'] } });
+    expect(busy.body.markdown).toContain('busy-1-token');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const dialogs = await scrape({ url: `${base}dialogs.html`, extract: { formats: ['markdown'] } });
+    expect(dialogs.body.markdown).toContain('dialogs-1-token');
+  });
+
   it('a page whose scripts never yield is stored unrendered, with a warning, in bounded time', async () => {
     const url = `${site()}/t/${namespace()}/spa/hang.html`;
     const started = Date.now();

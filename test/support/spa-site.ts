@@ -6,9 +6,12 @@
  *   app-<i>.html      an empty <div id="root"> filled by app.js after a delay: its text (token app-<i>) and links to
  *                     app-<i+1> (up to 3) and deep-<i>.html, which only the script makes
  *   deep-<i>.html     the same kind of page, reachable only through script-made links
- *   trap.html         an app whose script calls private addresses (the trap host, 169.254.169.254) before it renders
+ *   trap.html         an app whose script calls private addresses (the trap host, 169.254.169.254: fetch, XHR, an
+ *                     image, a popup, a WebSocket) before it renders
  *   hang.html         an app whose script never yields (a render must time out, the page stored unrendered)
  *   slow.html         an app that renders after 1.5 s
+ *   busy.html         an app whose network is never quiet (it polls ping every 100 ms)
+ *   dialogs.html      an app that opens alert, confirm and prompt dialogs before its scripts go on
  *   app.js            the app: reads the page's name from <div id="root" data-page>, renders after data-delay ms
  * GET /__trap/<ns> lists the requests the trap host received (none may arrive).
  */
@@ -58,6 +61,8 @@ const trapScript = (trapHost: string) =>
 for (const url of ['http://${trapHost}/trap-fetch', 'http://169.254.169.254/latest/meta-data/']) fetch(url).catch(() => {});
 new Image().src = 'http://${trapHost}/trap-image';
 const x = new XMLHttpRequest(); x.open('GET', 'http://${trapHost}/trap-xhr'); x.send();
+try { window.open('http://${trapHost}/trap-popup'); } catch {}
+try { new WebSocket('ws://${trapHost}/trap-socket'); } catch {}
 </script>`;
 
 const trapped = new Map<string, string[]>();
@@ -84,6 +89,13 @@ export function spaSite(ns: string, rest: string, trapHost: string): Reply {
     );
   if (rest === 'trap.html') return appShell('trap-1', 100, trapScript(trapHost));
   if (rest === 'slow.html') return appShell('slow-1', 1500);
+  // Never quiet: it polls its host every 100 ms, forever, once it has rendered.
+  if (rest === 'busy.html')
+    return appShell('busy-1', 100, `<script>setInterval(() => fetch('ping').catch(() => {}), 100);</script>`);
+  if (rest === 'ping') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'pong' };
+  // Asks the user things before it renders.
+  if (rest === 'dialogs.html')
+    return appShell('dialogs-1', 50, `<script>alert('hello'); confirm('sure?'); prompt('name?');</script>`);
   if (rest === 'hang.html')
     return html(
       `<!doctype html><html><head><title>Hang</title></head><body><div id="root"></div>
