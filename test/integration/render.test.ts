@@ -164,7 +164,7 @@ describe('render modes', () => {
 
 describe('rendering in a crawl', () => {
   it('a render is a request to the host: paced by the host gate like the fetches', async () => {
-    const base = inject('hosts')[14] as string; // a loopback host of its own
+    const base = inject('hosts')[15] as string; // a loopback host of its own (throttle.test.ts has 14)
     const ns = namespace();
     const interval = 400;
     const id = await createCrawl({ seeds: [`${base}/t/${ns}/spa/app-1.html`], maxDepth: 1, hostIntervalMs: interval });
