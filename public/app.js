@@ -167,6 +167,16 @@ function newCrawlForm() {
       { id: 'scope', name: 'scope' },
       ['same-host', 'same-domain', 'same-origin', 'any'].map((s) => h('option', { value: s }, s)),
     ),
+    h('label', { for: 'render' }, 'JavaScript'),
+    h(
+      'select',
+      { id: 'render', name: 'render' },
+      [
+        ['auto', 'auto: render pages that need it'],
+        ['always', 'always render'],
+        ['never', 'never render'],
+      ].map(([value, label]) => h('option', { value }, label)),
+    ),
     h('div', { class: 'row' }, h('button', { type: 'submit' }, 'Start crawl')),
     h('p', { id: 'start-error', class: 'error', role: 'alert' }),
   );
@@ -319,7 +329,7 @@ async function startCrawl(/** @type {Event} */ event) {
     .split(/\s+/)
     .filter(Boolean);
   /** @type {Record<string, unknown>} */
-  const request = { seeds, scope: data.get('scope') };
+  const request = { seeds, scope: data.get('scope'), render: data.get('render') };
   if (data.get('maxPages')) request.maxPages = Number(data.get('maxPages'));
   if (data.get('maxDepth')) request.maxDepth = Number(data.get('maxDepth'));
   const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));

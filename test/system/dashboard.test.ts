@@ -192,8 +192,15 @@ describe('the dashboard', () => {
     await logIn(page);
     const ns = `dashc${Date.now().toString(36)}`;
     await page.getByLabel('Seed URLs (one per line)').fill(`${sites.siteA}/t/${ns}/pure-300-d200/`);
+    await page.getByLabel('JavaScript').selectOption('never');
     await page.getByRole('button', { name: 'Start crawl' }).click();
     await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('running');
+    // The form's choice of rendering is the crawl's.
+    const started = /#\/crawls\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+    const crawl = (await (
+      await fetch(`${worker.url}/v1/crawls/${started}`, { headers: { authorization: `Bearer ${worker.token}` } })
+    ).json()) as { config: { render: string } };
+    expect(crawl.config.render).toBe('never');
     await expect
       .poll(
         async () =>
