@@ -133,6 +133,7 @@ export const actionsSchema = z
         }),
       z.object({ type: z.literal('click'), selector }).strict(),
       z.object({ type: z.literal('type'), selector, text: z.string().max(10_000) }).strict(),
+      z.object({ type: z.literal('write'), text: z.string().max(10_000) }).strict(),
       z.object({ type: z.literal('press'), key: z.enum(ACTION_KEYS) }).strict(),
       z
         .object({

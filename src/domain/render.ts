@@ -125,6 +125,8 @@ export type Action =
   | { type: 'wait'; milliseconds?: number; selector?: string }
   | { type: 'click'; selector: string }
   | { type: 'type'; selector: string; text: string }
+  /** Types into whatever has the focus (after a click), as Firecrawl's `write`. */
+  | { type: 'write'; text: string }
   | { type: 'press'; key: (typeof ACTION_KEYS)[number] }
   | { type: 'scroll'; direction: 'up' | 'down'; amount?: number };
 

@@ -159,6 +159,9 @@ async function act(page: Page, action: Action): Promise<void> {
     case 'type':
       await page.type(action.selector, action.text);
       return;
+    case 'write':
+      await page.keyboard.type(action.text);
+      return;
     case 'press':
       await page.keyboard.press(action.key === 'Space' ? ' ' : action.key);
       return;

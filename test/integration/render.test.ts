@@ -122,6 +122,12 @@ describe('render modes', () => {
     expect([...png.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(png.byteLength).toBeGreaterThan(1000);
 
+    // `formats` alone, as Firecrawl's scrape takes them: the rest of the spec by default.
+    const shot = await scrape({ url, formats: ['markdown', 'screenshot'] });
+    expect(shot.body.rendered).toBe('screenshot');
+    expect(shot.body.screenshot).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+    expect(shot.body.markdown).toContain('ssr-1');
+
     const app = await scrape({ url: url.replace('ssr-1', 'app-2'), extract: { formats: ['markdown'] } });
     expect(app.body.rendered).toBe('auto: noscript-requires-js');
     expect(app.body.markdown).toContain('app-2-token');
@@ -214,6 +220,7 @@ describe('rendering options are validated', () => {
     ['an unknown action', { actions: [{ type: 'hover', selector: 'a' }] }],
     ['a wait with neither milliseconds nor a selector', { actions: [{ type: 'wait' }] }],
     ['a key not in the list', { actions: [{ type: 'press', key: 'F5' }] }],
+    ['formats both alone and in extract', { formats: ['markdown'], extract: { formats: ['text'] } }],
   ])('scrapes refuse %s', async (_name, fields) => {
     const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: site(), ...fields }) });
     expect(res.status).toBe(400);
@@ -225,6 +232,7 @@ describe('rendering options are validated', () => {
       { type: 'wait', selector: 'article a' },
       { type: 'click', selector: 'article a' },
       { type: 'scroll', direction: 'down' },
+      { type: 'write', text: 'typed where the focus is' },
     ];
     const { status, body } = await scrape({ url, actions, extract: { formats: ['markdown'] } });
     expect(status, JSON.stringify(body)).toBe(200);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { OUTPUT_FORMATS } from '../../domain/extract/spec';
 import { scrape } from '../../jobs/scrape';
 import { ApiError } from '../errors';
 import {
@@ -13,20 +14,27 @@ import {
 } from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody } from '../validate';
 
+/** What a scrape extracts when it is not told: markdown and metadata of the main content. */
+const DEFAULT_EXTRACT = { formats: ['markdown', 'metadata'], mainContent: true, include: [], exclude: [], fields: {} };
+
 const scrapeSchema = z
   .object({
     url: seedUrlSchema,
-    extract: extractSpecSchema.default({
-      formats: ['markdown', 'metadata'],
-      mainContent: true,
-      include: [],
-      exclude: [],
-      fields: {},
-    }),
+    extract: extractSpecSchema.optional(),
+    /** Shorthand for extract.formats (as Firecrawl's scrape takes them), the rest of the spec by default. */
+    formats: z.array(z.enum(OUTPUT_FORMATS)).min(1).max(OUTPUT_FORMATS.length).optional(),
     ...renderFields,
     actions: actionsSchema.default([]),
   })
   .strict()
+  .refine((s) => s.formats === undefined || s.extract === undefined, {
+    message: 'give formats alone, or inside extract: not both',
+    path: ['formats'],
+  })
+  .transform(({ formats, extract, ...s }) => ({
+    ...s,
+    extract: extract ?? extractSpecSchema.parse({ ...DEFAULT_EXTRACT, ...(formats ? { formats } : {}) }),
+  }))
   .refine((s) => s.actions.length === 0 || s.render !== 'never', {
     message: 'actions need a browser: they cannot be used with render "never"',
     path: ['actions'],
