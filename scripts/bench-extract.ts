@@ -56,7 +56,7 @@ function tokenF1(got: string, want: string): { precision: number; recall: number
 const norm = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim().toLowerCase() : null);
 /** Readability's metadata fields, and ours that hold the same thing. */
 const METADATA: [string, string][] = [
-  ['title', 'title'],
+  ['title', 'headline'],
   ['byline', 'author'],
   ['excerpt', 'description'],
   ['siteName', 'siteName'],

@@ -119,7 +119,8 @@ describe('extraction: metadata and JSON-LD', () => {
   it('reads the head, with absolute URLs and og/twitter objects', async () => {
     const { record } = await extract(ARTICLE);
     expect(record.metadata).toEqual({
-      title: 'Getting started',
+      title: 'Getting started | Example Docs',
+      headline: 'Getting started',
       description: 'How to start.',
       language: 'en-GB',
       canonical: 'https://docs.example.com/guide/start',

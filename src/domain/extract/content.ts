@@ -5,10 +5,10 @@ import {
   type DomDocument,
   type DomElement,
   type DomNode,
+  imageSource,
   nestsDeeperThan,
   selectAll,
 } from './dom';
-import { imageSource } from './fields';
 import { type ExtractSpec, PAGE_LIMITS } from './spec';
 
 /** How the content was chosen, for the record's warnings and the benchmark. */

@@ -42,15 +42,18 @@ export interface DomDocument {
 }
 
 /**
- * Parses HTML into a document. linkedom builds a body only when the markup has one: markup without <body> (a
- * fragment, or a page that leaves <html> and <body> implied, as HTML allows) is put in one, keeping <html>'s
- * attributes (its lang).
+ * Parses HTML into a document. linkedom builds the tree right only from a page with both <html> and <body>: other
+ * markup (a fragment, or a page that leaves <html>, <head> or <body> implied, as HTML allows) is put in one,
+ * keeping <html>'s attributes (its lang) and what came before </head> in the head.
  */
 export function parseDocument(html: string): DomDocument {
-  if (/<body[\s>]/i.test(html)) return parseHTML(html).document;
+  if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return parseHTML(html).document;
   const htmlAttributes = /<html(\s[^>]*)?>/i.exec(html)?.[1] ?? '';
-  const inner = html.replace(/<!doctype[^>]*>/i, '').replace(/<\/?(html|head|body)(\s[^>]*)?>/gi, '');
-  return parseHTML(`<!DOCTYPE html><html${htmlAttributes}><head></head><body>${inner}</body></html>`).document;
+  const strip = (part: string) => part.replace(/<!doctype[^>]*>/i, '').replace(/<\/?(html|head|body)(\s[^>]*)?>/gi, '');
+  const headEnd = html.search(/<\/head\s*>/i);
+  const head = headEnd >= 0 ? strip(html.slice(0, headEnd)) : '';
+  const body = strip(headEnd >= 0 ? html.slice(headEnd) : html);
+  return parseHTML(`<!DOCTYPE html><html${htmlAttributes}><head>${head}</head><body>${body}</body></html>`).document;
 }
 
 export const isElement = (node: DomNode): node is DomElement => node.nodeType === ELEMENT_NODE;
@@ -104,4 +107,14 @@ export function nestsDeeperThan(root: DomNode, limit: number): boolean {
     for (const child of Array.from(node.childNodes)) if (isElement(child)) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/** An image's address: src, or the lazy-loading attributes pages use instead, or the first srcset candidate. */
+export function imageSource(img: DomElement): string | null {
+  for (const name of ['src', 'data-src', 'data-lazy-src', 'data-original']) {
+    const value = img.getAttribute(name)?.trim();
+    if (value && !value.startsWith('data:')) return value;
+  }
+  const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
+  return srcset?.trim().split(/\s+/)[0] ?? null;
 }

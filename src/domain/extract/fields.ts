@@ -1,4 +1,5 @@
-import { absoluteUrl, collapse, type DomElement, selectAll } from './dom';
+import { absoluteUrl, collapse, type DomElement, imageSource, isElement, selectAll } from './dom';
+import { codeText, toMarkdown } from './markdown';
 import { parseNumber } from './number';
 import { type FieldSpec, PAGE_LIMITS } from './spec';
 
@@ -25,6 +26,7 @@ function matchValue(element: DomElement, spec: FieldSpec, path: string, context:
     return null;
   }
   if (type === 'html') return raw.trim();
+  if (spec.attr === undefined && (type === 'code' || type === 'text')) return elementText(element, type, context);
   const text = collapse(raw);
   if (type === 'number') {
     const number = parseNumber(text);
@@ -37,6 +39,25 @@ function matchValue(element: DomElement, spec: FieldSpec, path: string, context:
     return url;
   }
   return text;
+}
+
+/** Whether an element is code or inside code: its whitespace is content. */
+function inCode(element: DomElement): boolean {
+  for (
+    let node: DomElement | null = element;
+    node;
+    node = node.parentNode && isElement(node.parentNode) ? node.parentNode : null
+  )
+    if (node.localName === 'pre' || node.localName === 'textarea') return true;
+  return false;
+}
+
+/** An element's text: code verbatim; other text collapsed, except the line breaks of the code blocks inside it. */
+function elementText(element: DomElement, type: 'code' | 'text', context: FieldContext): string {
+  const copy = element.cloneNode(true);
+  if (type === 'code' || inCode(element)) return codeText(copy);
+  if (selectAll(copy, 'pre').length === 0) return collapse(copy.textContent);
+  return toMarkdown(copy, context.baseUrl, 'text');
 }
 
 function readField(scope: DomElement, spec: FieldSpec, path: string, context: FieldContext): FieldValue {
@@ -86,14 +107,4 @@ export function readImages(root: DomElement, baseUrl: string): { src: string; al
     out.push({ src, alt: collapse(img.getAttribute('alt')) });
   }
   return out;
-}
-
-/** An image's address: src, or the lazy-loading attributes pages use instead, or the first srcset candidate. */
-export function imageSource(img: DomElement): string | null {
-  for (const name of ['src', 'data-src', 'data-lazy-src', 'data-original']) {
-    const value = img.getAttribute(name)?.trim();
-    if (value && !value.startsWith('data:')) return value;
-  }
-  const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
-  return srcset?.trim().split(/\s+/)[0] ?? null;
 }

@@ -1,5 +1,13 @@
-import { absoluteUrl, collapse, type DomElement, type DomNode, isElement, selectAll, TEXT_NODE } from './dom';
-import { imageSource } from './fields';
+import {
+  absoluteUrl,
+  collapse,
+  type DomElement,
+  type DomNode,
+  imageSource,
+  isElement,
+  selectAll,
+  TEXT_NODE,
+} from './dom';
 import { PAGE_LIMITS } from './spec';
 
 /**
@@ -14,6 +22,8 @@ interface Context {
   mode: OutputMode;
   baseUrl: string;
   depth: number;
+  /** Inside a link, a heading, a cell or emphasis: text there never starts a Markdown line. */
+  inline: number;
   /** Code blocks, kept out of whitespace normalization and put back at the end. */
   blocks: string[];
 }
@@ -72,7 +82,7 @@ const INDENT = '\u0002';
 
 /** Markdown (or text) of an element's content. */
 export function toMarkdown(root: DomElement, baseUrl: string, mode: OutputMode = 'markdown'): string {
-  const context: Context = { mode, baseUrl, depth: 0, blocks: [] };
+  const context: Context = { mode, baseUrl, depth: 0, inline: 0, blocks: [] };
   const raw = render(root, context)
     .replace(/^[ \t]+|[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
@@ -157,9 +167,19 @@ function element(node: DomElement, name: string, context: Context): string {
 
 const block = (content: string): string => `\n\n${content.trim()}\n\n`;
 
+/** Children rendered where text cannot start a Markdown line (inside a link, emphasis, a heading or a cell). */
+function inlineChildren(node: DomElement, context: Context): string {
+  context.inline++;
+  try {
+    return children(node, context);
+  } finally {
+    context.inline--;
+  }
+}
+
 /** Content on one line (headings, table cells). */
 function inline(node: DomElement, context: Context): string {
-  return collapse(children(node, context).replace(/\\\n/g, ' '));
+  return collapse(inlineChildren(node, context).replace(/\\\n/g, ' '));
 }
 
 const MARKDOWN_SPECIALS = /[\\*_`[\]<]/g;
@@ -167,14 +187,16 @@ const MARKDOWN_SPECIALS = /[\\*_`[\]<]/g;
 function text(value: string, context: Context): string {
   const collapsed = value.replace(/\s+/g, ' ');
   if (context.mode === 'text') return collapsed;
-  // Characters Markdown would read as markup, and markers at the start of a line.
-  return collapsed
-    .replace(MARKDOWN_SPECIALS, (c) => `\\${c}`)
-    .replace(/^(\s*)(#{1,6}(?=\s)|[-+>](?=\s)|\d+(?=\.\s))/, '$1\\$2');
+  // Characters Markdown would read as markup, and markers at the start of a line ("1. " is escaped as "1\. ").
+  const escaped = collapsed.replace(MARKDOWN_SPECIALS, (c) => `\\${c}`);
+  if (context.inline > 0) return escaped;
+  return escaped.replace(/^(\s*)(?:(#{1,6}|[-+>])(?=\s)|(\d{1,9})\.(?=\s))/, (_m, space: string, mark, digits) =>
+    mark ? `${space}\\${mark}` : `${space}${digits}\\.`,
+  );
 }
 
 function emphasis(node: DomElement, mark: string, context: Context): string {
-  const content = children(node, context);
+  const content = inlineChildren(node, context);
   if (context.mode === 'text' || content.trim() === '') return content;
   const lead = /^\s*/.exec(content)?.[0] ?? '';
   const trail = /\s*$/.exec(content)?.[0] ?? '';
@@ -193,8 +215,19 @@ function inlineCode(node: DomElement, context: Context): string {
 /** An absolute http(s) URL made safe inside Markdown's parentheses. */
 const markdownUrl = (url: string) => url.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 
+/** A heading's permalink (Sphinx and MkDocs `¶`, rustdoc `§`, Docusaurus' hash link): not content. */
+const PERMALINK_TEXT = /^[\s¶§#🔗⚓\u200b]*$/u;
+const PERMALINK_CLASS = /(^|\s)(headerlink|header-link|anchor|anchorjs-link|hash-link|permalink|heading-anchor)(\s|$)/i;
+
+function isPermalink(a: DomElement): boolean {
+  if (!(a.getAttribute('href') ?? '').startsWith('#')) return false;
+  const text = a.textContent ?? '';
+  return PERMALINK_TEXT.test(text) || (PERMALINK_CLASS.test(a.getAttribute('class') ?? '') && text.trim().length <= 2);
+}
+
 function link(node: DomElement, context: Context): string {
-  const content = children(node, context);
+  if (isPermalink(node)) return '';
+  const content = inlineChildren(node, context);
   const url = absoluteUrl(node.getAttribute('href'), context.baseUrl);
   if (context.mode === 'text' || url === null || content.trim() === '') return content;
   return `[${content.trim().replace(/\n+/g, ' ')}](${markdownUrl(url)})`;
@@ -257,7 +290,7 @@ function codeLanguage(pre: DomElement): string | null {
 }
 
 /** The code of a <pre> as written: <br> as line breaks, line-number gutters and highlighter markup dropped. */
-function codeText(pre: DomElement): string {
+export function codeText(pre: DomElement): string {
   for (const gutter of selectAll(pre, '[class]')) if (GUTTER.test(gutter.getAttribute('class') ?? '')) gutter.remove();
   for (const br of selectAll(pre, 'br')) br.textContent = '\n';
   return (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');

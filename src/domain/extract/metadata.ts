@@ -1,7 +1,10 @@
 import { absoluteUrl, collapse, type DomDocument, selectAll } from './dom';
 
 export interface Metadata {
+  /** The document's <title> as written (whitespace collapsed), as every crawler and SEO tool reports it. */
   title: string | null;
+  /** The content's own title: the one the page declares (JSON-LD, Dublin Core, Open Graph), else <title> cleaned. */
+  headline: string | null;
   description: string | null;
   language: string | null;
   canonical: string | null;
@@ -108,7 +111,7 @@ function cleanTitle(raw: string, headings: string[]): string {
 }
 
 /** The title the page declares for its content (JSON-LD, Dublin Core, Open Graph, Twitter), else its cleaned <title>. */
-function titleOf(document: DomDocument, values: Map<string, string>, facts: LinkedFacts): string | null {
+function headlineOf(document: DomDocument, values: Map<string, string>, facts: LinkedFacts): string | null {
   const declared = first(
     facts.headline,
     values.get('dc:title'),
@@ -133,8 +136,10 @@ export function readMetadata(document: DomDocument, baseUrl: string, facts: Link
   const publishedElement = document.querySelector(
     'time[itemprop~="datePublished"], [itemprop~="datePublished"][content]',
   );
+  const headline = headlineOf(document, values, facts);
   return {
-    title: titleOf(document, values, facts),
+    title: first(document.querySelector('title')?.textContent) ?? headline,
+    headline,
     description: first(
       values.get('description'),
       values.get('og:description'),

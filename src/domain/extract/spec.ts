@@ -14,7 +14,11 @@ export const OUTPUT_FORMATS = [
 ] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export const FIELD_TYPES = ['text', 'html', 'number', 'url'] as const;
+/**
+ * text: whitespace collapsed, but the line breaks of code (`pre`) kept; code: the text verbatim (a code block as
+ * written, line numbers dropped); html: the inner HTML; number and url: parsed.
+ */
+export const FIELD_TYPES = ['text', 'code', 'html', 'number', 'url'] as const;
 type FieldType = (typeof FIELD_TYPES)[number];
 
 /** A declared field: the first match's value, or every match's with `list`; nested `fields` read each match. */
