@@ -105,3 +105,16 @@ describe('pages that leave <html> implied', () => {
     expect(bodied.outputs.markdown).toBe('# Heading\n\nBody text');
   });
 });
+
+describe('code blocks of documentation generators', () => {
+  it('fences Doxygen fragments line by line and takes a bare language class (rustdoc)', async () => {
+    const { outputs } = await extract(`<body>
+<div class="fragment"><div class="line"><a name="l00001"></a><span class="lineno">    1</span>#define X 1</div>
+<div class="line"><span class="lineno">    2</span>int y;</div></div>
+<pre class="rust rust-example-rendered"><code>let x = 5;</code></pre>
+<div class="fragment"><p>A reveal.js fragment is prose.</p></div></body>`);
+    expect(outputs.markdown).toBe(
+      '```\n#define X 1\nint y;\n```\n\n```rust\nlet x = 5;\n```\n\nA reveal.js fragment is prose.',
+    );
+  });
+});

@@ -125,6 +125,7 @@ function element(node: DomElement, name: string, context: Context): string {
   const heading = /^h([1-6])$/.exec(name);
   if (heading)
     return block(`${context.mode === 'markdown' ? `${'#'.repeat(Number(heading[1]))} ` : ''}${inline(node, context)}`);
+  if (name === 'div' && isLineBlock(node)) return codeBlock(node, context);
   if (BLOCK.has(name)) return block(children(node, context));
   switch (name) {
     case 'br':
@@ -164,6 +165,11 @@ function element(node: DomElement, name: string, context: Context): string {
       return children(node, context);
   }
 }
+
+/** Doxygen's code: `div.fragment` made of `div.line`s. */
+const isLineBlock = (node: DomElement): boolean =>
+  /(^|\s)fragment(\s|$)/.test(node.getAttribute('class') ?? '') &&
+  Array.from(node.children).some((child) => child.localName === 'div' && child.getAttribute('class') === 'line');
 
 const block = (content: string): string => `\n\n${content.trim()}\n\n`;
 
@@ -269,6 +275,52 @@ function blockquote(node: DomElement, context: Context): string {
   return block(content.replace(/^/gm, '> ').replace(/^> $/gm, '>'));
 }
 
+/** Languages a highlighter may name by a bare class on the block (rustdoc's `<pre class="rust">`, highlight.js). */
+const BARE_LANGUAGES = new Set([
+  'rust',
+  'python',
+  'javascript',
+  'typescript',
+  'java',
+  'kotlin',
+  'swift',
+  'golang',
+  'ruby',
+  'php',
+  'cpp',
+  'csharp',
+  'bash',
+  'shell',
+  'console',
+  'sql',
+  'json',
+  'yaml',
+  'toml',
+  'haskell',
+  'scala',
+  'elixir',
+]);
+const NO_LANGUAGE = new Set(['none', 'plaintext', 'text', 'plain', 'default', 'nohighlight', 'txt']);
+
+/** The language one element's attributes declare, if any. */
+function declaredLanguage(element: DomElement): string | null {
+  const data = element.getAttribute('data-lang') ?? element.getAttribute('data-language');
+  if (data && /^[\w+#.-]{1,30}$/.test(data.trim())) return data.trim().toLowerCase();
+  const classes = element.getAttribute('class') ?? '';
+  const match =
+    /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]{1,30})(?:\s|$)/i.exec(classes) ??
+    /brush:\s*([\w+#.-]{1,30})/i.exec(classes);
+  const language = match?.[1]?.toLowerCase();
+  if (language) return NO_LANGUAGE.has(language) ? null : language;
+  if (element.localName !== 'pre' && element.localName !== 'code') return null;
+  return (
+    classes
+      .split(/\s+/)
+      .find((name) => BARE_LANGUAGES.has(name.toLowerCase()))
+      ?.toLowerCase() ?? null
+  );
+}
+
 /** The language a code block declares: on the <pre>, its <code>, or the highlighter's wrappers around it. */
 function codeLanguage(pre: DomElement): string | null {
   const candidates: DomElement[] = [pre];
@@ -277,14 +329,8 @@ function codeLanguage(pre: DomElement): string | null {
   let parent = pre.parentNode;
   for (let i = 0; i < 2 && parent && isElement(parent); i++, parent = parent.parentNode) candidates.push(parent);
   for (const element of candidates) {
-    const data = element.getAttribute('data-lang') ?? element.getAttribute('data-language');
-    if (data && /^[\w+#.-]{1,30}$/.test(data.trim())) return data.trim().toLowerCase();
-    const classes = element.getAttribute('class') ?? '';
-    const match =
-      /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]{1,30})(?:\s|$)/i.exec(classes) ??
-      /brush:\s*([\w+#.-]{1,30})/i.exec(classes);
-    const language = match?.[1]?.toLowerCase();
-    if (language && !['none', 'plaintext', 'text', 'plain', 'default'].includes(language)) return language;
+    const language = declaredLanguage(element);
+    if (language) return language;
   }
   return null;
 }
@@ -293,6 +339,13 @@ function codeLanguage(pre: DomElement): string | null {
 export function codeText(pre: DomElement): string {
   for (const gutter of selectAll(pre, '[class]')) if (GUTTER.test(gutter.getAttribute('class') ?? '')) gutter.remove();
   for (const br of selectAll(pre, 'br')) br.textContent = '\n';
+  // Doxygen writes code as a block of lines (`div.fragment > div.line`), not a <pre>.
+  const lines = selectAll(pre, 'div.line');
+  if (pre.localName !== 'pre' && lines.length > 0)
+    return lines
+      .map((line) => line.textContent ?? '')
+      .join('\n')
+      .replace(/\s+$/, '');
   return (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
 }
 
