@@ -83,7 +83,7 @@ export function printSummary(label: string, scores: PageScore[]): void {
   );
   console.log(`\n${label}`);
   console.log(
-    '| set | pages | P | R | F1 | code verbatim % | language kept % | tables kept % | h1 first % | nav leaking % | ¶/§ in headings % | CPU ms median | p90 |',
+    '| set | pages | P | R | F1 | code verbatim % | language kept % | tables kept % | h1 first % | nav leaking % | permalink signs in headings % | CPU ms median | p90 |',
   );
   console.log(`|${' --- |'.repeat(13)}`);
   for (const r of [...rows, rowOf('all (pages pooled)', scores), meanRow(rows)])

@@ -37,7 +37,8 @@ export interface PageScore {
   cpuMs: number;
 }
 
-const PERMALINK = /[¶§🔗]|\[#\]\([^)]*\)/gu;
+/** Permalink signs: pilcrow, section sign, link emoji, icon-font glyphs (private use: sphinx_rtd_theme's U+F0C1). */
+const PERMALINK = /[¶§🔗\u{E000}-\u{F8FF}]|\[#\]\([^)]*\)/gu;
 
 /** Code as compared: lines right-trimmed, blank lines at either end dropped. */
 const codeNorm = (code: string) =>
@@ -110,7 +111,7 @@ export function scorePage(page: DocsPage, got: Extraction, cpuMs: number): PageS
     h1: page.h1,
     firstHeading,
     navLeaked: page.navTexts.filter((t) => text.includes(oneLine(t))),
-    permalinkSigns: parts.headings.some((h) => /[¶§]/u.test(h)),
+    permalinkSigns: parts.headings.some((h) => /[¶§\u{E000}-\u{F8FF}]/u.test(h)),
     missingCodes: code.missing,
     lostTables,
     cpuMs,

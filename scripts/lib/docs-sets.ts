@@ -18,6 +18,8 @@ export interface DocsSet {
   drop?: string;
   /** Code blocks (default: pre, outermost only). */
   code?: string;
+  /** Sample each top folder alike (a set of several books), rather than in proportion to its pages. */
+  perFolder?: boolean;
   /** Navigation that is not links (DocBook's next and previous titles), for the texts that must not leak. */
   nav?: string;
 }
@@ -47,6 +49,7 @@ export const DOCS_SETS: DocsSet[] = [
     name: 'rust-book',
     root: `${DOC}/rust-doc/html`,
     include: /^(book|reference|nomicon|rust-by-example|edition-guide|rustc|rustdoc|embedded-book|unstable-book)\//,
+    perFolder: true,
     main: 'main',
     drop: 'button, .buttons',
   },
@@ -87,7 +90,12 @@ export const DOCS_SETS: DocsSet[] = [
     drop: SPHINX_DROP,
   },
   { name: 'mkdocs-rtd', root: `${DOC}/python-typer-doc/html`, main: 'div[role=main]', drop: SPHINX_DROP },
-  { name: 'pydata-sphinx', root: `${DOC}/groonga-doc/en/html`, main: 'main[role=main] > div, main', drop: SPHINX_DROP },
+  {
+    name: 'pydata-sphinx',
+    root: `${DOC}/groonga-doc/en/html`,
+    main: 'main[role=main]',
+    drop: `${SPHINX_DROP}, .prev-next-area`,
+  },
   {
     name: 'doxygen',
     root: `${DOC}/lmdb-doc/html`,

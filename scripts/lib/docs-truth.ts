@@ -19,15 +19,30 @@ function candidates(set: DocsSet): string[] {
     .sort();
 }
 
-/** Up to `limit` pages of a set, at evenly spaced places of its sorted tree (the next content page from each). */
+/** Up to `limit` pages of a set (`perFolder`: as many of each top folder), evenly spread over its sorted tree. */
 export function sampleSet(set: DocsSet, limit: number): DocsPage[] {
   const files = candidates(set);
+  if (!set.perFolder) return spread(set, files, limit);
+  const folders = [...new Set(files.map((f) => f.split('/')[0]))];
+  const each = Math.ceil(limit / Math.max(1, folders.length));
+  return folders
+    .flatMap((folder) =>
+      spread(
+        set,
+        files.filter((f) => f.split('/')[0] === folder),
+        each,
+      ),
+    )
+    .slice(0, limit);
+}
+
+/** Up to `limit` of the files, at evenly spaced places (the next content page from each). */
+function spread(set: DocsSet, files: string[], limit: number): DocsPage[] {
   const want = Math.min(limit, files.length);
   const pages: DocsPage[] = [];
   const taken = new Set<number>();
   for (let k = 0; k < want; k++) {
-    const end = files.length;
-    for (let i = Math.floor((k * files.length) / want); i < end; i++) {
+    for (let i = Math.floor((k * files.length) / want); i < files.length; i++) {
       const rel = files[i];
       if (rel === undefined || taken.has(i)) continue;
       taken.add(i);
