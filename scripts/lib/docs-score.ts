@@ -49,7 +49,7 @@ const codeNorm = (code: string) =>
     .replace(/^\n+|\n+$/g, '');
 
 /** A heading as compared: Markdown links, code marks, emphasis, escapes and permalink signs removed. */
-export const headingNorm = (text: string) =>
+const headingNorm = (text: string) =>
   text
     .replace(PERMALINK, '')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')

@@ -66,7 +66,7 @@ export function installedSets(log: (line: string) => void = console.log): DocsSe
   });
 }
 
-export function writeTruth(dir: string, set: string, pages: DocsPage[]): string {
+function writeTruth(dir: string, set: string, pages: DocsPage[]): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${set}.jsonl`);
   writeFileSync(path, pages.map((p) => JSON.stringify(p)).join('\n') + (pages.length ? '\n' : ''));

@@ -8,7 +8,7 @@ export interface Fence {
   content: string;
 }
 
-export interface MdTable {
+interface MdTable {
   rows: number;
   cols: number;
 }
