@@ -60,7 +60,10 @@ function rowOf(name: string, scores: PageScore[]): Row {
 
 /** The mean of the sets' rows (each set weighs the same; shares with nothing to keep left out). */
 function meanRow(rows: Row[]): Row {
-  const avg = (f: (r: Row) => number) => mean(rows.map(f).filter((v) => !Number.isNaN(v)));
+  const avg = (f: (r: Row) => number) => {
+    const values = rows.map(f).filter((v) => !Number.isNaN(v));
+    return values.length ? mean(values) : Number.NaN;
+  };
   return {
     ...(Object.fromEntries(
       Object.keys(rows[0] ?? {}).map((k) => [k, avg((r) => r[k as keyof Row] as number)]),
