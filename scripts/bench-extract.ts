@@ -8,6 +8,10 @@
  * - CORPUS=trafilatura: trafilatura's evaluation set, 990 pages with human-labelled snippets, scored by its score.py
  *   (precision, recall, F1) with workerd CPU ms per page; RUNS passes (median CPU), PAGES the first n pages only.
  *   See lib/trafilatura-eval.ts.
+ * - CORPUS=docs: documentation sets installed from Debian packages (python3.11-doc, python-django-doc,
+ *   postgresql-doc-15, rust-doc, nodejs-doc, mkdocs, ...; lib/docs-sets.ts), up to SAMPLE pages each (default 100), scored
+ *   against each generator's own main block: text token F1, code blocks, languages, tables, title, navigation leaks,
+ *   workerd CPU per page (median, p90). Sets not installed are skipped. See lib/docs-eval.ts.
  * BASELINE=<git rev> also runs a Worker built from that revision's src/ (lib/baseline-worker.ts), in the same run,
  * and compares: before and after on the same machine at the same time.
  */
@@ -15,7 +19,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { startBaselineWorker } from './lib/baseline-worker.ts';
+import { benchDocs } from './lib/docs-eval.ts';
+import { installedSets } from './lib/docs-truth.ts';
 import { type BenchWorker, median, startBenchWorker } from './lib/local.ts';
+import { tokenF1 } from './lib/token-f1.ts';
 import { benchTrafilatura } from './lib/trafilatura-eval.ts';
 
 const root = new URL('../', import.meta.url).pathname;
@@ -24,33 +31,15 @@ const corpusName = process.env.CORPUS ?? 'readability';
 const corpus = join(root, '../shared/corpora', CORPORA[corpusName] ?? corpusName);
 const RUNS = Number(process.env.RUNS ?? 3);
 const VARIANTS = (process.env.VARIANTS ?? 'edgecrawl,body').split(',');
-if (!existsSync(corpus)) {
+if (corpusName === 'docs' && installedSets(() => {}).length === 0) {
+  console.log('bench:extract: no documentation set installed (see scripts/lib/docs-sets.ts); nothing to measure.');
+  process.exit(0);
+}
+if (corpusName !== 'docs' && !existsSync(corpus)) {
   console.log(
     `bench:extract: no corpus at ${corpus} (it is beside the project in ../shared/corpora); nothing to measure.`,
   );
   process.exit(0);
-}
-
-/** Lower-cased words: runs of letters or digits. */
-const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
-/** Token F1 of a text against a reference, as bags of words. */
-function tokenF1(got: string, want: string): { precision: number; recall: number; f1: number } {
-  const counts = new Map<string, number>();
-  for (const t of tokens(want)) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const gotTokens = tokens(got);
-  let overlap = 0;
-  for (const t of gotTokens) {
-    const n = counts.get(t) ?? 0;
-    if (n > 0) {
-      overlap++;
-      counts.set(t, n - 1);
-    }
-  }
-  const wantCount = tokens(want).length;
-  const precision = gotTokens.length === 0 ? (wantCount === 0 ? 1 : 0) : overlap / gotTokens.length;
-  const recall = wantCount === 0 ? 1 : overlap / wantCount;
-  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
 }
 
 const norm = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, ' ').trim().toLowerCase() : null);
@@ -142,6 +131,7 @@ try {
     workers.push({ label: `baseline ${baseline.rev}`, worker: baseline });
   }
   if (corpusName === 'trafilatura') await benchTrafilatura(corpus, workers, Number(process.env.RUNS ?? 1));
+  else if (corpusName === 'docs') await benchDocs(workers, Number(process.env.RUNS ?? 1));
   else await benchReadability(workers);
 } finally {
   for (const { worker } of workers) worker.stop();

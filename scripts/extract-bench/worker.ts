@@ -13,6 +13,8 @@ const SPECS: Record<string, ExtractSpec> = {
   edgecrawl: { formats: ['text', 'markdown', 'metadata'], mainContent: true, include: [], exclude: [], fields: {} },
   // The whole body, for comparison: what extraction without main-content detection gives.
   body: { formats: ['text', 'markdown', 'metadata'], mainContent: false, include: [], exclude: [], fields: {} },
+  // The documentation bench (CORPUS=docs): Markdown and text, main content detected.
+  docs: { formats: ['markdown', 'text'], mainContent: true, include: [], exclude: [], fields: {} },
 };
 
 export default {

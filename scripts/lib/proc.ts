@@ -50,3 +50,30 @@ export function peakRssMiB(pids: number[], match: RegExp): number {
   }
   return peak;
 }
+
+/**
+ * CPU nanoseconds the processes' threads have run (the scheduler's own count, /proc/<pid>/task/<tid>/schedstat):
+ * fine enough to time one request, where user + system times move in 10 ms ticks.
+ */
+export function cpuNanos(pids: number[]): number {
+  let ns = 0;
+  for (const pid of pids) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`))
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // gone
+    }
+  }
+  return ns;
+}
+
+/** The processes of a group whose command name matches. */
+export const processesNamed = (pgid: number, match: RegExp) =>
+  processGroup(pgid).filter((pid) => {
+    try {
+      return match.test(readFileSync(`/proc/${pid}/comm`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
