@@ -2,7 +2,7 @@ import { charsetOf } from './charset';
 
 export { charsetOf };
 
-import { type DomDocument, type DomElement, parseDocument, selectAll } from './extract/dom';
+import { type DomDocument, type DomElement, parseBounded, selectAll } from './extract/dom';
 import { normalizeUrl } from './normalize';
 
 export interface ParsedPage {
@@ -84,7 +84,7 @@ export function readPage(document: DomDocument, pageUrl: string): ParsedPage {
  * and the fallback for documents HTMLRewriter cannot decode.
  */
 export function parseHtmlPage(html: string, pageUrl: string): ParsedPage {
-  return readPage(parseDocument(html), pageUrl);
+  return readPage(parseBounded(html, []).document, pageUrl);
 }
 
 /** Decodes a body for parsing, falling back to UTF-8 for labels the runtime does not know. */

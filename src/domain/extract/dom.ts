@@ -3,6 +3,8 @@
  * types, so its document comes in through parseDocument() as these interfaces.
  */
 import { parseHTML } from 'linkedom/worker';
+import { boundMarkup } from './bound';
+import { PAGE_LIMITS } from './spec';
 
 const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -54,6 +56,27 @@ export function parseDocument(html: string): DomDocument {
   const head = headEnd >= 0 ? strip(html.slice(0, headEnd)) : '';
   const body = strip(headEnd >= 0 ? html.slice(headEnd) : html);
   return parseHTML(`<!DOCTYPE html><html${htmlAttributes}><head>${head}</head><body>${body}</body></html>`).document;
+}
+
+/**
+ * Parses HTML within PAGE_LIMITS' parse bounds (see bound.ts), saying in `warnings` what was flattened or cut;
+ * `whole` is false when the end of the page was not parsed.
+ */
+export function parseBounded(html: string, warnings: string[]): { document: DomDocument; whole: boolean } {
+  const { parseDepth: depth, parseElements: elements, parseNodes: nodes } = PAGE_LIMITS;
+  const bounded = boundMarkup(html, { depth, elements, nodes });
+  if (bounded.flattened > 0)
+    warnings.push(
+      `page: ${bounded.flattened} elements nested deeper than ${depth} were flattened into their ancestors (their text kept)`,
+    );
+  if (bounded.cutAt !== null) {
+    const what =
+      bounded.cutBy === 'elements' ? `${elements} elements` : `${nodes} nodes (tags, comments and character references)`;
+    warnings.push(
+      `page: parsed up to ${what}, ${bounded.cutAt} of ${html.length} characters; the rest is not extracted`,
+    );
+  }
+  return { document: parseDocument(bounded.html), whole: bounded.cutAt === null };
 }
 
 export const isElement = (node: DomNode): node is DomElement => node.nodeType === ELEMENT_NODE;

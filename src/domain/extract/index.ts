@@ -2,7 +2,7 @@ import { decodeHtml } from '../charset';
 import { sha256Hex } from '../hash';
 import { readPage } from '../html';
 import { type ContentSource, cleanHtml, selectContent } from './content';
-import { baseUrlOf, type DomDocument, parseDocument } from './dom';
+import { baseUrlOf, type DomDocument, parseBounded } from './dom';
 import { type FieldValue, readFields, readImages } from './fields';
 import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
 import { toMarkdown } from './markdown';
@@ -34,7 +34,7 @@ export interface PageExtract {
   outputs: ExtractOutputs;
   /** Facts kept in D1 whatever the formats: small, and what listings and exports show. */
   summary: { title: string | null; description: string | null; language: string | null };
-  /** Every link of the page (normalized), for the crawl to follow; null when the page was not parsed. */
+  /** Every link of the page (normalized), for the crawl to follow; null when the page was not parsed (or not whole). */
   links: string[] | null;
   source: ContentSource | null;
   encoding: string;
@@ -97,7 +97,7 @@ export async function extractPage(
       encoding,
     };
   }
-  const document = parseDocument(html);
+  const { document, whole } = parseBounded(html, warnings);
   const read = readDocument(document, pageUrl, spec, warnings);
   const { root, source } = selectContent(document, spec, warnings);
   const text = cap(toMarkdown(root, read.base, 'text'), 'text', warnings);
@@ -121,5 +121,6 @@ export async function extractPage(
     description: read.metadata.description,
     language: read.metadata.language,
   };
-  return { record, outputs, summary, links: read.links, source, encoding };
+  // A page cut short has its links found by the streaming parser, which reads it all.
+  return { record, outputs, summary, links: whole ? read.links : null, source, encoding };
 }

@@ -56,6 +56,16 @@ export const SPEC_LIMITS = {
 export const PAGE_LIMITS = {
   /** HTML larger than this is not parsed into a DOM: links are still found by streaming. */
   domBytes: 4 * 1024 * 1024,
+  /**
+   * Parsing is bounded by a counted pre-pass (bound.ts): open tags nested deeper than this are dropped (their content
+   * kept, flattened into the element at this depth); past parseElements elements or parseNodes nodes (tags, comments,
+   * character references: each costs linkedom microseconds) the rest of the page is not parsed, and its links are
+   * left to the streaming parser. Of 1,120 real pages (Readability's and trafilatura's test sets) the largest has
+   * 10,106 elements and 22,040 nodes, and none nests deeper than 128.
+   */
+  parseDepth: 512,
+  parseElements: 15_000,
+  parseNodes: 40_000,
   /** Elements deeper than this are read as text only (markdown, fields); main-content detection is skipped. */
   depth: 256,
   /**
