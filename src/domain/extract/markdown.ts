@@ -24,6 +24,10 @@ interface Context {
   depth: number;
   /** Inside a link, a heading, a cell or emphasis: text there never starts a Markdown line. */
   inline: number;
+  /** Tables open around the node: GFM has no nested tables, and each level escapes its cells' pipes again. */
+  tables: number;
+  /** Characters joined so far (each level of nesting joins its content again): past PAGE_LIMITS.markdownWork, what is left is read as text. */
+  work: number;
   /** Code blocks, kept out of whitespace normalization and put back at the end. */
   blocks: string[];
 }
@@ -81,9 +85,17 @@ const BLOCK_MARK = (i: number) => `\u0000${i}\u0000`;
 const INDENT = '\u0002';
 
 /** Markdown (or text) of an element's content. */
-export function toMarkdown(root: DomElement, baseUrl: string, mode: OutputMode = 'markdown'): string {
-  const context: Context = { mode, baseUrl, depth: 0, inline: 0, blocks: [] };
-  const raw = render(root, context)
+export function toMarkdown(
+  root: DomElement,
+  baseUrl: string,
+  mode: OutputMode = 'markdown',
+  warnings: string[] = [],
+): string {
+  const context: Context = { mode, baseUrl, depth: 0, inline: 0, tables: 0, work: 0, blocks: [] };
+  const rendered = render(root, context);
+  if (context.work > PAGE_LIMITS.markdownWork)
+    warnings.push(`${mode}: past ${PAGE_LIMITS.markdownWork} characters of work, the rest of the content is read as text`);
+  const raw = rendered
     .replace(/^[ \t]+|[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: code-block marks and list indentation are control characters on purpose
@@ -106,7 +118,8 @@ function render(node: DomNode, context: Context): string {
   if (!isElement(node)) return children(node, context);
   const name = node.localName;
   if (SKIP.has(name) || node.getAttribute('hidden') !== null || node.getAttribute('aria-hidden') === 'true') return '';
-  if (context.depth >= PAGE_LIMITS.depth) return ` ${text(node.textContent ?? '', context)} `;
+  if (context.depth >= PAGE_LIMITS.depth || context.work > PAGE_LIMITS.markdownWork)
+    return ` ${text(node.textContent ?? '', context)} `;
   context.depth++;
   try {
     return element(node, name, context);
@@ -118,7 +131,9 @@ function render(node: DomNode, context: Context): string {
 function children(node: DomNode, context: Context): string {
   const parts: string[] = [];
   for (const child of Array.from(node.childNodes)) parts.push(render(child, context));
-  return parts.join('');
+  const joined = parts.join('');
+  context.work += joined.length;
+  return joined;
 }
 
 function element(node: DomElement, name: string, context: Context): string {
@@ -374,6 +389,16 @@ function rowsOf(table: DomElement): DomElement[] {
 }
 
 function table(node: DomElement, context: Context): string {
+  if (context.tables >= PAGE_LIMITS.markdownTables) return block(children(node, context));
+  context.tables++;
+  try {
+    return gfmTable(node, context);
+  } finally {
+    context.tables--;
+  }
+}
+
+function gfmTable(node: DomElement, context: Context): string {
   // A highlighter's table (a gutter column beside the code), or a layout table: its content, as blocks.
   if (selectAll(node, 'pre').length > 0) {
     for (const cell of selectAll(node, 'td, th')) if (GUTTER.test(cell.getAttribute('class') ?? '')) cell.remove();

@@ -73,12 +73,21 @@ export const PAGE_LIMITS = {
    * is skipped and the whole body is used (100,000 links took 11 s to detect, 0.5 s to convert).
    */
   detectElements: 10_000,
+  /**
+   * Markdown and text: characters joined by the walk, summed over every element (nested content is joined again at
+   * each level); past this the rest of the content is read as plain text, so the walk stays linear.
+   */
+  markdownWork: 32 * 1024 * 1024,
+  /** Tables nested in tables rendered as GFM tables; deeper ones are read as blocks (GFM has no nested tables). */
+  markdownTables: 8,
   /** Matches of a list field kept. */
   listItems: 1000,
   /** Links and images kept in a record. */
   links: 5000,
   jsonLdBlocks: 50,
   jsonLdBytes: 1024 * 1024,
+  /** A JSON-LD block nested deeper than this is not parsed at all (JSON.parse's cost grows with nesting). */
+  jsonLdParseDepth: 10_000,
   /** Nesting of a JSON-LD value kept (deeper values are cut). */
   jsonLdDepth: 32,
   /** Characters of one output (markdown, text, html). */
