@@ -21,9 +21,10 @@ export interface MarkupBounds {
 
 export interface BoundedMarkup {
   html: string;
-  /** The work counted: elements and nodes kept for the parser. */
+  /** The work counted: elements and nodes kept for the parser, and the character references among the nodes. */
   elements: number;
   nodes: number;
+  entities: number;
   /** Open tags dropped for nesting past the depth bound (with their close tags). */
   flattened: number;
   /** Where the markup was cut (a character offset), or null when it was read to the end. */
@@ -75,6 +76,7 @@ interface Scan {
   drops: [number, number][];
   elements: number;
   nodes: number;
+  entities: number;
   flattened: number;
   /** The next `&` at or after the scan's position (-1: none left), so that text is searched once. */
   nextAmp: number;
@@ -191,6 +193,7 @@ function countEntities(scan: Scan, from: number, to: number): boolean {
   if (scan.nextAmp >= 0 && scan.nextAmp < from) scan.nextAmp = scan.html.indexOf('&', from);
   while (scan.nextAmp >= 0 && scan.nextAmp < to) {
     if (!count(scan, scan.nextAmp, false)) return false;
+    scan.entities++;
     scan.nextAmp = scan.html.indexOf('&', scan.nextAmp + 1);
   }
   return true;
@@ -221,6 +224,7 @@ export function boundMarkup(html: string, bounds: MarkupBounds): BoundedMarkup {
     drops: [],
     elements: 0,
     nodes: 0,
+    entities: 0,
     flattened: 0,
     nextAmp: html.indexOf('&'),
     cutAt: null,
@@ -232,8 +236,8 @@ export function boundMarkup(html: string, bounds: MarkupBounds): BoundedMarkup {
     if (!countEntities(scan, at, lt < 0 ? html.length : lt) || lt < 0) break;
     at = step(scan, lt);
   }
-  const { drops, cutAt, cutBy, elements, nodes, flattened } = scan;
-  if (drops.length === 0 && cutAt === null) return { html, elements, nodes, flattened, cutAt, cutBy };
+  const { drops, cutAt, cutBy, elements, nodes, entities, flattened } = scan;
+  if (drops.length === 0 && cutAt === null) return { html, elements, nodes, entities, flattened, cutAt, cutBy };
   const parts: string[] = [];
   let from = 0;
   for (const [start, end] of drops) {
@@ -242,5 +246,5 @@ export function boundMarkup(html: string, bounds: MarkupBounds): BoundedMarkup {
     from = end;
   }
   parts.push(html.slice(from, cutAt ?? html.length));
-  return { html: parts.join(''), elements, nodes, flattened, cutAt, cutBy };
+  return { html: parts.join(''), elements, nodes, entities, flattened, cutAt, cutBy };
 }

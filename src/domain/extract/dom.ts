@@ -80,8 +80,9 @@ export function parseBounded(html: string, warnings: string[]): { document: DomD
   }
   const document = parseDocument(bounded.html);
   // Each character reference is a text node of its own: 1 MB of &amp; is 200,000 nodes, and every walk (main
-  // content detection reads textContent again and again) pays for each. Joined, they cost nothing.
-  document.documentElement.normalize();
+  // content detection reads textContent again and again) pays for each. Joined, they cost nothing; only past a
+  // count no real page reaches, as joining changes how Readability wraps text.
+  if (bounded.entities > PAGE_LIMITS.joinEntities) document.documentElement.normalize();
   return { document, whole: bounded.cutAt === null };
 }
 
