@@ -1,6 +1,6 @@
 /**
  * npm run measure:hostile -- the CPU each hostile page (test/support/hostile-pages.ts) costs extraction in Node, per
- * step: decode, parse, the reads of readDocument (JSON-LD, metadata, links, images), selectContent, markdown, text
+ * step: decode, parse, the reads of readDocument (JSON-LD, metadata, fields, links, images), selectContent, markdown, text
  * and html, then extractPage as a whole. Each page runs in a child process of its own, killed after TIMEOUT seconds
  * of wall time (default 30): a page that stalls shows the step it stalled in. ONLY=name,... measures some pages.
  * CPU is process.cpuUsage() (user + system) around each step.
@@ -17,7 +17,19 @@ const HOOK = `export async function resolve(specifier, context, next) {
   }
 }`;
 
-const STEPS = ['decode', 'parse', 'jsonLd', 'metadata', 'links', 'images', 'content', 'markdown', 'text', 'html'];
+const STEPS = [
+  'decode',
+  'parse',
+  'jsonLd',
+  'metadata',
+  'fields',
+  'links',
+  'images',
+  'content',
+  'markdown',
+  'text',
+  'html',
+];
 const URL_ = 'https://hostile.example/page.html';
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -31,7 +43,7 @@ async function measurePage(name: string): Promise<void> {
   const { parseBounded, baseUrlOf } = await import('../src/domain/extract/dom.ts');
   const { readJsonLd, linkedFacts } = await import('../src/domain/extract/json-ld.ts');
   const { readMetadata } = await import('../src/domain/extract/metadata.ts');
-  const { readImages } = await import('../src/domain/extract/fields.ts');
+  const { readFields, readImages } = await import('../src/domain/extract/fields.ts');
   const { readPage } = await import('../src/domain/html.ts');
   const { selectContent, cleanHtml } = await import('../src/domain/extract/content.ts');
   const { toMarkdown } = await import('../src/domain/extract/markdown.ts');
@@ -50,7 +62,7 @@ async function measurePage(name: string): Promise<void> {
     mainContent: true,
     include: [],
     exclude: [],
-    fields: {},
+    fields: { heading: { selector: 'h1' }, cells: { selector: 'td', list: true } },
   };
   const warnings: string[] = [];
   const { text: html } = step('decode', () => decodeHtml(body, 'text/html; charset=utf-8'));
@@ -59,6 +71,7 @@ async function measurePage(name: string): Promise<void> {
     const base = baseUrlOf(document, URL_);
     const jsonLd = step('jsonLd', () => readJsonLd(document, warnings));
     step('metadata', () => readMetadata(document, base, linkedFacts(jsonLd)));
+    step('fields', () => readFields(document.documentElement, spec.fields, { baseUrl: base, errors: {} }));
     step('links', () => readPage(document, URL_));
     step('images', () => readImages(document.documentElement, base));
     const { root } = step('content', () => selectContent(document, { ...spec, formats: [...spec.formats] }, warnings));
@@ -82,7 +95,9 @@ interface Row {
 
 function runChild(name: string, bytes: number, timeoutS: number): Promise<Row> {
   const row: Row = { name, bytes, steps: {}, warnings: [], stalled: null };
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, name], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutS * 1000);
   let error = '';
   child.stderr.on('data', (chunk: Buffer) => {

@@ -3,6 +3,7 @@ import { charsetOf } from './charset';
 export { charsetOf };
 
 import { type DomDocument, type DomElement, parseBounded, selectAll } from './extract/dom';
+import { PAGE_LIMITS } from './extract/spec';
 import { normalizeUrl } from './normalize';
 
 export interface ParsedPage {
@@ -53,7 +54,14 @@ export function resolvePage(raw: RawPage, pageUrl: string): ParsedPage {
   for (const href of raw.hrefs) if (href) add(href);
   let canonical: string | null = null;
   for (const href of raw.canonicals) if (href) canonical ??= add(href);
-  const title = raw.title === null ? null : raw.title.replace(/\s+/g, ' ').trim() || null;
+  const title =
+    raw.title === null
+      ? null
+      : raw.title
+          .slice(0, PAGE_LIMITS.metaChars * 4)
+          .replace(/\s+/g, ' ')
+          .trim()
+          .slice(0, PAGE_LIMITS.metaChars) || null;
   return { title, links, canonical };
 }
 

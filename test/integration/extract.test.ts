@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { runDueSchedules } from '../../src/jobs/schedules';
 import { api, countBy, createCrawl, getCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
+import { HOSTILE_PAGES } from '../support/hostile-pages';
 
 const SPEC = {
   formats: ['markdown', 'text', 'html', 'metadata', 'jsonLd', 'links', 'images'],
@@ -111,12 +112,35 @@ describe('a crawl with extract', () => {
     ).toBe(true);
     const links = await record(id, `${root}links.html`);
     expect(links.warnings).toEqual([
+      expect.stringMatching(/^page: parsed up to 15000 elements, \d+ of \d+ characters; the rest is not extracted$/),
       'content: more than 10000 elements; main content not detected, the whole body is used',
-      'markdown: cut at 2097152 characters',
     ]);
-    expect((await content(id, `${root}links.html`, 'markdown')).body.length).toBe(2_097_152);
+    const linksMarkdown = (await content(id, `${root}links.html`, 'markdown')).body;
+    expect(linksMarkdown.startsWith(`[0](${root}x/0.html)`)).toBe(true);
+    expect(linksMarkdown.length).toBeLessThan(2_097_152);
     expect((await content(id, `${root}script.html`, 'markdown')).body).toBe('Script page text.');
     expect((await record(id, `${root}unclosed.html`)).wordCount).toBe(20_000);
+    expect((await api('/v1/health')).status).toBe(200);
+  });
+
+  it('stores every page of the hostile set once, each with a record, in one crawl', async () => {
+    const root = `${site()}/t/${namespace()}/docs/hostile/`;
+    const pages = HOSTILE_PAGES.map((p) => `${root}${p.name}`);
+    const id = await createCrawl({
+      seeds: pages,
+      maxDepth: 0,
+      extract: { formats: ['markdown', 'text', 'links'], fields: { cells: { selector: 'td', list: true } } },
+    });
+    const crawl = await waitForCrawl(id, 180_000);
+    expect(crawl.counts).toMatchObject({ discovered: pages.length, stored: pages.length, failed: 0 });
+    const log = (await siteLog(new URL(root).pathname.split('/')[2] ?? '')).filter((l) => !l.endsWith('/robots.txt'));
+    expect(
+      [...countBy(log).values()].every((n) => n === 1),
+      JSON.stringify([...countBy(log)]),
+    ).toBe(true);
+    for (const url of pages) expect((await record(id, url)).contentHash, url).toMatch(/^[0-9a-f]{64}$/);
+    expect((await record(id, `${root}deep-divs.html`)).warnings[0]).toMatch(/nested deeper than 512 were flattened/);
+    expect((await record(id, `${root}siblings-200k.html`)).warnings[0]).toMatch(/^page: parsed up to 15000 elements/);
     expect((await api('/v1/health')).status).toBe(200);
   });
 

@@ -2,9 +2,12 @@
  * A small documentation site for extraction tests, under /t/<ns>/docs/: an index, an article with a table and code
  * blocks, a product page for declared fields, a windows-1252 page declared only in <meta>, a page with nothing but
  * navigation, a page whose footer changes on every request (its content does not), a page whose content does, and
- * hostile pages (deep nesting, endless unclosed tags, 100k links, megabytes of inline script). No page sends ETag or
+ * hostile pages (deep nesting, endless unclosed tags, 100k links, megabytes of inline script; the whole set of
+ * hostile-pages.ts under hostile/). No page sends ETag or
  * Last-Modified: recrawls must tell unchanged pages by their content.
  */
+import { HOSTILE_PAGES } from './hostile-pages.ts';
+
 type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer };
 
 const served = new Map<string, number>();
@@ -110,6 +113,8 @@ export function docsSite(ns: string, rest: string): Reply {
       return html(page('News', `<main><article><h1>News</h1>${prose(`Edition ${count(key)}`, 3)}</article></main>`));
     default: {
       const hostile = HOSTILE[rest];
+      const set = HOSTILE_PAGES.find((p) => `hostile/${p.name}` === rest);
+      if (set) return html(Buffer.from(set.body()));
       return hostile ? html(hostile()) : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
     }
   }

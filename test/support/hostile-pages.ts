@@ -13,7 +13,8 @@ export interface HostilePage {
 const utf8 = (html: string) => new TextEncoder().encode(html);
 const page = (body: string, head = '') =>
   utf8(`<!doctype html><html lang="en"><head><title>Hostile</title>${head}</head><body>${body}</body></html>`);
-const repeat = (count: number, make: (i: number) => string) => Array.from({ length: count }, (_, i) => make(i)).join('');
+const repeat = (count: number, make: (i: number) => string) =>
+  Array.from({ length: count }, (_, i) => make(i)).join('');
 const nested = (count: number, open: string, close: string, inner: string) =>
   `${open.repeat(count)}${inner}${close.repeat(count)}`;
 

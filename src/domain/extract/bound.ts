@@ -34,7 +34,9 @@ export interface BoundedMarkup {
 }
 
 const VOID = new Set(
-  'area base basefont br col command embed frame hr img input isindex keygen link meta param source track wbr'.split(' '),
+  'area base basefont br col command embed frame hr img input isindex keygen link meta param source track wbr'.split(
+    ' ',
+  ),
 );
 const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
 const FOREIGN = new Set(['svg', 'math']);
@@ -115,13 +117,17 @@ function tagEnd(html: string, from: number): { end: number; selfClosing: boolean
   return { end: html.length, selfClosing: false };
 }
 
-/** Counts a node; false (and the markup cut at `at`) once a bound is passed. */
+/** Counts a node; false (and the markup cut at `at`) when it would pass a bound. */
 function count(scan: Scan, at: number, element: boolean): boolean {
-  if (element) scan.elements++;
-  scan.nodes++;
-  if (scan.elements <= scan.bounds.elements && scan.nodes <= scan.bounds.nodes) return true;
+  const elements = scan.elements + (element ? 1 : 0);
+  const nodes = scan.nodes + 1;
+  if (elements <= scan.bounds.elements && nodes <= scan.bounds.nodes) {
+    scan.elements = elements;
+    scan.nodes = nodes;
+    return true;
+  }
   scan.cutAt = at;
-  scan.cutBy = scan.elements > scan.bounds.elements ? 'elements' : 'nodes';
+  scan.cutBy = elements > scan.bounds.elements ? 'elements' : 'nodes';
   return false;
 }
 

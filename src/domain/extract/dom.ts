@@ -73,7 +73,9 @@ export function parseBounded(html: string, warnings: string[]): { document: DomD
     );
   if (bounded.cutAt !== null) {
     const what =
-      bounded.cutBy === 'elements' ? `${elements} elements` : `${nodes} nodes (tags, comments and character references)`;
+      bounded.cutBy === 'elements'
+        ? `${elements} elements`
+        : `${nodes} nodes (tags, comments and character references)`;
     warnings.push(
       `page: parsed up to ${what}, ${bounded.cutAt} of ${html.length} characters; the rest is not extracted`,
     );

@@ -9,12 +9,20 @@ interface FieldContext {
   baseUrl: string;
   /** Problems by field path ("specs[2].value"); a field that fails is null, never the page. */
   errors: Record<string, string>;
+  /** Work so far: characters read (text and HTML of matches) and elements visited; nested matches read theirs again. */
+  work?: number;
+  /** Elements copied so far to read code blocks' lines. */
+  copied?: number;
 }
 
 /** The value of one matched element as the spec wants it. */
 function matchValue(element: DomElement, spec: FieldSpec, path: string, context: FieldContext): FieldValue {
   if (spec.fields) return readFields(element, spec.fields, context, `${path}.`);
   const type = spec.type ?? 'text';
+  if ((context.work ?? 0) > PAGE_LIMITS.fieldWork) {
+    context.errors[path] = `not read: fields past ${PAGE_LIMITS.fieldWork} characters and elements read`;
+    return null;
+  }
   const raw =
     spec.attr !== undefined
       ? element.getAttribute(spec.attr)
@@ -25,8 +33,10 @@ function matchValue(element: DomElement, spec: FieldSpec, path: string, context:
     context.errors[path] = `no attribute ${spec.attr}`;
     return null;
   }
+  context.work = (context.work ?? 0) + raw.length;
   if (type === 'html') return raw.trim();
-  if (spec.attr === undefined && (type === 'code' || type === 'text')) return elementText(element, type, context);
+  if (spec.attr === undefined && (type === 'code' || type === 'text'))
+    return elementText(element, type, { raw, path }, context);
   const text = collapse(raw);
   if (type === 'number') {
     const number = parseNumber(text);
@@ -52,12 +62,28 @@ function inCode(element: DomElement): boolean {
   return false;
 }
 
-/** An element's text: code verbatim; other text collapsed, except the line breaks of the code blocks inside it. */
-function elementText(element: DomElement, type: 'code' | 'text', context: FieldContext): string {
+/**
+ * An element's text: code verbatim; other text collapsed, except the line breaks of the code blocks inside it. Those
+ * are read from a copy; past PAGE_LIMITS.fieldElements elements copied (nested matches copy the same ones again),
+ * the text is taken as it is.
+ */
+function elementText(
+  element: DomElement,
+  type: 'code' | 'text',
+  { raw, path }: { raw: string; path: string },
+  context: FieldContext,
+): string {
+  const code = type === 'code' || inCode(element);
+  const inner = selectAll(element, '*');
+  context.work = (context.work ?? 0) + inner.length;
+  if (!code && !inner.some((e) => e.localName === 'pre')) return collapse(raw);
+  context.copied = (context.copied ?? 0) + inner.length;
+  if (context.copied > PAGE_LIMITS.fieldElements) {
+    context.errors[path] = `read as plain text: fields copied past ${PAGE_LIMITS.fieldElements} elements`;
+    return code ? raw : collapse(raw);
+  }
   const copy = element.cloneNode(true);
-  if (type === 'code' || inCode(element)) return codeText(copy);
-  if (selectAll(copy, 'pre').length === 0) return collapse(copy.textContent);
-  return toMarkdown(copy, context.baseUrl, 'text');
+  return code ? codeText(copy) : toMarkdown(copy, context.baseUrl, 'text');
 }
 
 function readField(scope: DomElement, spec: FieldSpec, path: string, context: FieldContext): FieldValue {

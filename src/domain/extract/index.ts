@@ -103,7 +103,8 @@ export async function extractPage(
   const text = cap(toMarkdown(root, read.base, 'text', warnings), 'text', warnings);
   const wants = (format: ExtractSpec['formats'][number]) => spec.formats.includes(format);
   const outputs: ExtractOutputs = {};
-  if (wants('markdown')) outputs.markdown = cap(toMarkdown(root, read.base, 'markdown', warnings), 'markdown', warnings);
+  if (wants('markdown'))
+    outputs.markdown = cap(toMarkdown(root, read.base, 'markdown', warnings), 'markdown', warnings);
   if (wants('text')) outputs.text = text;
   if (wants('html')) outputs.html = cap(cleanHtml(root, read.base), 'html', warnings);
   const record: ExtractedRecord = {

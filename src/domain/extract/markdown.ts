@@ -93,8 +93,10 @@ export function toMarkdown(
 ): string {
   const context: Context = { mode, baseUrl, depth: 0, inline: 0, tables: 0, work: 0, blocks: [] };
   const rendered = render(root, context);
-  if (context.work > PAGE_LIMITS.markdownWork)
-    warnings.push(`${mode}: past ${PAGE_LIMITS.markdownWork} characters of work, the rest of the content is read as text`);
+  if (spent(context))
+    warnings.push(
+      `${mode}: past ${PAGE_LIMITS.markdownWork} characters of work, the rest of the content is read as text`,
+    );
   const raw = rendered
     .replace(/^[ \t]+|[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
@@ -118,8 +120,7 @@ function render(node: DomNode, context: Context): string {
   if (!isElement(node)) return children(node, context);
   const name = node.localName;
   if (SKIP.has(name) || node.getAttribute('hidden') !== null || node.getAttribute('aria-hidden') === 'true') return '';
-  if (context.depth >= PAGE_LIMITS.depth || context.work > PAGE_LIMITS.markdownWork)
-    return ` ${text(node.textContent ?? '', context)} `;
+  if (context.depth >= PAGE_LIMITS.depth || spent(context)) return ` ${text(node.textContent ?? '', context)} `;
   context.depth++;
   try {
     return element(node, name, context);
@@ -127,6 +128,12 @@ function render(node: DomNode, context: Context): string {
     context.depth--;
   }
 }
+
+/**
+ * Whether the walk has used its budget: from then on elements are read as text, and those it is inside pass their
+ * content through (every level of nesting would otherwise run its regular expressions over all of it again).
+ */
+const spent = (context: Context) => context.work > PAGE_LIMITS.markdownWork;
 
 function children(node: DomNode, context: Context): string {
   const parts: string[] = [];
@@ -200,7 +207,8 @@ function inlineChildren(node: DomElement, context: Context): string {
 
 /** Content on one line (headings, table cells). */
 function inline(node: DomElement, context: Context): string {
-  return collapse(inlineChildren(node, context).replace(/\\\n/g, ' '));
+  const content = inlineChildren(node, context);
+  return spent(context) ? content : collapse(content.replace(/\\\n/g, ' '));
 }
 
 const MARKDOWN_SPECIALS = /[\\*_`[\]<]/g;
@@ -218,7 +226,7 @@ function text(value: string, context: Context): string {
 
 function emphasis(node: DomElement, mark: string, context: Context): string {
   const content = inlineChildren(node, context);
-  if (context.mode === 'text' || content.trim() === '') return content;
+  if (context.mode === 'text' || spent(context) || content.trim() === '') return content;
   const lead = /^\s*/.exec(content)?.[0] ?? '';
   const trail = /\s*$/.exec(content)?.[0] ?? '';
   return `${lead}${mark}${content.trim()}${mark}${trail}`;
@@ -250,7 +258,7 @@ function link(node: DomElement, context: Context): string {
   if (isPermalink(node)) return '';
   const content = inlineChildren(node, context);
   const url = absoluteUrl(node.getAttribute('href'), context.baseUrl);
-  if (context.mode === 'text' || url === null || content.trim() === '') return content;
+  if (context.mode === 'text' || url === null || spent(context) || content.trim() === '') return content;
   return `[${content.trim().replace(/\n+/g, ' ')}](${markdownUrl(url)})`;
 }
 
@@ -263,6 +271,7 @@ function image(node: DomElement, context: Context): string {
 }
 
 function list(node: DomElement, context: Context): string {
+  if (spent(context)) return block(children(node, context));
   const ordered = node.localName === 'ol';
   let number = Number.parseInt(node.getAttribute('start') ?? '1', 10);
   if (!Number.isFinite(number)) number = 1;
@@ -283,6 +292,7 @@ function list(node: DomElement, context: Context): string {
 }
 
 function blockquote(node: DomElement, context: Context): string {
+  if (spent(context)) return block(children(node, context));
   const content = children(node, context)
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -1,4 +1,5 @@
 import { absoluteUrl, collapse, type DomDocument, selectAll } from './dom';
+import { PAGE_LIMITS } from './spec';
 
 export interface Metadata {
   /** The document's <title> as written (whitespace collapsed), as every crawler and SEO tool reports it. */
@@ -20,11 +21,15 @@ export interface Metadata {
   twitter: Record<string, string>;
 }
 
+/** Text collapsed and cut at PAGE_LIMITS.metaChars (a page may declare a title or description of megabytes). */
+const short = (text: string | null | undefined) =>
+  collapse(text?.slice(0, PAGE_LIMITS.metaChars * 4)).slice(0, PAGE_LIMITS.metaChars);
+
 /** <meta> values by lower-cased name or property (first value of each). */
 function metaValues(document: DomDocument): Map<string, string> {
   const values = new Map<string, string>();
   for (const meta of selectAll(document, 'meta[content]')) {
-    const content = collapse(meta.getAttribute('content'));
+    const content = short(meta.getAttribute('content'));
     if (!content) continue;
     // property may list several names ("dc:title og:title").
     const keys = [
@@ -48,7 +53,7 @@ function prefixed(values: Map<string, string>, prefix: string): Record<string, s
 
 /** The first non-empty of the candidates. */
 const first = (...candidates: (string | null | undefined)[]): string | null =>
-  candidates.map((c) => collapse(c)).find((c) => c !== '') ?? null;
+  candidates.map((c) => short(c)).find((c) => c !== '') ?? null;
 
 /** Facts JSON-LD gives about the page (an Article's author and dates), used where the markup says nothing. */
 export interface LinkedFacts {
@@ -120,7 +125,7 @@ function headlineOf(document: DomDocument, values: Map<string, string>, facts: L
     values.get('twitter:title'),
   );
   if (declared) return declared;
-  const raw = collapse(document.querySelector('title')?.textContent);
+  const raw = short(document.querySelector('title')?.textContent);
   const headings = selectAll(document, 'h1').map((h) => collapse(h.textContent));
   return raw ? cleanTitle(raw, headings) : (headings[0] ?? null);
 }

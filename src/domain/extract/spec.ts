@@ -79,9 +79,18 @@ export const PAGE_LIMITS = {
    * Markdown and text: characters joined by the walk, summed over every element (nested content is joined again at
    * each level); past this the rest of the content is read as plain text, so the walk stays linear.
    */
-  markdownWork: 32 * 1024 * 1024,
+  markdownWork: 8 * 1024 * 1024,
   /** Tables nested in tables rendered as GFM tables; deeper ones are read as blocks (GFM has no nested tables). */
   markdownTables: 8,
+  /** Characters kept of a title, description or other metadata value (whitespace collapsed first). */
+  metaChars: 2048,
+  /**
+   * Work of declared fields in all: characters read (a match's text or HTML) plus elements visited; nested matches
+   * read the same subtree again. Past this, the fields left are null with an error.
+   */
+  fieldWork: 1_000_000,
+  /** Elements that declared fields copy in all, to read the lines of code blocks in a match. */
+  fieldElements: 50_000,
   /** Matches of a list field kept. */
   listItems: 1000,
   /** Links and images kept in a record. */
