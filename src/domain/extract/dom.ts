@@ -50,7 +50,7 @@ export interface DomDocument {
  * markup (a fragment, or a page that leaves <html>, <head> or <body> implied, as HTML allows) is put in one,
  * keeping <html>'s attributes (its lang) and what came before </head> in the head.
  */
-export function parseDocument(html: string): DomDocument {
+function parseDocument(html: string): DomDocument {
   if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return parseHTML(html).document;
   const htmlAttributes = /<html(\s[^>]*)?>/i.exec(html)?.[1] ?? '';
   const strip = (part: string) => part.replace(/<!doctype[^>]*>/i, '').replace(/<\/?(html|head|body)(\s[^>]*)?>/gi, '');
