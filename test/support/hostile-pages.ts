@@ -125,4 +125,19 @@ export const HOSTILE_PAGES: readonly HostilePage[] = [
     what: '2,000 nested <pre><table> pairs',
     body: () => page(nested(2000, '<table><tr><td><pre>', '</pre></td></tr></table>', 'code')),
   },
+  {
+    name: 'foreign-deep.html',
+    what: '100,000 self-closed <foreignObject/> in an <svg> (they open, as in HTML)',
+    body: () => page(`<svg>${'<foreignObject/>'.repeat(100_000)}</svg><p>svg text</p>`),
+  },
+  {
+    name: 'short-comment.html',
+    what: 'a short comment <!--> before 100,000 nested <div>s',
+    body: () => page(`<!-->${nested(100_000, '<div>', '</div>', 'comment text')}<!-- -->`),
+  },
+  {
+    name: 'attributes-300k.html',
+    what: 'one element with 300,000 attributes',
+    body: () => page(`<p ${repeat(300_000, (i) => `a${i} `)}>attributes text</p>`),
+  },
 ];

@@ -6,7 +6,8 @@
  * elements, implied closes, raw-text elements, self-closing tags in SVG and MathML) to know each tag's depth:
  * - open tags deeper than `depth` are dropped with their matching close tags (their content stays, flattened into
  *   the element at the limit);
- * - past `elements` elements, or `nodes` nodes (tags, comments and entities), the rest of the markup is cut.
+ * - past `elements` elements, or `nodes` nodes (tags, attributes, comments and character references), the rest of
+ *   the markup is cut.
  * Markup within the bounds comes back as the same string, untouched.
  */
 
@@ -15,7 +16,7 @@ export interface MarkupBounds {
   depth: number;
   /** Elements (open tags) parsed; the markup is cut before the next one. */
   elements: number;
-  /** Tags, comments and character references parsed; the markup is cut before the next one. */
+  /** Tags, attributes, comments and character references parsed; the markup is cut before the next one. */
   nodes: number;
 }
 
@@ -40,6 +41,8 @@ const VOID = new Set(
 );
 const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
 const FOREIGN = new Set(['svg', 'math']);
+/** HTML integration points inside SVG and MathML: in them, `<div/>` opens a div again. */
+const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 const P = ['p'];
 const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 /** htmlparser2's openImpliesClose: opening the key closes the open element on top while it is one of these. */
@@ -70,8 +73,8 @@ interface Scan {
   readonly html: string;
   readonly bounds: MarkupBounds;
   stack: string[];
-  /** Svg and math elements open. */
-  foreign: number;
+  /** htmlparser2's foreignContext: true inside svg and math, false inside their HTML integration points. */
+  foreign: boolean[];
   /** Dropped open tags by name, waiting for their close tags. */
   dropped: Map<string, number>;
   /** [start, end) ranges of markup to remove. */
@@ -100,27 +103,31 @@ function nameEnd(html: string, from: number): number {
   return j;
 }
 
-/** Just past a tag's `>` (quoted attribute values skipped), and whether it ends with `/>`. */
-function tagEnd(html: string, from: number): { end: number; selfClosing: boolean } {
+/** Just past a tag's `>` (quoted attribute values skipped), whether it ends with `/>`, and its attributes (at most). */
+function tagEnd(html: string, from: number): { end: number; selfClosing: boolean; attributes: number } {
   let afterEquals = false;
+  let attributes = 0;
   for (let j = from; j < html.length; j++) {
     const c = html.charCodeAt(j);
-    if (c === 62) return { end: j + 1, selfClosing: html.charCodeAt(j - 1) === 47 };
+    if (c === 62) return { end: j + 1, selfClosing: html.charCodeAt(j - 1) === 47, attributes };
     if ((c === 34 || c === 39) && afterEquals) {
       const close = html.indexOf(c === 34 ? '"' : "'", j + 1);
       if (close < 0) break;
       j = close;
       afterEquals = false;
     } else if (c === 61) afterEquals = true;
-    else if (!isSpace(c)) afterEquals = false;
+    else if (!isSpace(c)) {
+      if (!afterEquals && isSpace(html.charCodeAt(j - 1))) attributes++;
+      afterEquals = false;
+    }
   }
-  return { end: html.length, selfClosing: false };
+  return { end: html.length, selfClosing: false, attributes };
 }
 
-/** Counts a node; false (and the markup cut at `at`) when it would pass a bound. */
-function count(scan: Scan, at: number, element: boolean): boolean {
+/** Counts a node (and its attributes); false (and the markup cut at `at`) when it would pass a bound. */
+function count(scan: Scan, at: number, element: boolean, attributes = 0): boolean {
   const elements = scan.elements + (element ? 1 : 0);
-  const nodes = scan.nodes + 1;
+  const nodes = scan.nodes + 1 + attributes;
   if (elements <= scan.bounds.elements && nodes <= scan.bounds.nodes) {
     scan.elements = elements;
     scan.nodes = nodes;
@@ -129,11 +136,6 @@ function count(scan: Scan, at: number, element: boolean): boolean {
   scan.cutAt = at;
   scan.cutBy = elements > scan.bounds.elements ? 'elements' : 'nodes';
   return false;
-}
-
-function pop(scan: Scan): void {
-  const name = scan.stack.pop();
-  if (name !== undefined && FOREIGN.has(name)) scan.foreign--;
 }
 
 /** Where the raw text of a <script>, <style>, <title>, <textarea> or <xmp> opened at `from` ends. */
@@ -148,22 +150,25 @@ function openTag(scan: Scan, at: number): number {
   const { html } = scan;
   const nameStop = nameEnd(html, at + 1);
   const name = html.slice(at + 1, nameStop).toLowerCase();
-  const { end, selfClosing } = tagEnd(html, nameStop);
+  const { end, selfClosing, attributes } = tagEnd(html, nameStop);
   const implied = IMPLIES_CLOSE.get(name);
-  if (implied) while (scan.stack.length > 0 && implied.includes(scan.stack[scan.stack.length - 1] ?? '')) pop(scan);
-  const leaf = VOID.has(name) || (selfClosing && scan.foreign > 0);
+  if (implied)
+    while (scan.stack.length > 0 && implied.includes(scan.stack[scan.stack.length - 1] ?? '')) scan.stack.pop();
+  // Self-closing closes only in SVG or MathML, as htmlparser2 decides it: after this tag's own foreign context.
+  const context = FOREIGN.has(name) || (!INTEGRATION.has(name) && scan.foreign[scan.foreign.length - 1] === true);
+  const leaf = VOID.has(name) || (selfClosing && context);
   const raw = RAW_TEXT.has(name) && !selfClosing;
   if (!leaf && !raw && scan.stack.length >= scan.bounds.depth) {
     drop(scan, at, end);
     scan.dropped.set(name, (scan.dropped.get(name) ?? 0) + 1);
     return end;
   }
-  if (!count(scan, at, true)) return html.length;
+  if (!count(scan, at, true, attributes)) return html.length;
+  if (VOID.has(name)) return end;
+  if (FOREIGN.has(name) || INTEGRATION.has(name)) scan.foreign.push(FOREIGN.has(name));
   if (leaf) return end;
   scan.stack.push(name);
-  if (raw) return rawTextEnd(html, name, end);
-  if (FOREIGN.has(name)) scan.foreign++;
-  return end;
+  return raw ? rawTextEnd(html, name, end) : end;
 }
 
 /** Removes [start, end) from the markup (joined to the previous range when they touch). */
@@ -189,8 +194,9 @@ function closeTag(scan: Scan, at: number): number {
     return end;
   }
   if (!count(scan, at, false)) return html.length;
+  if (FOREIGN.has(name) || INTEGRATION.has(name)) scan.foreign.pop();
   const index = scan.stack.lastIndexOf(name);
-  if (index >= 0 && !VOID.has(name)) while (scan.stack.length > index) pop(scan);
+  if (index >= 0 && !VOID.has(name)) while (scan.stack.length > index) scan.stack.pop();
   return end;
 }
 
@@ -211,7 +217,12 @@ function step(scan: Scan, at: number): number {
   const next = html.charCodeAt(at + 1);
   if (next === 33 || next === 63) {
     if (!count(scan, at, false)) return html.length;
-    const end = html.startsWith('<!--', at) ? html.indexOf('-->', at + 4) + 3 : html.indexOf('>', at) + 1;
+    // As htmlparser2: `<!-->` is a whole comment, and CDATA sections end at `]]>`.
+    const end = html.startsWith('<!--', at)
+      ? html.indexOf('-->', at + 2) + 3
+      : html.startsWith('<![CDATA[', at)
+        ? html.indexOf(']]>', at + 9) + 3
+        : html.indexOf('>', at) + 1;
     return end <= 2 ? html.length : end;
   }
   if (next === 47) return closeTag(scan, at);
@@ -225,7 +236,7 @@ export function boundMarkup(html: string, bounds: MarkupBounds): BoundedMarkup {
     html,
     bounds,
     stack: [],
-    foreign: 0,
+    foreign: [],
     dropped: new Map(),
     drops: [],
     elements: 0,

@@ -75,7 +75,7 @@ export function parseBounded(html: string, warnings: string[]): { document: DomD
     const what =
       bounded.cutBy === 'elements'
         ? `${elements} elements`
-        : `${nodes} nodes (tags, comments and character references)`;
+        : `${nodes} nodes (tags, attributes, comments and character references)`;
     warnings.push(
       `page: parsed up to ${what}, ${bounded.cutAt} of ${html.length} characters; the rest is not extracted`,
     );
