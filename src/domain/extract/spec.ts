@@ -83,7 +83,7 @@ export const PAGE_LIMITS = {
   /** Tables nested in tables rendered as GFM tables; deeper ones are read as blocks (GFM has no nested tables). */
   markdownTables: 8,
   /** Characters kept of a title, description or other metadata value (whitespace collapsed first). */
-  metaChars: 2048,
+  metaChars: 32_768,
   /**
    * Work of declared fields in all: characters read (a match's text or HTML) plus elements visited; nested matches
    * read the same subtree again. Past this, the fields left are null with an error.
