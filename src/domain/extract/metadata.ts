@@ -28,7 +28,7 @@ const short = (text: string | null | undefined) =>
 /** <meta> values by lower-cased name or property (first value of each). */
 function metaValues(document: DomDocument): Map<string, string> {
   const values = new Map<string, string>();
-  for (const meta of selectAll(document, 'meta[content]')) {
+  for (const meta of selectAll(document, 'meta[content]').slice(0, PAGE_LIMITS.metaTags)) {
     const content = short(meta.getAttribute('content'));
     if (!content) continue;
     // property may list several names ("dc:title og:title").

@@ -84,6 +84,8 @@ export const PAGE_LIMITS = {
   markdownTables: 8,
   /** Characters kept of a title, description or other metadata value (whitespace collapsed first). */
   metaChars: 32_768,
+  /** <meta> elements read (the first ones); real pages have a few dozen. */
+  metaTags: 1000,
   /**
    * Work of declared fields in all: characters read (a match's text or HTML) plus elements visited; nested matches
    * read the same subtree again. Past this, the fields left are null with an error.
