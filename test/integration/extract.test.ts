@@ -53,7 +53,8 @@ describe('a crawl with extract', () => {
     const article = await record(id, `${root}article.html`);
     expect(article).toMatchObject({ url: `${root}article.html`, status: 200, contentType: 'text/html; charset=utf-8' });
     expect(article.metadata).toMatchObject({
-      title: 'Getting started',
+      title: 'Getting started | Docs',
+      headline: 'Getting started',
       description: 'How to start crawling.',
       language: 'en',
       canonical: `${root}article.html`,
