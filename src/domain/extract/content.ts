@@ -1,6 +1,6 @@
-import { Readability } from '@mozilla/readability';
 import {
   absoluteUrl,
+  bodyOf,
   collapse,
   type DomDocument,
   type DomElement,
@@ -9,6 +9,7 @@ import {
   selectAll,
 } from './dom';
 import { imageSource } from './fields';
+import { findMain } from './main';
 import { type ExtractSpec, PAGE_LIMITS } from './spec';
 
 /** How the content was chosen, for the record's warnings and the benchmark. */
@@ -60,8 +61,7 @@ function gather(document: DomDocument, selectors: string[]): DomElement | null {
 function detect(document: DomDocument): DomElement | null {
   const heading = document.querySelector('h1');
   const title = collapse(heading?.textContent);
-  const reader = new Readability<DomElement>(document, { keepClasses: true, serializer: (node) => node });
-  const content = reader.parse()?.content;
+  const content = findMain(bodyOf(document)).root;
   if (!content || collapse(content.textContent).length < MIN_CONTENT_CHARS) return null;
   // Readability drops the heading that repeats the page's title: the content keeps it, as the page shows it.
   if (title && !collapse(content.textContent).includes(title)) {
@@ -85,7 +85,7 @@ export function selectContent(
 ): { root: DomElement; source: ContentSource } {
   removeClutter(document);
   for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
-  const body = document.body ?? document.documentElement;
+  const body = bodyOf(document);
   if (spec.include.length > 0) {
     const included = gather(document, spec.include);
     if (included) return { root: included, source: 'include' };

@@ -1,0 +1,125 @@
+import { type DomElement, type DomNode, isElement, selectAll } from '../dom';
+import { CONTENT_SELECTORS } from './patterns';
+import type { Stats } from './stats';
+
+/** How the root was chosen. */
+export type Pick = 'structure' | 'density' | 'none';
+
+/** A container inside the heart must hold this share of its prose to be taken instead. */
+const INNER_SHARE = 0.6;
+
+const ZERO: Stats = { chars: 0, linkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
+
+/** The element most of the prose hangs from: Readability's top candidate, its score scaled by what is not links. */
+export function heartOf(stats: Map<DomElement, Stats>): DomElement | null {
+  let best: DomElement | null = null;
+  let bestValue = 0;
+  for (const [element, s] of stats) {
+    if (s.score <= 0) continue;
+    const value = s.score * (1 - s.linkChars / (s.chars || 1));
+    if (value > bestValue) {
+      best = element;
+      bestValue = value;
+    }
+  }
+  return best;
+}
+
+/** Whether `outer` is `inner` or one of its ancestors. */
+export function holds(outer: DomNode, inner: DomNode): boolean {
+  for (let node: DomNode | null = inner; node; node = node.parentNode) if (node === outer) return true;
+  return false;
+}
+
+/** Material a container adds around the widened heart must be this share prose for the container to be taken. */
+const AROUND_GOOD = 0.5;
+
+/** The first container selector with a match around the widened heart, when what it adds is mostly prose. */
+function around(body: DomElement, wide: DomElement, stats: Map<DomElement, Stats>): DomElement | null {
+  const inner = stats.get(wide) ?? ZERO;
+  for (const selector of CONTENT_SELECTORS)
+    for (const match of selectAll(body, selector)) {
+      if (match === wide || !holds(match, wide)) continue;
+      const outer = stats.get(match) ?? ZERO;
+      if (outer.good - inner.good >= (outer.chars - inner.chars) * AROUND_GOOD) return match;
+    }
+  return null;
+}
+
+/** The first container selector with a match inside the heart holding most of its prose. */
+function structural(heart: DomElement, stats: Map<DomElement, Stats>): DomElement | null {
+  const need = (stats.get(heart) ?? ZERO).good * INNER_SHARE;
+  for (const selector of CONTENT_SELECTORS)
+    for (const match of selectAll(heart, selector))
+      if ((stats.get(match) ?? ZERO).good >= need && match !== heart) return match;
+  return null;
+}
+
+/** The structural container with the most text whatever it is made of: pages of links (indexes, tables of contents). */
+function largestContainer(body: DomElement, stats: Map<DomElement, Stats>): DomElement | null {
+  let best: DomElement | null = null;
+  let bestChars = 0;
+  for (const selector of CONTENT_SELECTORS)
+    for (const match of selectAll(body, selector)) {
+      const chars = (stats.get(match) ?? ZERO).chars;
+      if (chars > bestChars) {
+        best = match;
+        bestChars = chars;
+      }
+    }
+  return best;
+}
+
+/** The root of the main content: a known container around the heart of the prose, else the heart itself. */
+export function chooseRoot(
+  body: DomElement,
+  stats: Map<DomElement, Stats>,
+): { root: DomElement; pick: Pick; heart: DomElement | null } {
+  const heart = heartOf(stats);
+  if (heart) {
+    const wide = widen(heart, body, stats);
+    const container = structural(wide, stats) ?? around(body, wide, stats);
+    if (container) return { root: container, pick: 'structure', heart };
+    return { root: wide, pick: 'density', heart };
+  }
+  const largest = largestContainer(body, stats);
+  return largest ? { root: largest, pick: 'structure', heart } : { root: body, pick: 'none', heart };
+}
+
+/** A sibling of the heart is content when its score is this share of the heart's (and at least SIBLING_MIN). */
+const SIBLING_SHARE = 0.2;
+const SIBLING_MIN = 10;
+/** The heart widens to its parent when content siblings make at least this share of what the parent adds. */
+const WIDEN_SHARE = 0.7;
+
+/** Whether a sibling of the heart reads as more of the same content, as Readability judges siblings. */
+function contentSibling(sibling: DomElement, heartScore: number, stats: Map<DomElement, Stats>): boolean {
+  const s = stats.get(sibling) ?? ZERO;
+  if (s.score >= Math.max(SIBLING_MIN, heartScore * SIBLING_SHARE)) return true;
+  const links = s.linkChars / (s.chars || 1);
+  return s.prose > 0 && s.prose >= s.chars * 0.5 && links < 0.25;
+}
+
+/**
+ * The heart widened to its parents while what they add is mostly content siblings: an article split in sibling
+ * blocks (a lead and a body, a recipe's ingredients and its steps) is one.
+ */
+export function widen(heart: DomElement, top: DomElement, stats: Map<DomElement, Stats>): DomElement {
+  const heartScore = (stats.get(heart) ?? ZERO).score;
+  let current = heart;
+  while (current !== top) {
+    const parent = current.parentNode;
+    if (!parent || !isElement(parent)) break;
+    let added = 0;
+    let content = 0;
+    for (const sibling of Array.from(parent.children)) {
+      if (sibling === current) continue;
+      const chars = (stats.get(sibling) ?? ZERO).chars;
+      added += chars;
+      if (contentSibling(sibling, heartScore, stats)) content += chars;
+    }
+    if (added > 0 && content < added * WIDEN_SHARE) break;
+    current = parent;
+  }
+  return current;
+}
