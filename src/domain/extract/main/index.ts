@@ -1,5 +1,6 @@
 import type { DomElement } from '../dom';
 import { chooseRoot, type Pick } from './choose';
+import { trimEdges } from './edges';
 import { prune } from './prune';
 import { measure } from './stats';
 
@@ -8,5 +9,6 @@ export function findMain(body: DomElement): { root: DomElement; pick: Pick } {
   const stats = measure(body);
   const chosen = chooseRoot(body, stats);
   prune(chosen.root, chosen.heart, stats);
+  trimEdges(chosen.root);
   return chosen;
 }

@@ -17,7 +17,7 @@ export interface Stats {
 }
 
 /** Inline elements: their text belongs to the nearest block around them. */
-const INLINE = new Set(
+export const INLINE = new Set(
   'a abbr b bdi bdo br cite code data del dfn em font i img ins kbd label mark q s samp small span strong sub sup time tt u var wbr'.split(
     ' ',
   ),
