@@ -70,6 +70,23 @@ function largestContainer(body: DomElement, stats: Map<DomElement, Stats>): DomE
   return best;
 }
 
+/** The element whose prose most outweighs the rest of its text (prose counted twice, less all its text). */
+export function densest(body: DomElement, stats: Map<DomElement, Stats>): DomElement {
+  let best = body;
+  let bestValue = Number.NEGATIVE_INFINITY;
+  for (const [element, s] of stats) {
+    const value = 2 * s.good - s.chars;
+    if (value > bestValue) {
+      best = element;
+      bestValue = value;
+    }
+  }
+  return best;
+}
+
+/** A pick holding less than this share of the densest element's prose is taken for a miss (a recipe's lists, a split article). */
+const MISS_SHARE = 0.33;
+
 /** The root of the main content: a known container around the heart of the prose, else the heart itself. */
 export function chooseRoot(
   body: DomElement,
@@ -79,8 +96,11 @@ export function chooseRoot(
   if (heart) {
     const wide = widen(heart, body, stats);
     const container = structural(wide, stats) ?? around(body, wide, stats);
-    if (container) return { root: container, pick: 'structure', heart };
-    return { root: wide, pick: 'density', heart };
+    const root = container ?? wide;
+    const dense = densest(body, stats);
+    if ((stats.get(root) ?? ZERO).chars < (stats.get(dense) ?? ZERO).good * MISS_SHARE)
+      return { root: dense, pick: 'density', heart: null };
+    return { root, pick: container ? 'structure' : 'density', heart };
   }
   const largest = largestContainer(body, stats);
   return largest ? { root: largest, pick: 'structure', heart } : { root: body, pick: 'none', heart };
