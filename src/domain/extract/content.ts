@@ -24,8 +24,13 @@ const CLUTTER_MAX_CHARS = 1500;
 /** A detected main content shorter than this is not trusted: the whole body is used instead. */
 const MIN_CONTENT_CHARS = 140;
 
+/** Inline styles that hide an element. */
+const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
 function removeClutter(document: DomDocument): void {
   for (const element of selectAll(document, NEVER)) element.remove();
+  for (const element of selectAll(document, '[style]'))
+    if (INVISIBLE.test(element.getAttribute('style') ?? '')) element.remove();
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
     const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
     if (!CLUTTER.test(names)) continue;

@@ -33,7 +33,7 @@ const hasText = (element: DomElement) => (element.textContent ?? '').trim() !== 
 function metaLine(line: DomElement): boolean {
   const text = (line.textContent ?? '').trim();
   if (STOP.has(line.localName) || line.querySelector('pre, code, table, li, img') !== null) return false;
-  return textChars(text).chars < SHORT && !/[.!?…"“”»]$/.test(text);
+  return textChars(text).chars < SHORT && !/[.!?…"“”»。！？]$/.test(text);
 }
 
 /**
