@@ -170,16 +170,18 @@ async function docs() {
     const scores: { p: number; r: number; f: number; name: string }[] = [];
     const ms: number[] = [];
     let h1First = 0;
+    let leaks = 0;
     for (const row of readFileSync(join(dir, set), 'utf8').split('\n').filter(Boolean)) {
-      const truth = JSON.parse(row) as { file: string; url?: string; text: string; h1?: string };
+      const truth = JSON.parse(row) as { file: string; url?: string; text: string; h1?: string; navTexts?: string[] };
       if (!existsSync(truth.file)) continue;
       const got = await extract(readFileSync(truth.file), truth.url ?? `file://${truth.file}`);
       scores.push({ ...tokenF1(got.text, truth.text), name: truth.file });
       ms.push(got.ms);
       if (truth.h1 && norm(got.text).startsWith(norm(truth.h1))) h1First++;
+      if ((truth.navTexts ?? []).some((nav) => norm(got.text).includes(norm(nav)))) leaks++;
     }
     summary(`docs ${set}`, scores, ms);
-    console.log(`    h1 first: ${h1First}/${scores.length}`);
+    console.log(`    h1 first: ${h1First}/${scores.length}; pages leaking navigation: ${leaks}`);
   }
 }
 

@@ -113,11 +113,15 @@ const SIBLING_MIN = 10;
 const WIDEN_SHARE = 0.7;
 
 /** Whether a sibling of the heart reads as more of the same content, as Readability judges siblings. */
-function contentSibling(sibling: DomElement, heartScore: number, stats: Map<DomElement, Stats>): boolean {
+function contentSibling(sibling: DomElement, current: DomElement, heartScore: number, stats: Map<DomElement, Stats>): boolean {
   const s = stats.get(sibling) ?? ZERO;
   if (s.score >= Math.max(SIBLING_MIN, heartScore * SIBLING_SHARE)) return true;
   const links = s.linkChars / (s.chars || 1);
-  return s.prose > 0 && s.prose >= s.chars * 0.5 && links < 0.25;
+  // More of the same: the next section of a document, the next box of a split article.
+  const kind = current.getAttribute('class');
+  if (kind && sibling.localName === current.localName && sibling.getAttribute('class') === kind && links < 0.5)
+    return true;
+  return s.prose > 0 && s.prose >= s.chars * 0.5 && links < 0.4;
 }
 
 /**
@@ -136,7 +140,7 @@ export function widen(heart: DomElement, top: DomElement, stats: Map<DomElement,
       if (sibling === current) continue;
       const chars = (stats.get(sibling) ?? ZERO).chars;
       added += chars;
-      if (contentSibling(sibling, heartScore, stats)) content += chars;
+      if (contentSibling(sibling, current, heartScore, stats)) content += chars;
     }
     if (added > 0 && content < added * WIDEN_SHARE) break;
     current = parent;
