@@ -31,6 +31,9 @@ export function holds(outer: DomNode, inner: DomNode): boolean {
   return false;
 }
 
+/** HTML's own containers: around the heart, taken only when what they add is mostly prose (generators' are trusted). */
+const GENERIC = new Set(['article', 'main', '[role="main"]']);
+
 /** Material a container adds around the widened heart must be this share prose for the container to be taken. */
 const AROUND_GOOD = 0.5;
 
@@ -41,7 +44,7 @@ function around(body: DomElement, wide: DomElement, stats: Map<DomElement, Stats
     for (const match of selectAll(body, selector)) {
       if (match === wide || !holds(match, wide)) continue;
       const outer = stats.get(match) ?? ZERO;
-      if (outer.good - inner.good >= (outer.chars - inner.chars) * AROUND_GOOD) return match;
+      if (!GENERIC.has(selector) || outer.good - inner.good >= (outer.chars - inner.chars) * AROUND_GOOD) return match;
     }
   return null;
 }
