@@ -62,13 +62,23 @@ function gather(document: DomDocument, selectors: string[]): DomElement | null {
   return container;
 }
 
-/** Readability's pick of the article, or null when it finds nothing worth reading. */
-function detect(document: DomDocument): DomElement | null {
-  const heading = document.querySelector('h1');
-  const title = collapse(heading?.textContent);
-  const content = findMain(bodyOf(document)).root;
-  if (!content || collapse(content.textContent).length < MIN_CONTENT_CHARS) return null;
-  // Readability drops the heading that repeats the page's title: the content keeps it, as the page shows it.
+/**
+ * The main content (main/: a container of the page's generator or the densest prose, furniture cut), or null when
+ * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
+ * index page, a table of contents) is kept. Either way a short content is said in the warnings.
+ */
+function detect(document: DomDocument, warnings: string[]): DomElement | null {
+  const title = collapse(document.querySelector('h1')?.textContent);
+  const { root: content, pick } = findMain(bodyOf(document));
+  const chars = collapse(content.textContent).length;
+  if (chars < MIN_CONTENT_CHARS) {
+    const marked = pick === 'structure' && chars > 0;
+    warnings.push(
+      `content: the main content found has ${chars} characters; ${marked ? 'kept (the page marks it as main)' : 'the whole body is used'}`,
+    );
+    if (!marked) return null;
+  }
+  // The page's title heading, when the content does not hold it: the content starts with it, as the page shows it.
   if (title && !collapse(content.textContent).includes(title)) {
     const h1 = document.createElement('h1');
     h1.textContent = title;
@@ -119,7 +129,7 @@ export function selectContent(
   }
   const whole = body.cloneNode(true);
   try {
-    const detected = detect(document);
+    const detected = detect(document, warnings);
     if (detected) return { root: detected, source: 'detected' };
   } catch (error) {
     warnings.push(

@@ -98,6 +98,9 @@ export function chooseRoot(
   const heart = heartOf(stats);
   if (heart) {
     const wide = widen(heart, body, stats);
+    // Prose everywhere or nowhere (a footer's paragraph on an index page): a container the page marks is better.
+    const marked = wide === body ? largestContainer(body, stats) : null;
+    if (marked) return { root: marked, pick: 'structure', heart: null };
     const container = structural(wide, stats) ?? around(body, wide, stats);
     const root = container ?? wide;
     const dense = densest(body, stats);
