@@ -1,7 +1,7 @@
 import type { DomElement } from '../dom';
-import { holds } from './choose';
+import { holds } from './containers';
 import { namedBoilerplate } from './patterns';
-import { FURNITURE, LINK_DENSE, type Stats } from './stats';
+import { FURNITURE, LINK_DENSE, type Stats, statsOf } from './stats';
 
 /** Why an element is cut from the content. */
 type Cut = 'furniture' | 'named' | 'links';
@@ -9,21 +9,18 @@ type Cut = 'furniture' | 'named' | 'links';
 /** Elements never cut for their names or links: what they hold is content whatever they are called. */
 const KEEP = new Set(['pre', 'code', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'blockquote']);
 /** Blocks judged by their link density. */
-const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'table', 'p', 'span', 'li']);
+const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'span', 'li']);
 
 interface Options {
-  root: DomElement;
   /** The heart of the prose: it and its ancestors are never cut. */
   heart: DomElement | null;
   stats: Map<DomElement, Stats>;
   links: boolean;
 }
 
-const ZERO: Stats = { chars: 0, linkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
-
 function cutOf(element: DomElement, options: Options): Cut | null {
   if (options.heart && holds(element, options.heart)) return null;
-  const s = options.stats.get(element) ?? ZERO;
+  const s = statsOf(options.stats, element);
   const name = element.localName;
   if (FURNITURE.has(name) || name === 'form' || name === 'figcaption') return 'furniture';
   if (KEEP.has(name)) return null;
@@ -47,13 +44,13 @@ function collect(element: DomElement, options: Options, cuts: DomElement[]): voi
  * contents: the links are the content), links stay.
  */
 export function prune(root: DomElement, heart: DomElement | null, stats: Map<DomElement, Stats>): void {
-  const total = (stats.get(root) ?? ZERO).chars;
+  const total = statsOf(stats, root).chars;
   let cuts: DomElement[] = [];
-  collect(root, { root, heart, stats, links: true }, cuts);
-  const left = total - cuts.reduce((sum, cut) => sum + (stats.get(cut) ?? ZERO).chars, 0);
+  collect(root, { heart, stats, links: true }, cuts);
+  const left = total - cuts.reduce((sum, cut) => sum + statsOf(stats, cut).chars, 0);
   if (left < total * 0.25) {
     cuts = [];
-    collect(root, { root, heart, stats, links: false }, cuts);
+    collect(root, { heart, stats, links: false }, cuts);
   }
   for (const cut of cuts) cut.remove();
 }

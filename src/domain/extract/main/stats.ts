@@ -161,3 +161,8 @@ function addChild(child: DomNode, walk: Walk): void {
   open.link += inner.link;
   open.commas += inner.commas;
 }
+
+const ZERO: Stats = { chars: 0, linkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
+
+/** The stats of an element (zeros for one the walk did not reach). */
+export const statsOf = (stats: Map<DomElement, Stats>, element: DomElement): Stats => stats.get(element) ?? ZERO;
