@@ -1,4 +1,4 @@
-import { type DomElement, isElement } from '../dom';
+import { type DomElement, type DomNode, isElement } from '../dom';
 import { type Stats, statsOf } from './stats';
 
 /** A sibling is content when its score is this share of the heart's (and at least SIBLING_MIN), as Readability has it. */
@@ -11,19 +11,31 @@ const SIBLING_LINKS = 0.4;
 /** A sibling of the same tag and class is content with links under this share. */
 const KIN_LINKS = 0.5;
 
-/** The element most of the prose hangs from: Readability's top candidate, its score scaled by what is not links. */
-export function heartOf(stats: Map<DomElement, Stats>): DomElement | null {
-  let best: DomElement | null = null;
-  let bestValue = 0;
-  for (const [element, s] of stats) {
-    if (s.score <= 0) continue;
-    const value = s.score * (1 - s.linkChars / (s.chars || 1));
-    if (value > bestValue) {
-      best = element;
-      bestValue = value;
-    }
+/** Candidates for the heart looked at, best first, for one outside a footer. */
+const CANDIDATES = 5;
+const FOOTER = /(^|[\s_-])(footer|colophon)([\s_-]|$)/i;
+
+/** Whether an element is inside a footer named by its id, class or role: a footer's paragraph is never the heart. */
+function inFooter(element: DomElement): boolean {
+  for (let node: DomNode | null = element; node && isElement(node); node = node.parentNode) {
+    if (node.localName === 'body') return false;
+    if (node.getAttribute('role') === 'contentinfo') return true;
+    if (FOOTER.test(`${node.getAttribute('id') ?? ''} ${node.getAttribute('class') ?? ''}`)) return true;
   }
-  return best;
+  return false;
+}
+
+/**
+ * The element most of the prose hangs from: Readability's top candidate, its score scaled by what is not links, the
+ * best of the first few that is not in a footer.
+ */
+export function heartOf(stats: Map<DomElement, Stats>): DomElement | null {
+  const ranked: [DomElement, number][] = [];
+  for (const [element, s] of stats)
+    if (s.score > 0) ranked.push([element, s.score * (1 - s.linkChars / (s.chars || 1))]);
+  ranked.sort((a, b) => b[1] - a[1]);
+  const top = ranked.slice(0, CANDIDATES);
+  return (top.find(([element]) => !inFooter(element)) ?? top[0])?.[0] ?? null;
 }
 
 /** Whether a sibling reads as more of the same content: scored like it, of the same kind, or prose. */

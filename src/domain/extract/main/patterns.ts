@@ -42,6 +42,7 @@ const BOILER_WORDS = [
   'respond',
   'disqus',
   'related',
+  'relatedposts',
   'recommended',
   'recommendations?',
   'share',
