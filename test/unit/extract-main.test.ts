@@ -187,6 +187,25 @@ describe('main content: pruning rules', () => {
     ]);
   });
 
+  it("puts the page's title heading first only when the content has no h1 of its own (a site's name is not one)", async () => {
+    const html = (inner: string) =>
+      `<!doctype html><html><head><title>Install | Docs 3.2</title></head><body><header><h1>Docs 3.2</h1></header><div role="main">${inner}${paras('Title', 3)}</div></body></html>`;
+    expect((await extract(html('<h1>Install</h1>'))).outputs.text?.startsWith('Install\n\nTitle paragraph 1')).toBe(
+      true,
+    );
+    expect((await extract(html(''))).outputs.text?.startsWith('Docs 3.2\n\nTitle paragraph 1')).toBe(true);
+  });
+
+  it('keeps the words of a linked heading: link density judges blocks, never inline spans', async () => {
+    const text =
+      (
+        await extract(
+          page(`<h1><a href="#m"><code><span class="pre">argparse</span></code></a> — Parser</h1>${paras('Span', 3)}`),
+        )
+      ).outputs.text ?? '';
+    expect(text.startsWith('argparse — Parser')).toBe(true);
+  });
+
   it('returns the root it chose and how', () => {
     const document = parseDocument(SPHINX);
     const { root, pick } = findMain(document.body ?? document.documentElement);

@@ -63,12 +63,25 @@ function gather(document: DomDocument, selectors: string[]): DomElement | null {
 }
 
 /**
+ * The page's title heading: the h1 that the <title> names (a permalink sign after it aside), else the first h1. A
+ * site's name in an h1 above the page's own is not its title.
+ */
+function titleHeading(document: DomDocument): string {
+  const headings = selectAll(document, 'h1')
+    .map((h1) => collapse(h1.textContent))
+    .filter(Boolean);
+  const title = collapse(document.querySelector('title')?.textContent);
+  const named = headings.find((heading) => title.includes(heading.replace(/\s*[¶#§🔗]$/u, '')));
+  return named ?? headings[0] ?? '';
+}
+
+/**
  * The main content (main/: a container of the page's generator or the densest prose, furniture cut), or null when
  * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
  * index page, a table of contents) is kept. Either way a short content is said in the warnings.
  */
 function detect(document: DomDocument, warnings: string[]): DomElement | null {
-  const title = collapse(document.querySelector('h1')?.textContent);
+  const title = titleHeading(document);
   const { root: content, pick } = findMain(bodyOf(document));
   const chars = collapse(content.textContent).length;
   if (chars < MIN_CONTENT_CHARS) {
@@ -78,8 +91,8 @@ function detect(document: DomDocument, warnings: string[]): DomElement | null {
     );
     if (!marked) return null;
   }
-  // The page's title heading, when the content does not hold it: the content starts with it, as the page shows it.
-  if (title && !collapse(content.textContent).includes(title)) {
+  // The page's title heading, when the content has none: the content starts with it, as the page shows it.
+  if (title && !content.querySelector('h1') && !collapse(content.textContent).includes(title)) {
     const h1 = document.createElement('h1');
     h1.textContent = title;
     content.insertBefore(h1, content.firstChild);

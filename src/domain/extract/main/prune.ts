@@ -9,7 +9,7 @@ type Cut = 'furniture' | 'named' | 'links';
 /** Elements never cut for their names or links: what they hold is content whatever they are called. */
 const KEEP = new Set(['pre', 'code', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'blockquote']);
 /** Blocks judged by their link density. */
-const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'span', 'li']);
+const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'li']);
 
 interface Options {
   /** The heart of the prose: it and its ancestors are never cut. */
