@@ -102,7 +102,7 @@ function detect(document: DomDocument, warnings: string[]): DomElement | null {
 
 /**
  * The part of the page that markdown, text and html are made of: with `include`, the matching elements; with a
- * pinned selector, its first match; by default Readability's pick of the main content; the whole body when the
+ * pinned selector, its first match; by default the main content (main/); the whole body when the
  * pin matches nothing or detection finds nothing useful. Clutter and `exclude` go first. Mutates the document:
  * read everything else from it before.
  */
@@ -129,8 +129,7 @@ export function selectContent(
     return { root: body, source: 'body' };
   }
   if (!spec.mainContent) return { root: body, source: 'body' };
-  // Detection walks ancestors of every candidate and measures link density per node: on absurdly deep or large
-  // markup it would take seconds to minutes.
+  // Absurdly deep or large markup is not worth detecting in (the bounds Readability needed, kept as bounds).
   const skip = nestsDeeperThan(body, PAGE_LIMITS.depth)
     ? `elements nest deeper than ${PAGE_LIMITS.depth}`
     : selectAll(body, '*').length > PAGE_LIMITS.detectElements
