@@ -1,6 +1,6 @@
-import { Readability } from '@mozilla/readability';
 import {
   absoluteUrl,
+  bodyOf,
   collapse,
   type DomDocument,
   type DomElement,
@@ -9,6 +9,7 @@ import {
   nestsDeeperThan,
   selectAll,
 } from './dom';
+import { findMain } from './main';
 import { type ExtractSpec, PAGE_LIMITS } from './spec';
 
 /** How the content was chosen, for the record's warnings and the benchmark. */
@@ -23,8 +24,13 @@ const CLUTTER_MAX_CHARS = 1500;
 /** A detected main content shorter than this is not trusted: the whole body is used instead. */
 const MIN_CONTENT_CHARS = 140;
 
+/** Inline styles that hide an element. */
+const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
 function removeClutter(document: DomDocument): void {
   for (const element of selectAll(document, NEVER)) element.remove();
+  for (const element of selectAll(document, '[style]'))
+    if (INVISIBLE.test(element.getAttribute('style') ?? '')) element.remove();
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
     const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
     if (!CLUTTER.test(names)) continue;
@@ -56,15 +62,37 @@ function gather(document: DomDocument, selectors: string[]): DomElement | null {
   return container;
 }
 
-/** Readability's pick of the article, or null when it finds nothing worth reading. */
-function detect(document: DomDocument): DomElement | null {
-  const heading = document.querySelector('h1');
-  const title = collapse(heading?.textContent);
-  const reader = new Readability<DomElement>(document, { keepClasses: true, serializer: (node) => node });
-  const content = reader.parse()?.content;
-  if (!content || collapse(content.textContent).length < MIN_CONTENT_CHARS) return null;
-  // Readability drops the heading that repeats the page's title: the content keeps it, as the page shows it.
-  if (title && !collapse(content.textContent).includes(title)) {
+/**
+ * The page's title heading: the h1 that the <title> names (a permalink sign after it aside), else the first h1. A
+ * site's name in an h1 above the page's own is not its title.
+ */
+function titleHeading(document: DomDocument): string {
+  const headings = selectAll(document, 'h1')
+    .map((h1) => collapse(h1.textContent))
+    .filter(Boolean);
+  const title = collapse(document.querySelector('title')?.textContent);
+  const named = headings.find((heading) => title.includes(heading.replace(/\s*[¶#§🔗]$/u, '')));
+  return named ?? headings[0] ?? '';
+}
+
+/**
+ * The main content (main/: a container of the page's generator or the densest prose, furniture cut), or null when
+ * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
+ * index page, a table of contents) is kept. Either way a short content is said in the warnings.
+ */
+function detect(document: DomDocument, warnings: string[]): DomElement | null {
+  const title = titleHeading(document);
+  const { root: content, pick } = findMain(bodyOf(document));
+  const chars = collapse(content.textContent).length;
+  if (chars < MIN_CONTENT_CHARS) {
+    const marked = pick === 'structure' && chars > 0;
+    warnings.push(
+      `content: the main content found has ${chars} characters; ${marked ? 'kept (the page marks it as main)' : 'the whole body is used'}`,
+    );
+    if (!marked) return null;
+  }
+  // The page's title heading, when the content has none: the content starts with it, as the page shows it.
+  if (title && !content.querySelector('h1') && !collapse(content.textContent).includes(title)) {
     const h1 = document.createElement('h1');
     h1.textContent = title;
     content.insertBefore(h1, content.firstChild);
@@ -74,7 +102,7 @@ function detect(document: DomDocument): DomElement | null {
 
 /**
  * The part of the page that markdown, text and html are made of: with `include`, the matching elements; with a
- * pinned selector, its first match; by default Readability's pick of the main content; the whole body when the
+ * pinned selector, its first match; by default the main content (main/); the whole body when the
  * pin matches nothing or detection finds nothing useful. Clutter and `exclude` go first. Mutates the document:
  * read everything else from it before.
  */
@@ -85,7 +113,7 @@ export function selectContent(
 ): { root: DomElement; source: ContentSource } {
   removeClutter(document);
   for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
-  const body = document.body ?? document.documentElement;
+  const body = bodyOf(document);
   if (spec.include.length > 0) {
     const included = gather(document, spec.include);
     if (included) return { root: included, source: 'include' };
@@ -101,8 +129,7 @@ export function selectContent(
     return { root: body, source: 'body' };
   }
   if (!spec.mainContent) return { root: body, source: 'body' };
-  // Detection walks ancestors of every candidate and measures link density per node: on absurdly deep or large
-  // markup it would take seconds to minutes.
+  // Absurdly deep or large markup is not worth detecting in (the bounds Readability needed, kept as bounds).
   const skip = nestsDeeperThan(body, PAGE_LIMITS.depth)
     ? `elements nest deeper than ${PAGE_LIMITS.depth}`
     : selectAll(body, '*').length > PAGE_LIMITS.detectElements
@@ -114,7 +141,7 @@ export function selectContent(
   }
   const whole = body.cloneNode(true);
   try {
-    const detected = detect(document);
+    const detected = detect(document, warnings);
     if (detected) return { root: detected, source: 'detected' };
   } catch (error) {
     warnings.push(

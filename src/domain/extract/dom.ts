@@ -150,3 +150,15 @@ export function imageSource(img: DomElement): string | null {
   const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
   return srcset?.trim().split(/\s+/)[0] ?? null;
 }
+
+/**
+ * The page's body. Markup with text before <html> (a server's warnings) or with two <body> tags leaves linkedom with an
+ * empty body beside the real one: the body with the most text is the page's.
+ */
+export function bodyOf(document: DomDocument): DomElement {
+  const bodies = selectAll(document, 'body');
+  if (bodies.length <= 1) return document.body ?? document.documentElement;
+  let best = bodies[0] ?? document.documentElement;
+  for (const body of bodies) if ((body.textContent ?? '').length > (best.textContent ?? '').length) best = body;
+  return best;
+}

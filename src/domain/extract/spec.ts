@@ -72,8 +72,8 @@ export const PAGE_LIMITS = {
   /** Elements deeper than this are read as text only (markdown, fields); main-content detection is skipped. */
   depth: 256,
   /**
-   * Main-content detection (Readability) costs more than linearly in elements and links: past this many elements it
-   * is skipped and the whole body is used (100,000 links took 11 s to detect, 0.5 s to convert).
+   * Past this many elements main-content detection is skipped and the whole body is used. Set for Readability, which
+   * cost more than linearly (100,000 links took 11 s to detect); our extractor is one walk, the cap is kept as a bound.
    */
   detectElements: 10_000,
   /**

@@ -1,0 +1,194 @@
+/**
+ * npm run measure:extract -- main-content quality and cost in Node, fast enough to iterate on (bench:extract is the
+ * authoritative figure, inside workerd). Each page goes through extractPage (text output, main content detected):
+ * - trafilatura's evaluation set (../shared/corpora/trafilatura-eval): scored as its score.py scores (a 'with'
+ *   snippet found in the whitespace-normalized text is a true positive, a 'without' snippet found a false positive),
+ *   split into a dev half (even index in evaldata.json order: tune on it) and a held-out half (odd index);
+ * - Readability's test pages: token F1 of the text against expected.html;
+ * - documentation truth (/work/corpora/docs-truth/<set>.jsonl, when present): token F1 against its text.
+ * CPU ms per page (process CPU time around extractPage): median and p90. CORPUS=trafilatura|readability|docs runs one;
+ * WORST=n lists the n worst dev pages; DUMP=dir writes each trafilatura text to dir.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { register } from 'node:module';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+// src/ imports without extensions, as the bundler resolves them; Node needs `.ts` added.
+const HOOK = `export async function resolve(specifier, context, next) {
+  try { return await next(specifier, context); } catch (error) {
+    if (/^\\.\\.?\\//.test(specifier) && !/\\.[cm]?[jt]s$/.test(specifier)) {
+      try { return await next(specifier + '.ts', context); } catch { return next(specifier + '/index.ts', context); }
+    }
+    throw error;
+  }
+}`;
+register(`data:text/javascript,${encodeURIComponent(HOOK)}`);
+const { extractPage } = await import('../src/domain/extract/index.ts');
+const { parseHTML } = await import('linkedom');
+
+const root = new URL('../', import.meta.url).pathname;
+const corpora = join(root, '../shared/corpora');
+const only = process.env.CORPUS;
+const SPEC = {
+  formats: ['text' as const],
+  mainContent: true,
+  include: [],
+  exclude: [],
+  fields: {},
+};
+
+interface Timed {
+  text: string;
+  ms: number;
+  warnings: string[];
+}
+
+async function extract(html: Uint8Array, url: string, type = 'text/html'): Promise<Timed> {
+  const start = process.cpuUsage();
+  const result = await extractPage(html, type, url, SPEC);
+  const used = process.cpuUsage(start);
+  return { text: result.outputs.text ?? '', ms: (used.user + used.system) / 1000, warnings: result.record.warnings };
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+const cpu = (ms: number[]) => `CPU ms/page median ${quantile(ms, 0.5).toFixed(2)} p90 ${quantile(ms, 0.9).toFixed(2)}`;
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+  ms: number[];
+}
+
+function line(name: string, c: Counts): string {
+  const p = c.tp / (c.tp + c.fp || 1);
+  const r = c.tp / (c.tp + c.fn || 1);
+  const f = (2 * c.tp) / (2 * c.tp + c.fp + c.fn);
+  return `${name.padEnd(9)} P ${p.toFixed(3)} R ${r.toFixed(3)} F1 ${f.toFixed(3)} (${c.tp}/${c.tp + c.fn} found, ${c.fp}/${c.fp + c.tn} leaked) ${cpu(c.ms)}`;
+}
+
+async function trafilatura() {
+  const dir = join(corpora, 'trafilatura-eval');
+  const data = JSON.parse(readFileSync(join(dir, 'evaldata.json'), 'utf8')) as Record<
+    string,
+    { file: string; with: string[]; without: string[] }
+  >;
+  const halves: Counts[] = [0, 1].map(() => ({ tp: 0, fp: 0, fn: 0, tn: 0, ms: [] }));
+  const worst: [number, string, string][] = [];
+  const dump = process.env.DUMP;
+  if (dump) mkdirSync(dump, { recursive: true });
+  for (const [i, [url, item]] of Object.entries(data).entries()) {
+    const html = gunzipSync(readFileSync(join(dir, 'html', `${item.file}.gz`)));
+    const { text, ms } = await extract(html, url);
+    if (dump) writeFileSync(join(dump, `${item.file.replace(/\.html?$/, '')}.txt`), text);
+    const normal = norm(text);
+    const a = item.with.filter((w) => normal.includes(norm(w))).length;
+    const b = item.without.filter((w) => normal.includes(norm(w))).length;
+    const half = halves[i % 2] as Counts;
+    half.tp += a;
+    half.fp += b;
+    half.fn += item.with.length - a;
+    half.tn += item.without.length - b;
+    half.ms.push(ms);
+    if (i % 2 === 0) worst.push([item.with.length - a + b, `${item.file} (-${item.with.length - a} +${b})`, url]);
+  }
+  const [dev, held] = halves as [Counts, Counts];
+  const all = {
+    tp: dev.tp + held.tp,
+    fp: dev.fp + held.fp,
+    fn: dev.fn + held.fn,
+    tn: dev.tn + held.tn,
+    ms: [...dev.ms, ...held.ms],
+  };
+  console.log('trafilatura-eval (990 pages)');
+  console.log(`  ${line('dev', dev)}\n  ${line('held-out', held)}\n  ${line('all', all)}`);
+  const n = Number(process.env.WORST ?? 0);
+  for (const [miss, file] of worst.sort((x, y) => y[0] - x[0]).slice(0, n))
+    if (miss) console.log(`    ${miss} ${file}`);
+}
+
+/** Lower-cased words: runs of letters or digits. */
+const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+function tokenF1(got: string, want: string): { p: number; r: number; f: number } {
+  const counts = new Map<string, number>();
+  const wanted = tokens(want);
+  for (const t of wanted) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const gotTokens = tokens(got);
+  let overlap = 0;
+  for (const t of gotTokens) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      overlap++;
+      counts.set(t, n - 1);
+    }
+  }
+  const p = gotTokens.length === 0 ? (wanted.length === 0 ? 1 : 0) : overlap / gotTokens.length;
+  const r = wanted.length === 0 ? 1 : overlap / wanted.length;
+  return { p, r, f: p + r === 0 ? 0 : (2 * p * r) / (p + r) };
+}
+
+function summary(name: string, scores: { p: number; r: number; f: number; name: string }[], ms: number[]) {
+  const mean = (k: 'p' | 'r' | 'f') => scores.reduce((s, x) => s + x[k], 0) / (scores.length || 1);
+  console.log(
+    `${name}: ${scores.length} pages, token F1 ${mean('f').toFixed(3)} (P ${mean('p').toFixed(3)} R ${mean('r').toFixed(3)}), under 0.9: ${scores.filter((s) => s.f < 0.9).length}; ${cpu(ms)}`,
+  );
+  const n = Number(process.env.WORST ?? 0);
+  for (const s of [...scores].sort((a, b) => a.f - b.f).slice(0, n))
+    console.log(`    ${s.f.toFixed(3)} P ${s.p.toFixed(3)} R ${s.r.toFixed(3)} ${s.name}`);
+}
+
+async function readability() {
+  const dir = join(corpora, 'readability-test-pages');
+  const scores: { p: number; r: number; f: number; name: string }[] = [];
+  const ms: number[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (!existsSync(join(dir, name, 'source.html'))) continue;
+    // As bench:extract posts them: declared UTF-8.
+    const got = await extract(
+      readFileSync(join(dir, name, 'source.html')),
+      'http://fakehost/test/page.html',
+      'text/html; charset=utf-8',
+    );
+    const want = parseHTML(readFileSync(join(dir, name, 'expected.html'), 'utf8')).document.documentElement;
+    scores.push({ ...tokenF1(got.text, want?.textContent ?? ''), name });
+    ms.push(got.ms);
+  }
+  summary('readability-test-pages', scores, ms);
+}
+
+async function docs() {
+  const dir = process.env.DOCS_TRUTH ?? '/work/corpora/docs-truth';
+  if (!existsSync(dir)) return console.log(`docs: no truth at ${dir}`);
+  for (const set of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+    const scores: { p: number; r: number; f: number; name: string }[] = [];
+    const ms: number[] = [];
+    let h1First = 0;
+    let leaks = 0;
+    for (const row of readFileSync(join(dir, set), 'utf8').split('\n').filter(Boolean)) {
+      const truth = JSON.parse(row) as { file: string; url?: string; text: string; h1?: string; navTexts?: string[] };
+      if (!existsSync(truth.file)) continue;
+      const got = await extract(readFileSync(truth.file), truth.url ?? `file://${truth.file}`);
+      scores.push({ ...tokenF1(got.text, truth.text), name: truth.file });
+      ms.push(got.ms);
+      if (truth.h1 && norm(got.text).startsWith(norm(truth.h1))) h1First++;
+      if ((truth.navTexts ?? []).some((nav) => norm(got.text).includes(norm(nav)))) leaks++;
+    }
+    summary(`docs ${set}`, scores, ms);
+    console.log(`    h1 first: ${h1First}/${scores.length}; pages leaking navigation: ${leaks}`);
+  }
+}
+
+if (!existsSync(corpora)) {
+  console.log(`measure:extract: no corpora at ${corpora}; nothing to measure.`);
+  process.exit(0);
+}
+if (!only || only === 'trafilatura') await trafilatura();
+if (!only || only === 'readability') await readability();
+if (!only || only === 'docs') await docs();

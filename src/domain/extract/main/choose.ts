@@ -1,0 +1,48 @@
+import type { DomElement } from '../dom';
+import { around, inside, largestContainer } from './containers';
+import { heartOf, widen } from './heart';
+import { type Stats, statsOf } from './stats';
+
+/** How the root was chosen. */
+export type Pick = 'structure' | 'density' | 'none';
+
+/** A pick holding less than this share of the densest element's prose is a miss (a recipe's lists, a split article). */
+const MISS_SHARE = 0.33;
+
+/** The element whose prose most outweighs the rest of its text (prose counted twice, less all its text). */
+function densest(body: DomElement, stats: Map<DomElement, Stats>): DomElement {
+  let best = body;
+  let bestValue = Number.NEGATIVE_INFINITY;
+  for (const [element, s] of stats) {
+    const value = 2 * s.good - s.chars;
+    if (value > bestValue) {
+      best = element;
+      bestValue = value;
+    }
+  }
+  return best;
+}
+
+/**
+ * The root of the main content. The heart of the prose (Readability's top candidate), widened over its content
+ * siblings; a container the page marks inside it or around it; checked against the densest element, as
+ * trafilatura checks its pick against a baseline. No prose at all, or prose everywhere: the largest marked container.
+ */
+export function chooseRoot(
+  body: DomElement,
+  stats: Map<DomElement, Stats>,
+): { root: DomElement; pick: Pick; heart: DomElement | null } {
+  const heart = heartOf(stats);
+  const wide = heart ? widen(heart, body, stats) : body;
+  if (!heart || wide === body) {
+    const marked = largestContainer(body, stats);
+    if (marked) return { root: marked, pick: 'structure', heart: null };
+    if (!heart) return { root: body, pick: 'none', heart: null };
+  }
+  const container = inside(wide, stats) ?? around(body, wide, stats);
+  const root = container ?? wide;
+  const dense = densest(body, stats);
+  if (statsOf(stats, root).chars < statsOf(stats, dense).good * MISS_SHARE)
+    return { root: dense, pick: 'density', heart: null };
+  return { root, pick: container ? 'structure' : 'density', heart };
+}

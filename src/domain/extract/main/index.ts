@@ -1,0 +1,14 @@
+import type { DomElement } from '../dom';
+import { chooseRoot, type Pick } from './choose';
+import { trimEdges } from './edges';
+import { prune } from './prune';
+import { measure } from './stats';
+
+/** The main content of a page's body: a root chosen by structure or text density, its furniture cut out. */
+export function findMain(body: DomElement): { root: DomElement; pick: Pick } {
+  const stats = measure(body);
+  const chosen = chooseRoot(body, stats);
+  prune(chosen.root, chosen.heart, stats);
+  trimEdges(chosen.root);
+  return chosen;
+}
