@@ -1,0 +1,18 @@
+// A module resolve hook for Node: lets scripts import src/ modules written for a bundler (`import ... from './dom'`)
+// by trying `.ts` and `/index.ts` when a relative specifier without an extension is not found.
+// Registered by scripts that run src/ code in Node (module.register).
+export async function resolve(specifier, context, next) {
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    if (!specifier.startsWith('.') || /\.[cm]?[jt]s$/.test(specifier)) throw error;
+    for (const suffix of ['.ts', '/index.ts']) {
+      try {
+        return await next(specifier + suffix, context);
+      } catch {
+        // try the next
+      }
+    }
+    throw error;
+  }
+}
