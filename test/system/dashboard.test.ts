@@ -262,12 +262,9 @@ describe('the dashboard', () => {
     await expect.poll(() => page.locator('.markdown h3').first().textContent()).toBe('Getting started');
     expect(await page.locator('.markdown table th').allTextContents()).toEqual(['Option', 'Default']);
     expect(await page.locator('.markdown pre code').first().getAttribute('data-lang')).toBe('ts');
-    expect(
-      await page
-        .getByRole('table', { name: 'Metadata' })
-        .getByRole('row', { name: /^title Getting started$/ })
-        .count(),
-    ).toBe(1);
+    const metadata = page.getByRole('table', { name: 'Metadata' });
+    expect(await metadata.getByRole('row', { name: /^title Getting started \| Docs$/ }).count()).toBe(1);
+    expect(await metadata.getByRole('row', { name: /^headline Getting started$/ }).count()).toBe(1);
     expect(await page.locator('.record-part', { hasText: 'JSON-LD' }).locator('pre').textContent()).toContain(
       'TechArticle',
     );
