@@ -11,6 +11,7 @@ import {
   DOCUSAURUS,
   DRUPAL,
   MKDOCS,
+  NEWS_READ_ALSO,
   paras,
   RECIPE,
   RUSTDOC,
@@ -133,6 +134,16 @@ describe('main content: CMSs and plain pages', () => {
 describe('main content: pruning rules', () => {
   const page = (inner: string) =>
     `<!doctype html><html><head><title>T</title></head><body><nav><a href="/">Home</a></nav><article>${inner}</article></body></html>`;
+
+  it('cuts "read also" lines between the paragraphs, in any of the languages, but not a sentence that opens so', async () => {
+    const text = (await extract(NEWS_READ_ALSO)).outputs.text ?? '';
+    expect(text).toContain('Vote paragraph 2');
+    expect(text).toContain('Outcome paragraph 2');
+    expect(text).not.toContain('Mayor opens the new bridge');
+    expect(text).not.toContain('El alcalde inaugura');
+    expect(text).not.toContain('Mehr zum Thema');
+    expect(text).toContain('Read also the minutes of the meeting');
+  });
 
   it('cuts meta lines at the edges (a date, tags, share), never headings or sentences', async () => {
     const text =
