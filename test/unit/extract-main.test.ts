@@ -12,6 +12,7 @@ import {
   DRUPAL,
   MKDOCS,
   NEWS_READ_ALSO,
+  POST_CREDITS,
   paras,
   RECIPE,
   RUSTDOC,
@@ -134,6 +135,14 @@ describe('main content: CMSs and plain pages', () => {
 describe('main content: pruning rules', () => {
   const page = (inner: string) =>
     `<!doctype html><html><head><title>T</title></head><body><nav><a href="/">Home</a></nav><article>${inner}</article></body></html>`;
+
+  it('cuts picture credits, sharing lines and comment counts inside the text, not sentences', async () => {
+    const text = (await extract(POST_CREDITS)).outputs.text ?? '';
+    expect(text).toContain('Home paragraph 2');
+    for (const cut of ['Jane Doe', 'Getty Images', 'Mit Freunden teilen', 'Keine Kommentare'])
+      expect(text).not.toContain(cut);
+    expect(text).toContain('Photo albums of the walk');
+  });
 
   it('cuts "read also" lines between the paragraphs, in any of the languages, but not a sentence that opens so', async () => {
     const text = (await extract(NEWS_READ_ALSO)).outputs.text ?? '';

@@ -40,12 +40,33 @@ const ELSEWHERE_LINE = new RegExp(`^(?:${ELSEWHERE.join('|')})\\s*(?:$|[:：?!»
 const LONGEST = 250;
 
 /** Whether a line of text points to other articles. */
-export function pointsElsewhere(text: string): boolean {
+function pointsElsewhere(text: string): boolean {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 0 && line.length <= LONGEST && ELSEWHERE_LINE.test(line);
 }
 
-/** Cuts the given lines that point to other articles. */
+/** Credits of a picture: "Photo: ...", "Bildquelle: ...", "Credit: ...", or an agency's name alone. */
+const CREDIT_LINE = new RegExp(
+  [
+    '^(?:(?:title |titel)?(?:photo|foto|fotos|bild|bilder|image|picture|titelbild|bildquelle|quelle|source|crédit|credit)s?',
+    '(?: credits?)?\\s*[:：]',
+    '|.{0,40}\\b(?:getty images|afp|dpa|reuters|ap photo|imago|picture[- ]alliance|shutterstock|istock(?:photo)?|efe)\\s*$)',
+  ].join(''),
+  'iu',
+);
+/** A credit is a short line. */
+const CREDIT_LONGEST = 100;
+/** The lines of comment counts and sharing: "No comments", "Comments are closed", "Share this article". */
+const SOCIAL_LINE =
+  /^(?:(?:no|keine|\d+) (?:comments?|kommentare?)|comments are closed|kommentare sind geschlossen|leave a (?:comment|reply)|kommentieren|kommentar schreiben|sin comentarios|aucun commentaire|share(?: this(?: article| post| story)?)?|teilen|mit freunden teilen|jetzt teilen|partager|compartir)\s*[:.!]?$/iu;
+
+function furniture(text: string): boolean {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length === 0) return false;
+  return pointsElsewhere(line) || (line.length <= CREDIT_LONGEST && CREDIT_LINE.test(line)) || SOCIAL_LINE.test(line);
+}
+
+/** Cuts the given lines that point to other articles, credit a picture, count comments or ask to share. */
 export function cutElsewhere(lines: DomElement[], root: DomElement): void {
-  for (const line of lines) if (line !== root && pointsElsewhere(line.textContent ?? '')) line.remove();
+  for (const line of lines) if (line !== root && furniture(line.textContent ?? '')) line.remove();
 }
