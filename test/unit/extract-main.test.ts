@@ -8,6 +8,7 @@ import { findMain } from '../../src/domain/extract/main';
 import { measure, textChars } from '../../src/domain/extract/main/stats';
 import type { ExtractSpec } from '../../src/domain/extract/spec';
 import {
+  ARTICLE_AROUND,
   DOCUSAURUS,
   DRUPAL,
   MKDOCS,
@@ -135,6 +136,13 @@ describe('main content: CMSs and plain pages', () => {
 describe('main content: pruning rules', () => {
   const page = (inner: string) =>
     `<!doctype html><html><head><title>T</title></head><body><nav><a href="/">Home</a></nav><article>${inner}</article></body></html>`;
+
+  it('cuts bylines, ad labels, "follow us" lines and the author box heading inside the text, not sentences', async () => {
+    const text = (await extract(ARTICLE_AROUND)).outputs.text ?? '';
+    expect(text).toContain('Closing paragraph 1');
+    for (const cut of ['Jane Doe', 'Anzeige', 'Follow us', 'About the author']) expect(text).not.toContain(cut);
+    expect(text).toContain('By the evening the first ferries had left');
+  });
 
   it('cuts picture credits, sharing lines and comment counts inside the text, not sentences', async () => {
     const text = (await extract(POST_CREDITS)).outputs.text ?? '';

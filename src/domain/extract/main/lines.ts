@@ -60,10 +60,36 @@ const CREDIT_LONGEST = 100;
 const SOCIAL_LINE =
   /^(?:(?:no|keine|\d+) (?:comments?|kommentare?)|comments are closed|kommentare sind geschlossen|leave a (?:comment|reply)|kommentieren|kommentar schreiben|sin comentarios|aucun commentaire|share(?: this(?: article| post| story)?)?|teilen|mit freunden teilen|jetzt teilen|partager|compartir)\s*[:.!]?$/iu;
 
+/**
+ * Short lines of the page around the text: a byline ("By Jane Doe", "Von: ..."), when it was published, the author's
+ * box heading, "Follow us on ...", an advertisement's label, a permalink, the login a comment form asks for.
+ */
+const AROUND_LINE = new RegExp(
+  [
+    "^(?:(?:by|von|par|por|di|door|przez)(?::|\\s)\\s*\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{L}[\\p{L}.'-]*){0,3}$",
+    '|von\\s*:',
+    '|(?:published|posted|updated|veröffentlicht|erstellt|aktualisiert|publié|publicado|der beitrag wurde)(?: am| on| le| el)?\\s[^.!?]{0,60}$',
+    '|(?:about the author|über den autor|über die autorin|à propos de l.auteur|sobre el autor)\\s*:?$',
+    '|(?:follow us|folgen sie uns|folge uns|síguenos|siguenos|suivez-nous)\\b',
+    '|[-–—\\s]*(?:anzeige|advertisement|werbung|publicidad|publicité)[-–—\\s]*$',
+    '|permalink|permalien',
+    '|(?:you must be logged in|sie müssen sich einloggen)',
+    ')',
+  ].join(''),
+  'iu',
+);
+/** Lines around the text are short. */
+const AROUND_LONGEST = 120;
+
 function furniture(text: string): boolean {
   const line = text.replace(/\s+/g, ' ').trim();
   if (line.length === 0) return false;
-  return pointsElsewhere(line) || (line.length <= CREDIT_LONGEST && CREDIT_LINE.test(line)) || SOCIAL_LINE.test(line);
+  return (
+    pointsElsewhere(line) ||
+    (line.length <= CREDIT_LONGEST && CREDIT_LINE.test(line)) ||
+    SOCIAL_LINE.test(line) ||
+    (line.length <= AROUND_LONGEST && AROUND_LINE.test(line))
+  );
 }
 
 /** Cuts the given lines that point to other articles, credit a picture, count comments or ask to share. */
