@@ -174,6 +174,20 @@ describe('main content: pruning rules', () => {
     ).toBe(true);
   });
 
+  it('cuts boxes named as authors, post metadata, likes or a disclosure', async () => {
+    const text =
+      (
+        await extract(
+          page(
+            `${paras('Named', 3)}<div class="full authors"><span>Mark Writer</span></div><div class="postmetadata">Filed on Tuesday</div><div class="likes-text">12 readers like this</div><section class="editorial-disclosure">Affiliate links ahead</section>${paras('Kept', 2)}`,
+          ),
+        )
+      ).outputs.text ?? '';
+    expect(text).toContain('Kept paragraph 2');
+    for (const cut of ['Mark Writer', 'Filed on Tuesday', 'readers like this', 'Affiliate links'])
+      expect(text).not.toContain(cut);
+  });
+
   it('cuts captions and photo credits', async () => {
     const text =
       (
