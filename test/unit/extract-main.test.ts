@@ -188,6 +188,20 @@ describe('main content: pruning rules', () => {
       expect(text).not.toContain(cut);
   });
 
+  it('cuts paragraphs named as a newsletter box, a byline or a disclaimer, not other paragraphs', async () => {
+    const text =
+      (
+        await extract(
+          page(
+            `${paras('Para', 3)}<p class="newsletter-teaser">Sign up for our letter</p><p class="byline">Jane Doe, Berlin</p><p class="lead">The lead stays.</p>${paras('End', 2)}`,
+          ),
+        )
+      ).outputs.text ?? '';
+    expect(text).toContain('End paragraph 2');
+    expect(text).toContain('The lead stays.');
+    for (const cut of ['Sign up for our letter', 'Jane Doe']) expect(text).not.toContain(cut);
+  });
+
   it('cuts captions and photo credits', async () => {
     const text =
       (

@@ -17,6 +17,10 @@ const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'li']
  */
 const MORE_NAMES = /(^|[\s_-])(authors|postmetadata|saboxplugin-\w+|likes|disclosure|appstores)([\s_-]|$)/i;
 
+/** Names that mark a paragraph itself as furniture: a newsletter box, a byline, a credit, a caption, a disclaimer. */
+const PARAGRAPH_NAMES =
+  /(^|[\s_-])(newsletter|subscribe|subscription|byline|credits?|caption|copyright|disclaimer|paywall)([\s_-]|$)/i;
+
 interface Options {
   /** The heart of the prose: it and its ancestors are never cut. */
   heart: DomElement | null;
@@ -29,6 +33,11 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   const s = statsOf(options.stats, element);
   const name = element.localName;
   if (FURNITURE.has(name) || name === 'form' || name === 'figcaption') return 'furniture';
+  if (
+    name === 'p' &&
+    PARAGRAPH_NAMES.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`)
+  )
+    return 'named';
   if (KEEP.has(name)) return null;
   const className = element.getAttribute('class');
   if (namedBoilerplate(element.getAttribute('id'), className, element.getAttribute('role'))) return 'named';
