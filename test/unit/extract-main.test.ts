@@ -8,9 +8,12 @@ import { findMain } from '../../src/domain/extract/main';
 import { measure, textChars } from '../../src/domain/extract/main/stats';
 import type { ExtractSpec } from '../../src/domain/extract/spec';
 import {
+  ARTICLE_AROUND,
   DOCUSAURUS,
   DRUPAL,
   MKDOCS,
+  NEWS_READ_ALSO,
+  POST_CREDITS,
   paras,
   RECIPE,
   RUSTDOC,
@@ -134,6 +137,31 @@ describe('main content: pruning rules', () => {
   const page = (inner: string) =>
     `<!doctype html><html><head><title>T</title></head><body><nav><a href="/">Home</a></nav><article>${inner}</article></body></html>`;
 
+  it('cuts bylines, ad labels, "follow us" lines and the author box heading inside the text, not sentences', async () => {
+    const text = (await extract(ARTICLE_AROUND)).outputs.text ?? '';
+    expect(text).toContain('Closing paragraph 1');
+    for (const cut of ['Jane Doe', 'Anzeige', 'Follow us', 'About the author']) expect(text).not.toContain(cut);
+    expect(text).toContain('By the evening the first ferries had left');
+  });
+
+  it('cuts picture credits, sharing lines and comment counts inside the text, not sentences', async () => {
+    const text = (await extract(POST_CREDITS)).outputs.text ?? '';
+    expect(text).toContain('Home paragraph 2');
+    for (const cut of ['Jane Doe', 'Getty Images', 'Mit Freunden teilen', 'Keine Kommentare'])
+      expect(text).not.toContain(cut);
+    expect(text).toContain('Photo albums of the walk');
+  });
+
+  it('cuts "read also" lines between the paragraphs, in any of the languages, but not a sentence that opens so', async () => {
+    const text = (await extract(NEWS_READ_ALSO)).outputs.text ?? '';
+    expect(text).toContain('Vote paragraph 2');
+    expect(text).toContain('Outcome paragraph 2');
+    expect(text).not.toContain('Mayor opens the new bridge');
+    expect(text).not.toContain('El alcalde inaugura');
+    expect(text).not.toContain('Mehr zum Thema');
+    expect(text).toContain('Read also the minutes of the meeting');
+  });
+
   it('cuts meta lines at the edges (a date, tags, share), never headings or sentences', async () => {
     const text =
       (await extract(page(`<h1>Title</h1><div>12.03.2024</div>${paras('Edge', 4)}<p>Tags: news</p><p>Share</p>`)))
@@ -144,6 +172,34 @@ describe('main content: pruning rules', () => {
         'Edge paragraph 4: it explains the matter in enough plain words, with commas, clauses and a full stop, to read as the body of the page.',
       ),
     ).toBe(true);
+  });
+
+  it('cuts boxes named as authors, post metadata, likes or a disclosure', async () => {
+    const text =
+      (
+        await extract(
+          page(
+            `${paras('Named', 3)}<div class="full authors"><span>Mark Writer</span></div><div class="postmetadata">Filed on Tuesday</div><div class="likes-text">12 readers like this</div><section class="editorial-disclosure">Affiliate links ahead</section>${paras('Kept', 2)}`,
+          ),
+        )
+      ).outputs.text ?? '';
+    expect(text).toContain('Kept paragraph 2');
+    for (const cut of ['Mark Writer', 'Filed on Tuesday', 'readers like this', 'Affiliate links'])
+      expect(text).not.toContain(cut);
+  });
+
+  it('cuts paragraphs named as a newsletter box, a byline or a disclaimer, not other paragraphs', async () => {
+    const text =
+      (
+        await extract(
+          page(
+            `${paras('Para', 3)}<p class="newsletter-teaser">Sign up for our letter</p><p class="byline">Jane Doe, Berlin</p><p class="lead">The lead stays.</p>${paras('End', 2)}`,
+          ),
+        )
+      ).outputs.text ?? '';
+    expect(text).toContain('End paragraph 2');
+    expect(text).toContain('The lead stays.');
+    for (const cut of ['Sign up for our letter', 'Jane Doe']) expect(text).not.toContain(cut);
   });
 
   it('cuts captions and photo credits', async () => {

@@ -10,7 +10,7 @@ const HEADING = /^h[1-6]$/;
 const STOP = new Set(['li', 'td', 'th', 'dt', 'dd', 'pre', 'code', 'table', 'tr', 'ul', 'ol', 'dl', 'img', 'figure']);
 
 /** The blocks of a root that hold text directly, in document order. */
-function lines(root: DomElement): DomElement[] {
+export function lines(root: DomElement): DomElement[] {
   const found: DomElement[] = [];
   const visit = (element: DomElement) => {
     let direct = false;

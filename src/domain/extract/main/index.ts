@@ -1,6 +1,7 @@
 import type { DomElement } from '../dom';
 import { chooseRoot, type Pick } from './choose';
-import { trimEdges } from './edges';
+import { lines, trimEdges } from './edges';
+import { cutElsewhere } from './lines';
 import { prune } from './prune';
 import { measure } from './stats';
 
@@ -9,6 +10,7 @@ export function findMain(body: DomElement): { root: DomElement; pick: Pick } {
   const stats = measure(body);
   const chosen = chooseRoot(body, stats);
   prune(chosen.root, chosen.heart, stats);
+  cutElsewhere(lines(chosen.root), chosen.root);
   trimEdges(chosen.root);
   return chosen;
 }

@@ -11,6 +11,16 @@ const KEEP = new Set(['pre', 'code', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'
 /** Blocks judged by their link density. */
 const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'li']);
 
+/**
+ * Classes of furniture that the shared word list does not hold: an authors' box, post meta, likes, disclosures.
+ * Classes only: an id is often a heading's slug ("for-application-authors").
+ */
+const MORE_NAMES = /(^|[\s_-])(authors|postmetadata|saboxplugin-\w+|likes|disclosure|appstores)([\s_-]|$)/i;
+
+/** Names that mark a paragraph itself as furniture: a newsletter box, a byline, a credit, a caption, a disclaimer. */
+const PARAGRAPH_NAMES =
+  /(^|[\s_-])(newsletter|subscribe|subscription|byline|credits?|caption|copyright|disclaimer|paywall)([\s_-]|$)/i;
+
 interface Options {
   /** The heart of the prose: it and its ancestors are never cut. */
   heart: DomElement | null;
@@ -23,9 +33,15 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   const s = statsOf(options.stats, element);
   const name = element.localName;
   if (FURNITURE.has(name) || name === 'form' || name === 'figcaption') return 'furniture';
+  if (
+    name === 'p' &&
+    PARAGRAPH_NAMES.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`)
+  )
+    return 'named';
   if (KEEP.has(name)) return null;
-  const role = element.getAttribute('role');
-  if (namedBoilerplate(element.getAttribute('id'), element.getAttribute('class'), role)) return 'named';
+  const className = element.getAttribute('class');
+  if (namedBoilerplate(element.getAttribute('id'), className, element.getAttribute('role'))) return 'named';
+  if (className && MORE_NAMES.test(className)) return 'named';
   if (options.links && LINK_BLOCKS.has(name) && s.chars > 0 && s.linkChars > s.chars * LINK_DENSE) return 'links';
   return null;
 }
