@@ -8,6 +8,7 @@ import { findMain } from '../../src/domain/extract/main';
 import { measure, textChars } from '../../src/domain/extract/main/stats';
 import type { ExtractSpec } from '../../src/domain/extract/spec';
 import {
+  DOCBOOK_CHAPTER,
   DOCUSAURUS,
   DRUPAL,
   MKDOCS,
@@ -16,6 +17,8 @@ import {
   RUSTDOC,
   SPHINX,
   SPHINX_INDEX,
+  SPHINX_SECTIONS,
+  SPHINX_TOCTREE,
   SPLIT,
   WORDPRESS,
 } from '../fixtures/extract/pages';
@@ -78,6 +81,35 @@ describe('main content: documentation generators', () => {
     expect(markdown).toContain('```js\nexport default function Page() { return null; }\n```');
     for (const furniture of ['Tutorial Basics', 'doc link', 'Edit this page', 'Previous Tutorial Intro'])
       expect(markdown).not.toContain(furniture);
+  });
+
+  it('Sphinx sections: the document section around the heart is read whole, its slug ids are no furniture names', async () => {
+    const { outputs, record } = await extract(SPHINX_SECTIONS);
+    const markdown = outputs.markdown ?? '';
+    expect(markdown.startsWith('# Django 3.2.10 release notes')).toBe(true);
+    for (const part of ['fixes a security issue', 'setUpTestData()', 'widgets styled'])
+      expect(markdown).toContain(part);
+    for (const furniture of ['Django 3.2.25 documentation', 'sidebar link', 'next release notes'])
+      expect(markdown).not.toContain(furniture);
+    expect(record.warnings.join(' ')).not.toContain('whole body');
+  });
+
+  it('DocBook chapter: the division after the navigation header, its table of sections kept, the navigation tables out', async () => {
+    const text = (await extract(DOCBOOK_CHAPTER)).outputs.text ?? '';
+    expect(text.startsWith('Chapter 33. Regression Tests')).toBe(true);
+    expect(text).toContain('33.12. Regression section 12');
+    expect(text).toContain('comprehensive set of tests');
+    for (const furniture of ['Prev', 'Part III. Server Administration', 'Home', 'Installing on Windows'])
+      expect(text).not.toContain(furniture);
+  });
+
+  it("Sphinx toctree: a short index page keeps its table of child pages and its title, the site's h1 not taken", async () => {
+    const { outputs, record } = await extract(SPHINX_TOCTREE);
+    const markdown = outputs.markdown ?? '';
+    expect(markdown.startsWith('# Handling HTTP requests')).toBe(true);
+    expect(markdown).toContain('topic link 9');
+    for (const furniture of ['Django 3.2.25 documentation', 'sidebar link']) expect(markdown).not.toContain(furniture);
+    expect(record.warnings.join(' ')).not.toContain('whole body');
   });
 
   it('rustdoc: #main-content, without the sidebar of items', async () => {

@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom';
 import { holds } from './containers';
-import { namedBoilerplate } from './patterns';
+import { chapterToc, namedFurniture } from './patterns';
 import { FURNITURE, LINK_DENSE, type Stats, statsOf } from './stats';
 
 /** Why an element is cut from the content. */
@@ -24,8 +24,7 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   const name = element.localName;
   if (FURNITURE.has(name) || name === 'form' || name === 'figcaption') return 'furniture';
   if (KEEP.has(name)) return null;
-  const role = element.getAttribute('role');
-  if (namedBoilerplate(element.getAttribute('id'), element.getAttribute('class'), role)) return 'named';
+  if (namedFurniture(element)) return 'named';
   if (options.links && LINK_BLOCKS.has(name) && s.chars > 0 && s.linkChars > s.chars * LINK_DENSE) return 'links';
   return null;
 }
@@ -33,6 +32,8 @@ function cutOf(element: DomElement, options: Options): Cut | null {
 /** The elements to cut below `element`, outermost only. */
 function collect(element: DomElement, options: Options, cuts: DomElement[]): void {
   for (const child of Array.from(element.children)) {
+    // A chapter's table of its sections is the page's content, links and all.
+    if (chapterToc(child)) continue;
     if (cutOf(child, options)) cuts.push(child);
     else collect(child, options, cuts);
   }
