@@ -116,6 +116,8 @@ describe('main content: documentation generators', () => {
     const text = (await extract(RUSTDOC)).outputs.text ?? '';
     expect(text.startsWith('Struct Vec')).toBe(true);
     expect(text).toContain('let mut vec = Vec::new();');
+    // A highlighter's span.comment is the code's own comment: nothing inside code is pruned.
+    expect(text).toContain('// a new vector\nlet mut vec');
     expect(text).not.toContain('method link');
   });
 });

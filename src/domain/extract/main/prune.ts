@@ -8,6 +8,8 @@ type Cut = 'furniture' | 'named' | 'links';
 
 /** Elements never cut for their names or links: what they hold is content whatever they are called. */
 const KEEP = new Set(['pre', 'code', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'blockquote']);
+/** Code is never pruned inside: a highlighter's `span.comment` is the code's comment, not a comment thread. */
+const CODE = new Set(['pre', 'code']);
 /** Blocks judged by their link density. */
 const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'li']);
 
@@ -32,8 +34,8 @@ function cutOf(element: DomElement, options: Options): Cut | null {
 /** The elements to cut below `element`, outermost only. */
 function collect(element: DomElement, options: Options, cuts: DomElement[]): void {
   for (const child of Array.from(element.children)) {
-    // A chapter's table of its sections is the page's content, links and all.
-    if (chapterToc(child)) continue;
+    // A chapter's table of its sections is the page's content, links and all; code is content whole.
+    if (chapterToc(child) || CODE.has(child.localName)) continue;
     if (cutOf(child, options)) cuts.push(child);
     else collect(child, options, cuts);
   }
