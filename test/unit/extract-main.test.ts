@@ -119,6 +119,8 @@ describe('main content: documentation generators', () => {
     // A highlighter's span.comment is the code's own comment: nothing inside code is pruned.
     expect(text).toContain('// a new vector\nlet mut vec');
     expect(text).not.toContain('method link');
+    // Its interface beside the item: version, source link, toggles.
+    for (const ui of ['1.0.0', 'source', '[−]', 'Expand description']) expect(text).not.toContain(ui);
   });
 });
 

@@ -93,6 +93,10 @@ const BOILER_WORDS = [
   'trending',
   'outbrain',
   'taboola',
+  // API documentation's interface beside an item: version and source links, toggles (rustdoc; not 'srclink': has-srclink).
+  'out-of-band',
+  'rightside',
+  'hideme',
 ];
 const BOILER = new RegExp(`(^|[\\s_-])(${BOILER_WORDS.join('|')})([\\s_-]|$)`, 'i');
 
