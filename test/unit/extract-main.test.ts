@@ -18,6 +18,7 @@ import {
   SPHINX,
   SPHINX_INDEX,
   SPHINX_SECTIONS,
+  SPHINX_TABS,
   SPHINX_TOCTREE,
   SPLIT,
   WORDPRESS,
@@ -110,6 +111,13 @@ describe('main content: documentation generators', () => {
     expect(markdown).toContain('topic link 9');
     for (const furniture of ['Django 3.2.25 documentation', 'sidebar link']) expect(markdown).not.toContain(furniture);
     expect(record.warnings.join(' ')).not.toContain('whole body');
+  });
+
+  it('sphinx-tabs: every tab panel is content, the hidden ones too (a reader opens them); other hidden text is not', async () => {
+    const markdown = (await extract(SPHINX_TABS)).outputs.markdown ?? '';
+    expect(markdown).toContain('```python\nclient = Client()\n```');
+    expect(markdown).toContain('```python\nstream = Stream()\n```');
+    expect(markdown).not.toContain('a hidden note');
   });
 
   it('rustdoc: #main-content, without the sidebar of items', async () => {

@@ -15,7 +15,7 @@ import { type ExtractSpec, PAGE_LIMITS } from './spec';
 /** How the content was chosen, for the record's warnings and the benchmark. */
 export type ContentSource = 'include' | 'selector' | 'detected' | 'body';
 
-/** Never content: code, embedded documents, and hidden parts. */
+/** Never content: code, embedded documents, and hidden parts (tab panels aside). */
 const NEVER = 'script, style, noscript, template, iframe, object, embed, [hidden], [aria-hidden="true"]';
 /** Cookie banners, consent dialogs, share widgets: recognised by their ids and classes, when they are small. */
 const CLUTTER =
@@ -28,7 +28,8 @@ const MIN_CONTENT_CHARS = 140;
 const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 function removeClutter(document: DomDocument): void {
-  for (const element of selectAll(document, NEVER)) element.remove();
+  // A hidden tab panel is content a reader opens with a click (sphinx-tabs' other languages, other platforms).
+  for (const element of selectAll(document, NEVER)) if (element.getAttribute('role') !== 'tabpanel') element.remove();
   for (const element of selectAll(document, '[style]'))
     if (INVISIBLE.test(element.getAttribute('style') ?? '')) element.remove();
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
