@@ -9,6 +9,7 @@ import { measure, textChars } from '../../src/domain/extract/main/stats';
 import type { ExtractSpec } from '../../src/domain/extract/spec';
 import {
   ARTICLE_AROUND,
+  DOCBOOK_CHAPTER,
   DOCUSAURUS,
   DRUPAL,
   MKDOCS,
@@ -19,6 +20,9 @@ import {
   RUSTDOC,
   SPHINX,
   SPHINX_INDEX,
+  SPHINX_SECTIONS,
+  SPHINX_TABS,
+  SPHINX_TOCTREE,
   SPLIT,
   WORDPRESS,
 } from '../fixtures/extract/pages';
@@ -83,11 +87,51 @@ describe('main content: documentation generators', () => {
       expect(markdown).not.toContain(furniture);
   });
 
+  it('Sphinx sections: the document section around the heart is read whole, its slug ids are no furniture names', async () => {
+    const { outputs, record } = await extract(SPHINX_SECTIONS);
+    const markdown = outputs.markdown ?? '';
+    expect(markdown.startsWith('# Django 3.2.10 release notes')).toBe(true);
+    for (const part of ['fixes a security issue', 'setUpTestData()', 'widgets styled'])
+      expect(markdown).toContain(part);
+    for (const furniture of ['Django 3.2.25 documentation', 'sidebar link', 'next release notes'])
+      expect(markdown).not.toContain(furniture);
+    expect(record.warnings.join(' ')).not.toContain('whole body');
+  });
+
+  it('DocBook chapter: the division after the navigation header, its table of sections kept, the navigation tables out', async () => {
+    const text = (await extract(DOCBOOK_CHAPTER)).outputs.text ?? '';
+    expect(text.startsWith('Chapter 33. Regression Tests')).toBe(true);
+    expect(text).toContain('33.12. Regression section 12');
+    expect(text).toContain('comprehensive set of tests');
+    for (const furniture of ['Prev', 'Part III. Server Administration', 'Home', 'Installing on Windows'])
+      expect(text).not.toContain(furniture);
+  });
+
+  it("Sphinx toctree: a short index page keeps its table of child pages and its title, the site's h1 not taken", async () => {
+    const { outputs, record } = await extract(SPHINX_TOCTREE);
+    const markdown = outputs.markdown ?? '';
+    expect(markdown.startsWith('# Handling HTTP requests')).toBe(true);
+    expect(markdown).toContain('topic link 9');
+    for (const furniture of ['Django 3.2.25 documentation', 'sidebar link']) expect(markdown).not.toContain(furniture);
+    expect(record.warnings.join(' ')).not.toContain('whole body');
+  });
+
+  it('sphinx-tabs: every tab panel is content, the hidden ones too (a reader opens them); other hidden text is not', async () => {
+    const markdown = (await extract(SPHINX_TABS)).outputs.markdown ?? '';
+    expect(markdown).toContain('```python\nclient = Client()\n```');
+    expect(markdown).toContain('```python\nstream = Stream()\n```');
+    expect(markdown).not.toContain('a hidden note');
+  });
+
   it('rustdoc: #main-content, without the sidebar of items', async () => {
     const text = (await extract(RUSTDOC)).outputs.text ?? '';
     expect(text.startsWith('Struct Vec')).toBe(true);
     expect(text).toContain('let mut vec = Vec::new();');
+    // A highlighter's span.comment is the code's own comment: nothing inside code is pruned.
+    expect(text).toContain('// a new vector\nlet mut vec');
     expect(text).not.toContain('method link');
+    // Its interface beside the item: version, source link, toggles.
+    for (const ui of ['1.0.0', 'source', '[−]', 'Expand description']) expect(text).not.toContain(ui);
   });
 });
 

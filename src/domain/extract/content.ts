@@ -15,7 +15,7 @@ import { type ExtractSpec, PAGE_LIMITS } from './spec';
 /** How the content was chosen, for the record's warnings and the benchmark. */
 export type ContentSource = 'include' | 'selector' | 'detected' | 'body';
 
-/** Never content: code, embedded documents, and hidden parts. */
+/** Never content: code, embedded documents, and hidden parts (tab panels aside). */
 const NEVER = 'script, style, noscript, template, iframe, object, embed, [hidden], [aria-hidden="true"]';
 /** Cookie banners, consent dialogs, share widgets: recognised by their ids and classes, when they are small. */
 const CLUTTER =
@@ -28,7 +28,8 @@ const MIN_CONTENT_CHARS = 140;
 const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 function removeClutter(document: DomDocument): void {
-  for (const element of selectAll(document, NEVER)) element.remove();
+  // A hidden tab panel is content a reader opens with a click (sphinx-tabs' other languages, other platforms).
+  for (const element of selectAll(document, NEVER)) if (element.getAttribute('role') !== 'tabpanel') element.remove();
   for (const element of selectAll(document, '[style]'))
     if (INVISIBLE.test(element.getAttribute('style') ?? '')) element.remove();
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
@@ -63,33 +64,48 @@ function gather(document: DomDocument, selectors: string[]): DomElement | null {
 }
 
 /**
- * The page's title heading: the h1 that the <title> names (a permalink sign after it aside), else the first h1. A
- * site's name in an h1 above the page's own is not its title.
+ * The page's title heading: the h1 that the <title> names first (a permalink sign after it aside), else the first
+ * h1. A site's name in an h1 above the page's own is not its title, even when the <title> names the site after it.
  */
 function titleHeading(document: DomDocument): string {
   const headings = selectAll(document, 'h1')
     .map((h1) => collapse(h1.textContent))
     .filter(Boolean);
   const title = collapse(document.querySelector('title')?.textContent);
-  const named = headings.find((heading) => title.includes(heading.replace(/\s*[¶#§🔗]$/u, '')));
-  return named ?? headings[0] ?? '';
+  // A <title> names the page before the site ("Release notes — Project documentation"): the earliest named h1.
+  let named = '';
+  let at = Number.POSITIVE_INFINITY;
+  for (const heading of headings) {
+    const index = title.indexOf(heading.replace(/\s*[¶#§🔗]$/u, ''));
+    if (index >= 0 && index < at) [named, at] = [heading, index];
+  }
+  return named || (headings[0] ?? '');
 }
 
 /**
  * The main content (main/: a container of the page's generator or the densest prose, furniture cut), or null when
  * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
- * index page, a table of contents) is kept. Either way a short content is said in the warnings.
+ * index page, a table of contents), or holding the page's title heading (a short page), is kept. Either way a short content is said in the warnings.
  */
 function detect(document: DomDocument, warnings: string[]): DomElement | null {
   const title = titleHeading(document);
   const { root: content, pick } = findMain(bodyOf(document));
   const chars = collapse(content.textContent).length;
   if (chars < MIN_CONTENT_CHARS) {
-    const marked = pick === 'structure' && chars > 0;
+    // A short page's content holds its title heading: what is short is the page, not what was found of it.
+    const titled = title !== '' && selectAll(content, 'h1').some((h1) => collapse(h1.textContent) === title);
+    const kept =
+      chars === 0
+        ? null
+        : pick === 'structure'
+          ? 'the page marks it as main'
+          : titled
+            ? 'it holds the title heading'
+            : null;
     warnings.push(
-      `content: the main content found has ${chars} characters; ${marked ? 'kept (the page marks it as main)' : 'the whole body is used'}`,
+      `content: the main content found has ${chars} characters; ${kept ? `kept (${kept})` : 'the whole body is used'}`,
     );
-    if (!marked) return null;
+    if (!kept) return null;
   }
   // The page's title heading, when the content has none: the content starts with it, as the page shows it.
   if (title && !content.querySelector('h1') && !collapse(content.textContent).includes(title)) {

@@ -115,11 +115,15 @@ function restoreBlocks(text: string, blocks: string[]): string {
   });
 }
 
+/** Hidden by its attributes (a hidden tab panel is not: a reader opens it with a click). */
+const hiddenAttribute = (node: DomElement) =>
+  node.getAttribute('hidden') !== null || node.getAttribute('aria-hidden') === 'true';
+
 function render(node: DomNode, context: Context): string {
   if (node.nodeType === TEXT_NODE) return text(node.textContent ?? '', context);
   if (!isElement(node)) return children(node, context);
   const name = node.localName;
-  if (SKIP.has(name) || node.getAttribute('hidden') !== null || node.getAttribute('aria-hidden') === 'true') return '';
+  if (SKIP.has(name) || (hiddenAttribute(node) && node.getAttribute('role') !== 'tabpanel')) return '';
   if (context.depth >= PAGE_LIMITS.depth || spent(context)) return ` ${text(node.textContent ?? '', context)} `;
   context.depth++;
   try {

@@ -1,6 +1,8 @@
-import type { DomElement } from '../dom';
+import { type DomElement, type DomNode, isElement } from '../dom';
 import { around, inside, largestContainer } from './containers';
 import { heartOf, widen } from './heart';
+import { namedBoilerplate } from './patterns';
+import { outerSection } from './sections';
 import { type Stats, statsOf } from './stats';
 
 /** How the root was chosen. */
@@ -24,6 +26,16 @@ function densest(body: DomElement, stats: Map<DomElement, Stats>): DomElement {
 }
 
 /**
+ * Whether an element is inside furniture its class or role names (DocBook's navigation header table, a sidebar).
+ * Ids are not read: documentation slugs its pages and sections into them ("ref-forms-widgets").
+ */
+function inNamedFurniture(element: DomElement, body: DomElement): boolean {
+  for (let node: DomNode | null = element; node && node !== body && isElement(node); node = node.parentNode)
+    if (namedBoilerplate(null, node.getAttribute('class'), node.getAttribute('role'))) return true;
+  return false;
+}
+
+/**
  * The root of the main content. The heart of the prose (Readability's top candidate), widened over its content
  * siblings; a container the page marks inside it or around it; checked against the densest element, as
  * trafilatura checks its pick against a baseline. No prose at all, or prose everywhere: the largest marked container.
@@ -32,8 +44,10 @@ export function chooseRoot(
   body: DomElement,
   stats: Map<DomElement, Stats>,
 ): { root: DomElement; pick: Pick; heart: DomElement | null } {
-  const heart = heartOf(stats);
-  const wide = heart ? widen(heart, body, stats) : body;
+  const found = heartOf(stats);
+  // A heart without prose in named furniture is no heart: a page of links whose only scored text is its header.
+  const heart = found && (statsOf(stats, found).prose > 0 || !inNamedFurniture(found, body)) ? found : null;
+  const wide = heart ? outerSection(widen(heart, body, stats), body, stats) : body;
   if (!heart || wide === body) {
     const marked = largestContainer(body, stats);
     if (marked) return { root: marked, pick: 'structure', heart: null };

@@ -3,6 +3,7 @@
  * classes of page furniture. Patterns of software (Sphinx, Docusaurus, MkDocs, WordPress, Drupal, rustdoc...),
  * never of one site.
  */
+import type { DomElement } from '../dom';
 
 /** Containers of the main content, most specific first: schema.org's articleBody, then generators' own, then HTML's. */
 export const CONTENT_SELECTORS = [
@@ -18,6 +19,7 @@ export const CONTENT_SELECTORS = [
   '.article-content',
   '.story-body',
   '#main-content',
+  '.navheader + div',
   'div[role="main"]',
   'div.body',
   'article',
@@ -30,6 +32,8 @@ const BOILER_WORDS = [
   'nav',
   'navbar',
   'navigation',
+  'navheader',
+  'navfooter',
   'menu',
   'breadcrumbs?',
   'sidebar',
@@ -89,14 +93,61 @@ const BOILER_WORDS = [
   'trending',
   'outbrain',
   'taboola',
+  // API documentation's interface beside an item: version and source links, toggles (rustdoc; not 'srclink': has-srclink).
+  'out-of-band',
+  'rightside',
+  'hideme',
 ];
 const BOILER = new RegExp(`(^|[\\s_-])(${BOILER_WORDS.join('|')})([\\s_-]|$)`, 'i');
 
 /** Roles of furniture. */
 const BOILER_ROLES = new Set(['navigation', 'complementary', 'contentinfo', 'banner', 'search', 'menu', 'menubar']);
 
+const HEADING = /^h[1-6]$/;
+/** Children looked at for a section's heading (Sphinx puts empty anchor spans before it). */
+const HEADING_WITHIN = 6;
+
+/**
+ * Whether an element's id is the anchor of a document section: its heading links to itself (a permalink, as
+ * Sphinx, DocBook and MkDocs print). Such an id is a slug of the heading ("s-specifying-widgets"), not a name.
+ */
+function anchoredSection(element: DomElement): boolean {
+  for (const child of Array.from(element.children).slice(0, HEADING_WITHIN))
+    if (HEADING.test(child.localName)) return child.querySelector('a[href^="#"]') !== null;
+  return false;
+}
+
+/** Whether an element's id (unless a section's anchor), class or role names it as furniture. */
+export function namedFurniture(element: DomElement): boolean {
+  const id = anchoredSection(element) ? null : element.getAttribute('id');
+  return namedBoilerplate(id, element.getAttribute('class'), element.getAttribute('role'));
+}
+
 /** Whether an element's id, class or role names it as furniture. */
 export function namedBoilerplate(id: string | null, className: string | null, role: string | null): boolean {
   if (role && BOILER_ROLES.has(role)) return true;
   return BOILER.test(`${id ?? ''} ${className ?? ''}`);
+}
+
+const TOC = /(^|[\s_-])toc([\s_-]|$)/gi;
+/** A table of contents this share of whose links lead to other pages is a chapter's list of its sections. */
+const OTHER_PAGES = 0.5;
+
+/** Sphinx's table of a document's child pages, written where the page's author put it: content. */
+const TOCTREE = /(^|\s)toctree-wrapper(\s|$)/;
+
+/**
+ * Whether an element is a page's table of its parts: Sphinx's toctree, or an element named as a table of contents
+ * (and nothing else) whose links lead to other pages (DocBook's chapter `div.toc`), unlike a table of in-page
+ * anchors beside an article.
+ */
+export function chapterToc(element: DomElement): boolean {
+  const id = element.getAttribute('id') ?? '';
+  const className = element.getAttribute('class') ?? '';
+  if (TOCTREE.test(className)) return true;
+  const names = `${id} ${className}`;
+  if (!names.match(TOC) || namedBoilerplate(null, names.replace(TOC, ' '), element.getAttribute('role'))) return false;
+  const links = Array.from(element.querySelectorAll('a[href]'));
+  const away = links.filter((a) => !(a.getAttribute('href') ?? '').startsWith('#')).length;
+  return links.length > 0 && away >= links.length * OTHER_PAGES;
 }

@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom';
 import { holds } from './containers';
-import { namedBoilerplate } from './patterns';
+import { chapterToc, namedFurniture } from './patterns';
 import { FURNITURE, LINK_DENSE, type Stats, statsOf } from './stats';
 
 /** Why an element is cut from the content. */
@@ -8,6 +8,8 @@ type Cut = 'furniture' | 'named' | 'links';
 
 /** Elements never cut for their names or links: what they hold is content whatever they are called. */
 const KEEP = new Set(['pre', 'code', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'blockquote']);
+/** Code is never pruned inside: a highlighter's `span.comment` is the code's comment, not a comment thread. */
+const CODE = new Set(['pre', 'code']);
 /** Blocks judged by their link density. */
 const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'li']);
 
@@ -39,8 +41,8 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   )
     return 'named';
   if (KEEP.has(name)) return null;
+  if (namedFurniture(element)) return 'named';
   const className = element.getAttribute('class');
-  if (namedBoilerplate(element.getAttribute('id'), className, element.getAttribute('role'))) return 'named';
   if (className && MORE_NAMES.test(className)) return 'named';
   if (options.links && LINK_BLOCKS.has(name) && s.chars > 0 && s.linkChars > s.chars * LINK_DENSE) return 'links';
   return null;
@@ -49,6 +51,8 @@ function cutOf(element: DomElement, options: Options): Cut | null {
 /** The elements to cut below `element`, outermost only. */
 function collect(element: DomElement, options: Options, cuts: DomElement[]): void {
   for (const child of Array.from(element.children)) {
+    // A chapter's table of its sections is the page's content, links and all; code is content whole.
+    if (chapterToc(child) || CODE.has(child.localName)) continue;
     if (cutOf(child, options)) cuts.push(child);
     else collect(child, options, cuts);
   }
