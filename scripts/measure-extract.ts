@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { register } from 'node:module';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { tokenF1 as tokenScore } from './lib/token-f1.ts';
 
 // src/ imports without extensions, as the bundler resolves them; Node needs `.ts` added.
 const HOOK = `export async function resolve(specifier, context, next) {
@@ -113,25 +114,10 @@ async function trafilatura() {
     if (miss) console.log(`    ${miss} ${file}`);
 }
 
-/** Lower-cased words: runs of letters or digits. */
-const tokens = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
+/** Token F1 with the short names the report uses. */
 function tokenF1(got: string, want: string): { p: number; r: number; f: number } {
-  const counts = new Map<string, number>();
-  const wanted = tokens(want);
-  for (const t of wanted) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const gotTokens = tokens(got);
-  let overlap = 0;
-  for (const t of gotTokens) {
-    const n = counts.get(t) ?? 0;
-    if (n > 0) {
-      overlap++;
-      counts.set(t, n - 1);
-    }
-  }
-  const p = gotTokens.length === 0 ? (wanted.length === 0 ? 1 : 0) : overlap / gotTokens.length;
-  const r = wanted.length === 0 ? 1 : overlap / wanted.length;
-  return { p, r, f: p + r === 0 ? 0 : (2 * p * r) / (p + r) };
+  const { precision, recall, f1 } = tokenScore(got, want);
+  return { p: precision, r: recall, f: f1 };
 }
 
 function summary(name: string, scores: { p: number; r: number; f: number; name: string }[], ms: number[]) {
