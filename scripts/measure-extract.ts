@@ -15,16 +15,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { tokenF1 as tokenScore } from './lib/token-f1.ts';
 
-// src/ imports without extensions, as the bundler resolves them; Node needs `.ts` added.
-const HOOK = `export async function resolve(specifier, context, next) {
-  try { return await next(specifier, context); } catch (error) {
-    if (/^\\.\\.?\\//.test(specifier) && !/\\.[cm]?[jt]s$/.test(specifier)) {
-      try { return await next(specifier + '.ts', context); } catch { return next(specifier + '/index.ts', context); }
-    }
-    throw error;
-  }
-}`;
-register(`data:text/javascript,${encodeURIComponent(HOOK)}`);
+// src/ imports without extensions, as the bundler resolves them (lib/ts-resolve.mjs adds `.ts` or `/index.ts`).
+register('./lib/ts-resolve.mjs', import.meta.url);
 const { extractPage } = await import('../src/domain/extract/index.ts');
 const { parseHTML } = await import('linkedom');
 

@@ -10,13 +10,6 @@ import { register } from 'node:module';
 import { createInterface } from 'node:readline';
 import { HOSTILE_PAGES } from '../test/support/hostile-pages.ts';
 
-const HOOK = `export async function resolve(specifier, context, next) {
-  try { return await next(specifier, context); } catch (error) {
-    if (/^\\.\\.?\\//.test(specifier) && !/\\.[cm]?[jt]s$/.test(specifier)) return next(specifier + '.ts', context);
-    throw error;
-  }
-}`;
-
 const STEPS = [
   'decode',
   'parse',
@@ -38,7 +31,7 @@ const cpuMs = () => {
 
 /** In the child: one page, each step timed, one line per step as it ends (so a stall shows where). */
 async function measurePage(name: string): Promise<void> {
-  register(`data:text/javascript,${encodeURIComponent(HOOK)}`);
+  register('./lib/ts-resolve.mjs', import.meta.url);
   const { decodeHtml } = await import('../src/domain/charset.ts');
   const { parseBounded, baseUrlOf } = await import('../src/domain/extract/dom.ts');
   const { readJsonLd, linkedFacts } = await import('../src/domain/extract/json-ld.ts');
