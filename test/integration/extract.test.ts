@@ -113,7 +113,7 @@ describe('a crawl with extract', () => {
     ).toBe(true);
     const links = await record(id, `${root}links.html`);
     expect(links.warnings).toEqual([
-      expect.stringMatching(/^page: parsed up to 30000 elements, \d+ of \d+ characters; the rest is not extracted$/),
+      expect.stringMatching(/^page: parsed up to 20000 elements, \d+ of \d+ characters; the rest is not extracted$/),
       'content: more than 10000 elements; main content not detected, the whole body is used',
     ]);
     const linksMarkdown = (await content(id, `${root}links.html`, 'markdown')).body;
@@ -141,7 +141,7 @@ describe('a crawl with extract', () => {
     ).toBe(true);
     for (const url of pages) expect((await record(id, url)).contentHash, url).toMatch(/^[0-9a-f]{64}$/);
     expect((await record(id, `${root}deep-divs.html`)).warnings[0]).toMatch(/nested deeper than 512 were flattened/);
-    expect((await record(id, `${root}siblings-200k.html`)).warnings[0]).toMatch(/^page: parsed up to 30000 elements/);
+    expect((await record(id, `${root}siblings-200k.html`)).warnings[0]).toMatch(/^page: parsed up to 20000 elements/);
     expect((await api('/v1/health')).status).toBe(200);
   });
 

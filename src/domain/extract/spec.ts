@@ -62,11 +62,12 @@ export const PAGE_LIMITS = {
    * attributes, comments, character references: each costs linkedom microseconds) the rest of the page is not parsed,
    * and its links are left to the streaming parser. Of 1,120 real pages (Readability's and trafilatura's test sets)
    * the largest has 10,106 elements and 33,947 nodes, and none nests deeper than 128; of documentation pages, Python's
-   * stdtypes.html has 17,099 elements (cut at 15,000 it lost its tail).
+   * stdtypes.html has 17,099 elements (cut at 15,000 it lost its tail). Past 20,000, a page of 100,000 links took 1 s of
+   * CPU at 30,000 elements (0.66 s at 20,000, 0.48 s at 15,000).
    */
   parseDepth: 512,
-  parseElements: 30_000,
-  parseNodes: 120_000,
+  parseElements: 20_000,
+  parseNodes: 80_000,
   /** Past this many character references, adjacent text nodes are joined after parsing (the most of 1,120 real pages: 2,616). */
   joinEntities: 10_000,
   /** Elements deeper than this are read as text only (markdown, fields); main-content detection is skipped. */
