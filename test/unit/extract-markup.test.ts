@@ -118,3 +118,14 @@ describe('code blocks of documentation generators', () => {
     );
   });
 });
+
+describe('tables that lay out blocks', () => {
+  it('reads a header-less table whose cells hold lists or paragraphs as blocks; data tables stay GFM', async () => {
+    const { outputs } = await extract(`<body>
+<table class="contentstable"><tr><td><p><a href="t.html">Tutorial</a></p><p>start here</p></td><td><ul><li>A</li><li>B</li></ul></td></tr></table>
+<table><tr><th>Option</th><th>Default</th></tr><tr><td><ul><li>x</li></ul></td><td>1</td></tr></table></body>`);
+    expect(outputs.markdown).toBe(
+      '[Tutorial](https://docs.example.com/library/t.html)\n\nstart here\n\n- A\n- B\n\n| Option | Default |\n| --- | --- |\n| - x | 1 |',
+    );
+  });
+});

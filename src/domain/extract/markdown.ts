@@ -412,8 +412,23 @@ function table(node: DomElement, context: Context): string {
   }
 }
 
+/**
+ * A table that lays out blocks rather than holding data: no header cell, and a cell holding a list or several
+ * paragraphs (Sphinx's index pages and genindex). GFM cells are one line: such content is read as blocks.
+ */
+function laysOutBlocks(node: DomElement): boolean {
+  if (selectAll(node, 'th').length > 0) return false;
+  return selectAll(node, 'td').some(
+    (cell) =>
+      selectAll(cell, 'ul, ol, dl').length > 0 ||
+      Array.from(cell.children).filter((child) => LAYOUT_BLOCKS.has(child.localName)).length > 1,
+  );
+}
+const LAYOUT_BLOCKS = new Set(['p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote']);
+
 function gfmTable(node: DomElement, context: Context): string {
   // A highlighter's table (a gutter column beside the code), or a layout table: its content, as blocks.
+  if (laysOutBlocks(node)) return block(children(node, context));
   if (selectAll(node, 'pre').length > 0) {
     for (const cell of selectAll(node, 'td, th')) if (GUTTER.test(cell.getAttribute('class') ?? '')) cell.remove();
     return block(children(node, context));
