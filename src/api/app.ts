@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { allowedMethods } from './allowed-methods';
 import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
 import { type CrawlEnv, loadCrawl } from './load-crawl';
@@ -13,7 +14,13 @@ import { usageRoutes } from './routes/usage';
 export function createApp() {
   const app = new Hono<{ Bindings: Env }>();
   app.onError(renderError);
-  app.notFound((c) => c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length === 0) return c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404);
+    c.header('Allow', allowed.join(', '));
+    const message = `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`;
+    return c.json(errorBody('method_not_allowed', message), 405);
+  });
 
   app.get('/v1/health', (c) => c.json({ ok: true }));
   app.use(
