@@ -11,22 +11,8 @@ import { scrapeRoutes } from './routes/scrape';
 import { stats } from './routes/stats';
 import { usageRoutes } from './routes/usage';
 
-export function createApp() {
-  const app = new Hono<{ Bindings: Env }>();
-  app.onError(renderError);
-  app.notFound((c) => {
-    const allowed = allowedMethods(app.routes, c.req.path);
-    if (allowed.length === 0) return c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404);
-    c.header('Allow', allowed.join(', '));
-    const message = `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`;
-    return c.json(errorBody('method_not_allowed', message), 405);
-  });
-
-  app.get('/v1/health', (c) => c.json({ ok: true }));
-  app.use(
-    '/v1/*',
-    bearerAuth((env) => env.API_TOKEN),
-  );
+/** The routes, chained so that their types reach `AppType` (and through it `hc<AppType>`, the typed client). */
+function routes() {
   // Every route of one crawl finds it loaded (an unknown id is a 404 before anything else is read).
   const crawlApi = new Hono<CrawlEnv>()
     .use('/:id/*', loadCrawl)
@@ -35,8 +21,29 @@ export function createApp() {
     .route('/', stats)
     .route('/', usageRoutes)
     .route('/', exportRoutes);
-  app.route('/v1/crawls', crawlApi);
-  app.route('/v1/schedules', schedules);
-  app.route('/v1/scrape', scrapeRoutes);
+  return new Hono<{ Bindings: Env }>()
+    .get('/v1/health', (c) => c.json({ ok: true as const }))
+    .use(
+      '/v1/*',
+      bearerAuth((env) => env.API_TOKEN),
+    )
+    .route('/v1/crawls', crawlApi)
+    .route('/v1/schedules', schedules)
+    .route('/v1/scrape', scrapeRoutes);
+}
+
+export function createApp() {
+  const app = routes();
+  app.onError(renderError);
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length === 0) return c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404);
+    c.header('Allow', allowed.join(', '));
+    const message = `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`;
+    return c.json(errorBody('method_not_allowed', message), 405);
+  });
   return app;
 }
+
+/** The API's type: `hc<AppType>(url)` from `hono/client` is a client whose requests and answers are typed. */
+export type AppType = ReturnType<typeof routes>;
