@@ -18,6 +18,8 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   API_TOKEN: 'test-token',
+                  // Every JSON answer of a documented route is checked against its schema (src/api/openapi/check.ts).
+                  CHECK_RESPONSES: 'true',
                   // The test sites are served on those hosts; any other private address (127.0.0.77
                   // among them, which the faults site redirects to) must be refused.
                   ALLOW_PRIVATE_NETWORKS: TEST_HOSTS.join(','),
