@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { hostKey } from '../../domain/normalize';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/series';
 import type { CrawlRow } from '../../storage/d1/crawls';
 import { failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
@@ -119,15 +118,10 @@ export const stats = new Hono<CrawlEnv>()
     }),
     async (c) => {
       const crawl = c.var.crawl;
+      // By host name, as /stats counts them: the gate is one per host name, whatever the port.
       const hosts = await hostBreakdown(c.env.DB, crawl.id, MAX_HOSTS);
-      // Pages are counted per host and port; the gate is one per host name.
-      const pages = new Map<string, number>();
-      for (const { host, pages: n } of hosts) {
-        const name = hostKey(`http://${host}/`);
-        pages.set(name, (pages.get(name) ?? 0) + n);
-      }
       const states = await Promise.all(
-        [...pages].map(async ([host, n]) => ({ host, pages: n, ...(await c.env.HOSTS.getByName(host).state()) })),
+        hosts.map(async ({ host, pages }) => ({ host, pages, ...(await c.env.HOSTS.getByName(host).state()) })),
       );
       return c.json({ hosts: states });
     },
