@@ -46,7 +46,10 @@ describe('markdownPath', () => {
       const path = markdownPath(url);
       expect(path, url).toMatch(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\.md$/);
       expect(posix.normalize(path).startsWith('example.com/'), url).toBe(true);
-      expect(path.split('/').some((s) => s.startsWith('.')), url).toBe(false);
+      expect(
+        path.split('/').some((s) => s.startsWith('.')),
+        url,
+      ).toBe(false);
     }
   });
 
