@@ -4,7 +4,7 @@
  */
 import { hc } from 'hono/client';
 import type { AppType } from '../src/api/app.ts';
-import { CliError, isRecord } from './errors.ts';
+import { CliError, isRecord, TransientError } from './errors.ts';
 
 export interface Target {
   url: string;
@@ -19,14 +19,15 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): Target {
   };
 }
 
-export function makeClient(target: Target) {
+/** The client; `fetchImpl` stands in for fetch in tests. */
+export function makeClient(target: Target, fetchImpl: typeof fetch = fetch) {
   // A request that gets no answer at all (connection refused, unknown host) says where it went and what to do.
   const reach: typeof fetch = async (input, init) => {
     try {
-      return await fetch(input, init);
+      return await fetchImpl(input, init);
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-      throw new CliError(
+      throw new TransientError(
         `cannot reach edgecrawl at ${target.url}: ${cause}; start it with \`npm start\` or set EDGECRAWL_URL`,
       );
     }
@@ -51,8 +52,9 @@ export async function expectOk<R extends Answer>(pending: Promise<R>): Promise<R
   const error = apiError(text);
   if (res.status === 401)
     throw new CliError(`the token was refused (401${error ? `: ${error.message}` : ''}): set EDGECRAWL_TOKEN`);
-  if (error) throw new CliError(`${error.message} (${res.status} ${error.code})`);
-  throw new CliError(`${res.status} from ${res.url}: ${text.slice(0, 200) || '(empty body)'}`);
+  const Failure = res.status >= 500 ? TransientError : CliError;
+  if (error) throw new Failure(`${error.message} (${res.status} ${error.code})`);
+  throw new Failure(`${res.status} from ${res.url}: ${text.slice(0, 200) || '(empty body)'}`);
 }
 
 /** `{error: {code, message}}`, as every error of the API is, or null for anything else. */

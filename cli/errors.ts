@@ -7,6 +7,9 @@ export class CliError extends Error {
   }
 }
 
+/** A failure that may pass: edgecrawl not reached, or a 5xx. */
+export class TransientError extends CliError {}
+
 /** A command line the CLI cannot read: reported with the command's usage, exit code 2. */
 export class UsageError extends CliError {
   readonly usage: string | undefined;

@@ -1,7 +1,7 @@
 /** Following a crawl to its end: GET /v1/crawls/:id/stats about once a second, drawn as progress on stderr. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, expectOk } from './client.ts';
-import { CliError } from './errors.ts';
+import { CliError, TransientError } from './errors.ts';
 import { type Progress, progressLine } from './progress.ts';
 
 /** bar: one line redrawn in place (a terminal); lines: a plain line now and then (a log); none: quiet. */
@@ -11,36 +11,35 @@ export const PROGRESS_MODES = ['bar', 'lines', 'none'] as const;
 const POLL_MS = 1000;
 const LINE_EVERY_MS = 5000;
 const BAR_WIDTH = 24;
+/** Polls in a row that may fail (edgecrawl not reached, a 5xx) before the waiting gives up. */
+const TRIES = 5;
 
 /** The crawl's progress once it is no longer running. Ctrl-C stops the waiting (exit 130), not the crawl. */
 export async function waitForCrawl(
   client: Client,
   id: string,
   mode: ProgressMode,
-  out: NodeJS.WriteStream = process.stderr,
+  {
+    out = process.stderr,
+    pollMs = POLL_MS,
+  }: { out?: Pick<NodeJS.WriteStream, 'write' | 'columns'>; pollMs?: number } = {},
 ): Promise<Progress> {
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
   const draw = drawer(mode, out);
   try {
-    for (;;) {
-      const res = await expectOk(
-        client.v1.crawls[':id'].stats.$get(
-          { param: { id }, query: { window: '10' } },
-          { init: { signal: interrupt.signal } },
-        ),
-      );
-      const stats = await res.json();
-      const progress: Progress = {
-        status: stats.status,
-        counts: stats.counts,
-        pending: stats.pending,
-        pagesPerSecond: stats.rate.pagesPerSecond,
-      };
-      draw(progress, stats.status !== 'running');
-      if (stats.status !== 'running') return progress;
-      await sleep(POLL_MS, undefined, { signal: interrupt.signal });
+    for (let failures = 0; ; ) {
+      const stats = await poll(client, id, interrupt.signal).catch((error: unknown) => {
+        if (error instanceof TransientError && !interrupt.signal.aborted && ++failures < TRIES) return null;
+        throw error;
+      });
+      if (stats !== null) {
+        failures = 0;
+        draw(stats, stats.status !== 'running');
+        if (stats.status !== 'running') return stats;
+      }
+      await sleep(pollMs, undefined, { signal: interrupt.signal });
     }
   } catch (error) {
     if (!interrupt.signal.aborted) throw error;
@@ -54,8 +53,24 @@ export async function waitForCrawl(
   }
 }
 
+async function poll(client: Client, id: string, signal: AbortSignal): Promise<Progress> {
+  const res = await expectOk(
+    client.v1.crawls[':id'].stats.$get({ param: { id }, query: { window: '10' } }, { init: { signal } }),
+  );
+  const stats = await res.json();
+  return {
+    status: stats.status,
+    counts: stats.counts,
+    pending: stats.pending,
+    pagesPerSecond: stats.rate.pagesPerSecond,
+  };
+}
+
 /** Draws one state of progress: in place (bar), as a line at most every 5 s and at the end (lines), or not at all. */
-function drawer(mode: ProgressMode, out: NodeJS.WriteStream): (p: Progress, last: boolean) => void {
+function drawer(
+  mode: ProgressMode,
+  out: Pick<NodeJS.WriteStream, 'write' | 'columns'>,
+): (p: Progress, last: boolean) => void {
   let lastLineAt = 0;
   return (progress, last) => {
     if (mode === 'bar') {
