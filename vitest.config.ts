@@ -50,8 +50,9 @@ export default defineConfig(async () => {
           },
         },
         {
-          // The repository itself, in Node: the layout's layers, function lengths, the README against wrangler.toml.
-          test: { name: 'repo', include: ['test/repo/**/*.test.ts'], environment: 'node' },
+          // The repository itself, in Node: the layout's layers, function lengths, the README against wrangler.toml;
+          // and the CLI's parts (test/cli, type-checked with tsconfig.cli.json).
+          test: { name: 'repo', include: ['test/repo/**/*.test.ts', 'test/cli/**/*.test.ts'], environment: 'node' },
         },
         {
           // System tests in Node, driving real `wrangler dev` processes (kill and restart, the dashboard in Chromium,
