@@ -154,8 +154,8 @@ export const SCREENSHOT_NEEDS_BROWSER = {
   path: ['render'],
 };
 
-/** POST /v1/crawls. Unknown fields are rejected, so a typo is an error rather than a silent default. */
-export const createCrawlSchema = z
+/** The fields of POST /v1/crawls, before the checks across fields (the MCP `crawl` tool picks from them). */
+export const crawlRequestObject = z
   .object({
     seeds: z.array(seedUrlSchema).min(1).max(MAX_SEEDS),
     scope: z.enum(SCOPES).default('same-host'),
@@ -183,11 +183,17 @@ export const createCrawlSchema = z
     /** Renders the crawl may make; then pages are stored unrendered with a warning. null: no cap. */
     maxRenders: z.number().int().min(0).max(100_000_000).nullable().default(DEFAULT_MAX_RENDERS),
   })
-  .strict()
+  .strict();
+
+/** POST /v1/crawls. Unknown fields are rejected, so a typo is an error rather than a silent default. */
+export const createCrawlSchema = crawlRequestObject
   .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
   .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));
 
 export const crawlIdSchema = z.uuid({ message: 'crawl id must be a UUID' });
+
+/** Words a page search takes at most (each is a LIKE over title, description and URL). */
+const MAX_SEARCH_WORDS = 8;
 
 export const pageListQuerySchema = z
   .object({
@@ -195,8 +201,19 @@ export const pageListQuerySchema = z
     cursor: z.string().max(4096).optional(),
     /** 'url' (the default): in URL order; 'recent': most recently fetched first. */
     order: z.enum(['url', 'recent']).default('url'),
+    /** Words that must each appear (ASCII case-insensitive) in the page's title, description or URL. */
+    q: z
+      .string()
+      .max(500)
+      .transform((q) => q.split(/\s+/).filter((word) => word !== ''))
+      .refine((words) => words.length <= MAX_SEARCH_WORDS, `q takes at most ${MAX_SEARCH_WORDS} words`)
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((query) => query.q === undefined || query.q.length === 0 || query.order === 'url', {
+    message: 'q lists matching pages in URL order: it cannot be used with order=recent',
+    path: ['q'],
+  });
 
 export const errorListQuerySchema = z
   .object({
