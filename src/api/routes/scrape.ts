@@ -17,7 +17,8 @@ import { assertRequestAllowed, jsonInput, limitBody } from '../validate';
 /** What a scrape extracts when it is not told: markdown and metadata of the main content. */
 const DEFAULT_EXTRACT = { formats: ['markdown', 'metadata'], mainContent: true, include: [], exclude: [], fields: {} };
 
-const scrapeSchema = z
+/** The fields of POST /v1/scrape, before the checks across fields (the MCP `scrape` tool lists them). */
+export const scrapeRequestObject = z
   .object({
     url: seedUrlSchema,
     extract: extractSpecSchema.optional(),
@@ -26,7 +27,9 @@ const scrapeSchema = z
     ...renderFields,
     actions: actionsSchema.default([]),
   })
-  .strict()
+  .strict();
+
+const scrapeSchema = scrapeRequestObject
   .refine((s) => s.formats === undefined || s.extract === undefined, {
     message: 'give formats alone, or inside extract: not both',
     path: ['formats'],

@@ -1,0 +1,38 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type ExecutionContext, Hono } from 'hono';
+import { bearerAuth } from '../auth';
+import { MAX_BODY_BYTES } from '../schemas';
+import { apiClient } from './api-client';
+import { mcpServer } from './server';
+
+/** The Worker's app, called in-process: (request, env, ctx) as the fetch handler takes them. */
+export type AppHandler = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
+
+/**
+ * POST /mcp: the MCP server over Streamable HTTP, stateless (a new server and transport per request; Workers keep no
+ * session between requests, and no session id is given). JSON answers, not SSE streams: every tool answers at once.
+ * GET and DELETE (a server-sent stream, ending a session) are 405s from the app's fallback, as the spec allows a
+ * stateless server. The same bearer token as the API; its tools call the API with it.
+ */
+export function mcpRoutes(app: AppHandler) {
+  return new Hono<{ Bindings: Env }>()
+    .use(
+      '/',
+      bearerAuth((env) => env.API_TOKEN),
+    )
+    .post('/', async (c) => {
+      const ctx = c.executionCtx;
+      const api = apiClient(
+        async (request) => app(request, c.env, ctx),
+        new URL(c.req.url).origin,
+        c.req.header('authorization') ?? '',
+      );
+      const server = mcpServer(api);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        enableJsonResponse: true,
+        maxRequestBodySize: MAX_BODY_BYTES,
+      });
+      await server.connect(transport);
+      return transport.handleRequest(c.req.raw);
+    });
+}
