@@ -9,10 +9,10 @@ const own = z.object({ offset: offsetArg });
 /** What the tool reads of POST /v1/scrape's answer: the outputs apart, the rest shown as it is. */
 const scrapeReply = z
   .object({
-    markdown: z.string().optional(),
-    text: z.string().optional(),
-    html: z.string().optional(),
-    screenshot: z.string().optional(),
+    markdown: z.string().nullish(),
+    text: z.string().nullish(),
+    html: z.string().nullish(),
+    screenshot: z.string().nullish(),
   })
   .loose();
 
@@ -23,7 +23,8 @@ export const scrapeTool: Tool = {
     "Fetches one URL now (politely: robots.txt, the host's rate limit and address rules apply, as in a crawl) and " +
     'extracts it: the page as markdown of its main content, and a JSON line of its metadata (title, description, ' +
     'language, ...), status and any `fields` asked for with CSS selectors in `extract`. `render`: "auto" renders in ' +
-    'a browser only pages that need JavaScript, "always" or "never" force it. Nothing is stored. Long markdown is ' +
+    'a browser only pages that need JavaScript, "always" or "never" force it; a "screenshot" format comes back as ' +
+    'an image. Nothing is stored. Long markdown is ' +
     'cut at 20,000 characters: call again with the `offset` the result gives (the page is fetched again; for long ' +
     'pages a crawl with get_page reads a stored copy).',
   input: scrapeRequestObject.extend(own.shape),
@@ -31,13 +32,18 @@ export const scrapeTool: Tool = {
   async run(args, api) {
     const { offset } = ownArgs(own, args);
     const text = expectOk(await api.post('/v1/scrape', apiArgs(args, ['offset'])));
-    const { markdown, text: plain, html, screenshot: _screenshot, ...page } = readJson(text, scrapeReply);
+    const { markdown, text: plain, html, screenshot, ...page } = readJson(text, scrapeReply);
     const content = markdown ?? plain ?? html ?? '';
     const meta = capped(json(page), 'ask for fewer formats (formats: ["markdown"])');
-    if (content === '') return textResult(meta);
-    return textResult(
-      meta,
-      window(content, offset, (next) => `call scrape again with offset: ${next}`),
-    );
+    const result =
+      content === ''
+        ? textResult(meta)
+        : textResult(
+            meta,
+            window(content, offset, (next) => `call scrape again with offset: ${next}`),
+          );
+    const png = screenshot?.match(/^data:image\/png;base64,(.+)$/)?.[1];
+    if (png) result.content.push({ type: 'image', data: png, mimeType: 'image/png' });
+    return result;
   },
 };
