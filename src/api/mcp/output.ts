@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** Characters of text one tool result holds at most; the rest is asked for with `offset` (or a cursor). */
-export const MAX_OUTPUT_CHARS = 20_000;
+const MAX_OUTPUT_CHARS = 20_000;
 
 /** A tool error: the result an agent reads as failed, with the reason (the API's message where there is one). */
 export class ToolError extends Error {}

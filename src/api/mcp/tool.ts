@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeIssues } from '../validate';
-import type { ApiClient } from './api-client';
+import type { ApiClient, ApiReply } from './api-client';
 import { ToolError } from './output';
 
 /**
@@ -56,7 +56,7 @@ export function apiArgs(args: Record<string, unknown>, own: readonly string[]): 
 }
 
 /** The body of a 2xx answer, or the API's error as the tool's error. */
-export function expectOk(reply: { ok: true; text: string } | { ok: false; message: string }): string {
+export function expectOk(reply: ApiReply): string {
   if (!reply.ok) throw new ToolError(reply.message);
   return reply.text;
 }
