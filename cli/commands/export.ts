@@ -33,13 +33,13 @@ export async function exportCommand(args: string[], client: Client): Promise<voi
 }
 
 /**
- * The export's bytes. The one place that knows each format's route: GET streams jsonl and csv; warc is a POST that
- * writes the file to R2 and answers where to GET it.
+ * The export's bytes. The one place that knows each format's route: GET /export streams jsonl and csv; warc is a POST
+ * /exports that writes the file to R2 and answers where to GET it.
  */
 async function openExport(client: Client, id: string, format: ExportFormat): Promise<ReadableStream<Uint8Array>> {
   const crawl = client.v1.crawls[':id'];
   const warc = async () => {
-    const written = await expectOk(crawl.export.$post({ param: { id }, query: { format: 'warc' } }));
+    const written = await expectOk(crawl.exports.$post({ param: { id }, json: { format: 'warc' } }));
     const { file } = await written.json();
     return expectOk(crawl.exports[':file'].$get({ param: { id, file } }));
   };

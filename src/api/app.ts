@@ -3,6 +3,7 @@ import { allowedMethods } from './allowed-methods';
 import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
 import { type CrawlEnv, loadCrawl } from './load-crawl';
+import { mcpRoutes } from './mcp/route';
 import { checkResponses } from './openapi/check';
 import { bytes, json, routeDoc } from './openapi/route-doc';
 import { ApiDescription } from './openapi/serve';
@@ -59,6 +60,11 @@ const description = new ApiDescription();
 export function createApp() {
   const app = routes();
   description.describe(app.routes);
+  // The MCP server (not part of AppType): its tools call the routes above through the app itself.
+  app.route(
+    '/mcp',
+    mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)),
+  );
   app.onError(renderError);
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  crawlSettingsObject,
   crawlSettingsSchema,
   renderFields,
   SCREENSHOT_NEEDS_BROWSER,
@@ -43,12 +44,14 @@ const actionsSchema = z
 
 /** POST /v1/crawls: a crawl's settings, defined once in the domain. */
 export const createCrawlSchema = crawlSettingsSchema;
+/** Its fields, before the checks across fields (the MCP `crawl` tool picks from them). */
+export const crawlRequestObject = crawlSettingsObject;
 
 /** What a scrape extracts when it is not told: markdown and metadata of the main content. */
 const DEFAULT_EXTRACT = { formats: ['markdown', 'metadata'], mainContent: true, include: [], exclude: [], fields: {} };
 
-/** POST /v1/scrape. */
-export const scrapeSchema = z
+/** The fields of POST /v1/scrape, before the checks across fields (the MCP `scrape` tool lists them). */
+export const scrapeRequestObject = z
   .object({
     url: seedUrlSchema,
     extract: extractSpecSchema.optional(),
@@ -57,7 +60,10 @@ export const scrapeSchema = z
     ...renderFields,
     actions: actionsSchema.default([]),
   })
-  .strict()
+  .strict();
+
+/** POST /v1/scrape. */
+export const scrapeSchema = scrapeRequestObject
   .refine((s) => s.formats === undefined || s.extract === undefined, {
     message: 'give formats alone, or inside extract: not both',
     path: ['formats'],
@@ -74,14 +80,28 @@ export const scrapeSchema = z
 
 export const crawlIdSchema = z.uuid({ message: 'crawl id must be a UUID' });
 
+/** Words a page search takes at most (each is a LIKE over title, description and URL). */
+const MAX_SEARCH_WORDS = 8;
+
 export const pageListQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).default(100),
     cursor: z.string().max(4096).optional(),
     /** 'url' (the default): in URL order; 'recent': most recently fetched first. */
     order: z.enum(['url', 'recent']).default('url'),
+    q: z
+      .string()
+      .max(500)
+      .transform((q) => q.split(/\s+/).filter((word) => word !== ''))
+      .refine((words) => words.length <= MAX_SEARCH_WORDS, `q takes at most ${MAX_SEARCH_WORDS} words`)
+      .optional()
+      .describe("Words that must each appear (ASCII case-insensitive) in the page's title, description or URL."),
   })
-  .strict();
+  .strict()
+  .refine((query) => query.q === undefined || query.q.length === 0 || query.order === 'url', {
+    message: 'q lists matching pages in URL order: it cannot be used with order=recent',
+    path: ['q'],
+  });
 
 export const errorListQuerySchema = z
   .object({

@@ -9,7 +9,7 @@ import { ApiError, badRequest } from './errors';
 import { withRoutePart } from './openapi/route-doc';
 
 /** Turns zod issues into one readable sentence: "seeds.0: Invalid URL; maxPages: Too big". */
-function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(body)'}: ${issue.message}`)

@@ -107,10 +107,11 @@ export const SCREENSHOT_NEEDS_BROWSER = {
 
 const uniqueSeeds = <C extends { seeds: string[] }>(c: C): C => ({ ...c, seeds: [...new Set(c.seeds)] });
 
-/** A crawl as the API takes it (POST /v1/crawls, a schedule's crawl). Unknown fields are an error, not ignored. */
-export const crawlSettingsSchema = z
-  .object(settings)
-  .strict()
+/** A crawl as the API takes it (POST /v1/crawls, a schedule's crawl), field by field. Unknown fields are an error. */
+export const crawlSettingsObject = z.object(settings).strict();
+
+/** The same, with the checks across fields: what POST /v1/crawls validates. */
+export const crawlSettingsSchema = crawlSettingsObject
   .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
   .transform(uniqueSeeds)
   .meta({ id: 'CrawlSettings' });

@@ -64,6 +64,7 @@ describe('the OpenAPI document', () => {
       'query:limit',
       'query:cursor',
       'query:order',
+      'query:q',
     ]);
     expect(pages?.responses['401']).toBeDefined();
     expect(pages?.responses['404']).toBeDefined();

@@ -18,6 +18,8 @@
  *   cond-<n>          ETag / Last-Modified and 304s for recrawls; PUT /__bump/<ns> changes p2, removes p3,
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
+ *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
+ *                     paragraphs), for reading a page in parts.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503, and fixable.html (404 until PUT /__fix/<ns>).
@@ -366,6 +368,23 @@ function misc(ns: string, rest: string, portA: number, portB: number): Reply {
   return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
 }
 
+/** long-<kb>: a root, a short page, and a long one of about kb KiB of paragraphs. */
+function longSite(rest: string, kb: number): Reply {
+  const html = (title: string, body: string): Reply => ({
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`,
+  });
+  if (rest === '')
+    return html('Long site', '<p><a href="short.html">a short note</a> and <a href="long.html">a long read</a></p>');
+  if (rest === 'short.html') return html('Short note', '<p>The short note says little.</p>');
+  if (rest !== 'long.html') return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
+  const paragraphs: string[] = [];
+  for (let i = 0; paragraphs.join('').length < kb * 1024; i++)
+    paragraphs.push(`<p>Paragraph ${i}: ${filler(i, 600).replace(/\n/g, ' ')}</p>`);
+  return html('Long read', `${paragraphs.join('\n')}<p>The end of the long read.</p>`);
+}
+
 /** Sitemaps: index.xml lists map-1.xml and map-2.xml.gz (gzip); they list s1..s8, found nowhere else. */
 function mapped(ns: string, rest: string, host: string): Reply {
   const base = `http://${host}/t/${ns}/mapped/`;
@@ -434,6 +453,8 @@ function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply
   if (variant === 'mapped') return mapped(ns, rest, host);
   if (variant === 'docs') return docsSite(ns, rest);
   if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
+  const long = /^long-(\d+)$/.exec(variant);
+  if (long) return longSite(rest, Number(long[1]));
   const bench = /^bench-(\d+)-(\d+)-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (bench) {
     const [n, kb, linkCount, delay] = [Number(bench[1]), Number(bench[2]), Number(bench[3]), Number(bench[4] ?? 0)];

@@ -77,7 +77,7 @@ export const exportRoutes = new Hono<CrawlEnv>()
     }),
     limitBody(1024),
     jsonInput(fileRequestSchema, { emptyBody: {} }),
-    writeWarc,
+    (c) => writeWarc(c),
   )
   .get(
     '/:id/exports',
@@ -132,5 +132,5 @@ export const exportRoutes = new Hono<CrawlEnv>()
       responses: WRITTEN,
     }),
     queryInput(legacyQuerySchema),
-    writeWarc,
+    (c) => writeWarc(c),
   );

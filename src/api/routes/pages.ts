@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
+import { encodeCursor } from '../../domain/cursor';
 import { normalizeUrl } from '../../domain/normalize';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
-import { getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
+import { getStoredPage, listPages, listRecentPages, type StoredPageRow, searchPages } from '../../storage/d1/pages';
 import { readLinks } from '../../storage/links';
 import { readRecord, type StoredRecord } from '../../storage/records';
 import type { Span } from '../../types';
@@ -47,7 +48,14 @@ export const pages = new Hono<CrawlEnv>()
           cursor: nextCursor(rows, query.limit, (last) => last.cursor),
         });
       }
-      const rows = await listPages(c.env.DB, crawl.id, query.limit, parseCursor(query.cursor, keyCursorSchema));
+      const after = parseCursor(query.cursor, keyCursorSchema);
+      if (query.q !== undefined && query.q.length > 0) {
+        // A search reads a bounded window of the crawl's rows: it may answer fewer pages than asked, and a cursor.
+        const found = await searchPages(c.env.DB, crawl.id, query.q, query.limit, after);
+        const cursor = nextCursor(found.pages, query.limit, (last) => last.url);
+        return c.json({ pages: found.pages, cursor: cursor ?? (found.windowEnd && encodeCursor(found.windowEnd)) });
+      }
+      const rows = await listPages(c.env.DB, crawl.id, query.limit, after);
       return c.json({ pages: rows, cursor: nextCursor(rows, query.limit, (last) => last.url) });
     },
   )

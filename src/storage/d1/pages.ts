@@ -48,6 +48,48 @@ export async function listPages(
   return results.map((row) => toPageView(readPage(row, LISTED)));
 }
 
+/** Rows of a crawl one page search reads at most, in URL order: a search that matches little stays bounded. */
+const SEARCH_WINDOW = 5000;
+
+/** `word` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally (ESCAPE '\'). */
+const containsPattern = (word: string) => `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/**
+ * Pages of a crawl after `afterUrl` in URL order whose title, description or URL holds every one of `words` (LIKE:
+ * case-insensitive for ASCII letters), among the next SEARCH_WINDOW rows only. `windowEnd` is the last URL of a full
+ * window (a search continues after it), null when the window reached the crawl's last page.
+ */
+export async function searchPages(
+  db: D1Database,
+  crawlId: string,
+  words: readonly string[],
+  limit: number,
+  afterUrl: string | null,
+): Promise<{ pages: PageView[]; windowEnd: string | null }> {
+  const match = words
+    .map(() => "(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')")
+    .join(' AND ');
+  const patterns = words.flatMap((word) => Array<string>(3).fill(containsPattern(word)));
+  const after = afterUrl ?? '';
+  const [found, end] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        `SELECT ${columnsOf(LISTED)} FROM (
+           SELECT ${columnsOf(LISTED)}, description FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?
+         ) WHERE ${match} ORDER BY url LIMIT ?`,
+      )
+      .bind(crawlId, after, SEARCH_WINDOW, ...patterns, limit),
+    db
+      .prepare('SELECT url FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT 1 OFFSET ?')
+      .bind(crawlId, after, SEARCH_WINDOW - 1),
+  ]);
+  const last = end?.results[0]?.url;
+  return {
+    pages: (found?.results ?? []).map((row) => toPageView(readPage(row, LISTED))),
+    windowEnd: typeof last === 'string' ? last : null,
+  };
+}
+
 /** Where a listing of the most recent pages stopped: the last row's fetch time and URL. */
 export interface RecentCursor {
   t: number;

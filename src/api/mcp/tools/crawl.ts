@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { crawlRequestObject } from '../../schemas';
+import { readJson } from '../api-client';
+import { json, textResult } from '../output';
+import { expectOk, type Tool } from '../tool';
+
+/** Pages a crawl started here takes at most unless told otherwise (the API's own default is no cap). */
+const DEFAULT_MAX_PAGES = 100;
+
+const fields = crawlRequestObject.shape;
+
+export const crawlTool: Tool = {
+  name: 'crawl',
+  title: 'Start a crawl',
+  description:
+    'Starts crawling from `seeds` (absolute http(s) URLs) and answers at once with the crawl id; the crawl runs on ' +
+    "its own, politely (robots.txt, each host's rate limit). Follows links within `scope` (default same-host), up " +
+    `to \`maxDepth\` links from a seed and \`maxPages\` pages (default ${DEFAULT_MAX_PAGES} here; null: no cap). ` +
+    '`include`/`exclude` are URL patterns (`**/blog/**`). Each HTML page is extracted to markdown and metadata ' +
+    '(`extract` changes that). Then: crawl_status until it is completed, search_pages to find pages, get_page to ' +
+    'read one.',
+  input: z
+    .object({
+      seeds: fields.seeds,
+      scope: fields.scope,
+      maxDepth: fields.maxDepth,
+      maxPages: fields.maxPages.unwrap().default(DEFAULT_MAX_PAGES),
+      include: fields.include,
+      exclude: fields.exclude,
+      extract: fields.extract.unwrap().prefault({}),
+      render: fields.render,
+    })
+    .strict(),
+  readOnly: false,
+  async run(args, api) {
+    // The tool's defaults where the API's differ; everything else (and every check) is the API's.
+    const body = { maxPages: DEFAULT_MAX_PAGES, extract: {}, ...args };
+    const text = expectOk(await api.post('/v1/crawls', body));
+    const started = readJson(text, z.object({ id: z.string(), status: z.string() }));
+    return textResult(json(started), `Started. Poll crawl_status with crawlId "${started.id}" until it is completed.`);
+  },
+};

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { scrapeRequestObject } from '../../schemas';
+import { readJson } from '../api-client';
+import { capped, json, textResult, window } from '../output';
+import { apiArgs, expectOk, offsetArg, ownArgs, type Tool } from '../tool';
+
+const own = z.object({ offset: offsetArg });
+
+/** What the tool reads of POST /v1/scrape's answer: the outputs apart, the rest shown as it is. */
+const scrapeReply = z
+  .object({
+    markdown: z.string().nullish(),
+    text: z.string().nullish(),
+    html: z.string().nullish(),
+    screenshot: z.string().nullish(),
+  })
+  .loose();
+
+export const scrapeTool: Tool = {
+  name: 'scrape',
+  title: 'Scrape one URL',
+  description:
+    "Fetches one URL now (politely: robots.txt, the host's rate limit and address rules apply, as in a crawl) and " +
+    'extracts it: the page as markdown of its main content, and a JSON line of its metadata (title, description, ' +
+    'language, ...), status and any `fields` asked for with CSS selectors in `extract`. `render`: "auto" renders in ' +
+    'a browser only pages that need JavaScript, "always" or "never" force it; a "screenshot" format comes back as ' +
+    'an image. Nothing is stored. Long markdown is ' +
+    'cut at 20,000 characters: call again with the `offset` the result gives (the page is fetched again; for long ' +
+    'pages a crawl with get_page reads a stored copy).',
+  input: scrapeRequestObject.extend(own.shape),
+  readOnly: false,
+  async run(args, api) {
+    const { offset } = ownArgs(own, args);
+    const text = expectOk(await api.post('/v1/scrape', apiArgs(args, ['offset'])));
+    const { markdown, text: plain, html, screenshot, ...page } = readJson(text, scrapeReply);
+    const content = markdown ?? plain ?? html ?? '';
+    const meta = capped(json(page), 'ask for fewer formats (formats: ["markdown"])');
+    const result =
+      content === ''
+        ? textResult(meta)
+        : textResult(
+            meta,
+            window(content, offset, (next) => `call scrape again with offset: ${next}`),
+          );
+    const png = screenshot?.match(/^data:image\/png;base64,(.+)$/)?.[1];
+    if (png) result.content.push({ type: 'image', data: png, mimeType: 'image/png' });
+    return result;
+  },
+};

@@ -1,0 +1,51 @@
+/**
+ * The MCP server at /mcp, inside workerd: its auth and methods, and the tools it lists (the system test,
+ * test/system/mcp.test.ts, drives every tool against wrangler dev).
+ */
+
+import { exports } from 'cloudflare:workers';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { api } from '../support/api';
+
+describe('/mcp', () => {
+  it('needs the API token: 401 with the JSON error, as the API', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    for (const token of [null, 'wrong-token']) {
+      const res = await api('/mcp', { method: 'POST', body, token });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    }
+  });
+
+  it('answers GET and DELETE with 405 (a stateless server: no stream, no session)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await api('/mcp', { method, headers: { accept: 'text/event-stream' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('lists its tools, their inputs described from the API schemas', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
+      requestInit: { headers: { authorization: 'Bearer test-token' } },
+      fetch: (input, init) => exports.default.fetch(new Request(input, init)),
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['scrape', 'crawl', 'crawl_status', 'search_pages', 'get_page']);
+    const scrape = tools.find((t) => t.name === 'scrape');
+    expect(scrape?.inputSchema.required).toEqual(['url']);
+    expect(Object.keys(scrape?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['url', 'extract', 'formats', 'render', 'actions', 'offset']),
+    );
+    const crawl = tools.find((t) => t.name === 'crawl');
+    expect(crawl?.inputSchema.properties?.maxPages).toMatchObject({ default: 100 });
+    const result = await client.callTool({ name: 'crawl_status', arguments: { crawlId: 'nope' } });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'not_found (404): no crawl with id "nope"' }]);
+    await client.close();
+  });
+});
