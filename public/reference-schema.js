@@ -53,7 +53,7 @@ export function useDocument(/** @type {Record<string, unknown>} */ doc) {
 }
 
 /** What a local `$ref` (`#/components/schemas/X`, `#/$defs/X`) points at, or undefined. */
-export function lookup(/** @type {string} */ ref) {
+function lookup(/** @type {string} */ ref) {
   if (!ref.startsWith('#')) return undefined;
   /** @type {unknown} */
   let node = root;
@@ -74,7 +74,7 @@ export function deref(/** @type {unknown} */ value) {
 }
 
 /** The name of a component schema a `$ref` points at (those have a section of their own on the page). */
-export const componentName = (/** @type {string} */ ref) =>
+const componentName = (/** @type {string} */ ref) =>
   /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
 
 const isNull = (/** @type {SchemaLike} */ s) =>
@@ -164,7 +164,7 @@ const variantsOf = (/** @type {Schema} */ s) =>
  * @param {Flat} f
  * @returns {string}
  */
-export function typeText(f) {
+function typeText(f) {
   const base = f.name && isObj(lookup(`#/components/schemas/${f.name}`)) ? f.name : baseType(f);
   return f.nullable && base !== 'null' ? `${base} or null` : base;
 }
@@ -260,7 +260,7 @@ export function chips(/** @type {string[]} */ list) {
     ? null
     : h(
         'ul',
-        { class: 'chips', 'aria-label': 'Constraints' },
+        { class: 'chips' },
         list.map((c) => h('li', {}, c)),
       );
 }
