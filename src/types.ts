@@ -1,52 +1,13 @@
-import type { ExtractSpec } from './domain/extract/spec';
-import type { RenderMode, WaitFor } from './domain/render';
-import type { Scope } from './domain/scope';
 import type { FrontierEntry, Outcome, TaskKind } from './domain/url-life';
 
 export type { FrontierEntry, Outcome };
 
-/** A validated crawl request, as stored with the job. */
-export interface CrawlConfig {
-  seeds: string[];
-  scope: Scope;
-  include: string[];
-  exclude: string[];
-  maxDepth: number | null;
-  maxPages: number | null;
-  /** This crawl's minimum gap between requests to one host; the host's own limits can only raise it. */
-  hostIntervalMs: number | null;
-  /** This crawl starts no request to a host while this many are in flight to it (the host's cap still applies). */
-  hostConcurrency: number | null;
-  /** Read the seeds' sitemaps (robots.txt Sitemap lines and /sitemap.xml) for more pages. */
-  sitemaps: boolean;
-  /**
-   * Set by the scheduler (never by the API): the crawl is a recrawl, tracking what changed. With a
-   * previous crawl id, requests are conditional on what that crawl fetched; `true` for a schedule's first run.
-   */
-  recrawlOf?: string | true;
-  /** 'high': every URL goes to the high-priority queue, ahead of normal work already queued. */
-  priority?: 'high' | 'normal';
-  /** URL patterns of hub pages (category or index pages) to fetch ahead of the rest of the crawl. */
-  boost?: string[];
-  /** Where crawl.completed, crawl.cancelled and page.failed events are POSTed, signed with the secret. */
-  webhook?: Webhook | null;
-  /** What each HTML page is extracted into (markdown, metadata, fields, ...); none: the raw body, title and links only. */
-  extract?: ExtractSpec | null;
-  /** Days the crawl's data is kept once it has ended; then the cron trigger purges it. None: kept until deleted. */
-  retentionDays?: number | null;
-  /** Rendering pages in a browser: 'auto' (the default: only pages that need it), 'always' or 'never'. */
-  render?: RenderMode;
-  /** What a render waits for before it reads the page: milliseconds, or a CSS selector (bounded). */
-  waitFor?: WaitFor | null;
-  /** Renders the crawl may make (then pages are stored unrendered, with a warning); null: no cap. */
-  maxRenders?: number | null;
-}
+import type { CrawlConfig } from './domain/crawl-settings';
 
-export interface Webhook {
-  url: string;
-  /** HMAC-SHA256 key of the Edgecrawl-Signature header. Never shown by the API. */
-  secret: string;
-}
+export type { CrawlConfig };
+
+/** Where a crawl's events are POSTed, and the key that signs them. */
+export type Webhook = NonNullable<CrawlConfig['webhook']>;
 
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';
 

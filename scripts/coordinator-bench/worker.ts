@@ -4,6 +4,7 @@
  * chunk of 50 results, each page reporting LINKS links (page i links to pages i*LINKS/2+1 .. i*LINKS/2+LINKS, so
  * about half of them were offered before, as on a real site). Answers the URLs accepted, for the driver to send next.
  */
+import { crawlConfigSchema } from '../../src/domain/crawl-settings';
 import { CrawlCoordinator } from '../../src/objects/crawl-coordinator';
 import type { CrawlConfig, FrontierEntry, Outcome } from '../../src/types';
 
@@ -14,17 +15,7 @@ const urlOf = (i: number) => `https://bench.example/section-${i % 50}/page-${i}.
 const indexOf = (url: string) => Number(/page-(\d+)\.html$/.exec(url)?.[1] ?? -1);
 
 function config(maxPages: number): CrawlConfig {
-  return {
-    seeds: [urlOf(0)],
-    scope: 'same-host',
-    include: [],
-    exclude: [],
-    maxDepth: null,
-    maxPages,
-    hostIntervalMs: null,
-    hostConcurrency: null,
-    sitemaps: false,
-  };
+  return crawlConfigSchema.parse({ seeds: [urlOf(0)], maxPages });
 }
 
 function outcome(url: string, depth: number, links: number): Outcome {

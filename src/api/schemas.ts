@@ -1,122 +1,17 @@
 import { z } from 'zod';
-import { selectorError } from '../domain/extract/dom';
-import { FIELD_TYPES, type FieldSpec, OUTPUT_FORMATS, SPEC_LIMITS } from '../domain/extract/spec';
-import { normalizeUrl } from '../domain/normalize';
-import { compilePattern, PatternError } from '../domain/patterns';
-import { ACTION_KEYS, DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from '../domain/render';
-import { SCOPES } from '../domain/scope';
+import {
+  crawlSettingsSchema,
+  renderFields,
+  SCREENSHOT_NEEDS_BROWSER,
+  screenshotNeedsBrowser,
+  seedUrlSchema,
+} from '../domain/crawl-settings';
+import { OUTPUT_FORMATS } from '../domain/extract/spec';
+import { extractSpecSchema, selectorSchema } from '../domain/extract/spec-schema';
+import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_BYTES = 256 * 1024;
-const MAX_SEEDS = 1000;
-const MAX_PATTERNS = 100;
-
-const pattern = z
-  .string()
-  .min(1)
-  .max(1000)
-  .superRefine((value, ctx) => {
-    try {
-      compilePattern(value);
-    } catch (error) {
-      if (error instanceof PatternError) ctx.addIssue({ code: 'custom', message: error.message });
-      else throw error;
-    }
-  });
-
-/** An absolute http(s) URL, normalized. */
-export const seedUrlSchema = z
-  .string()
-  .max(8192)
-  .transform((value, ctx) => {
-    const url = normalizeUrl(value);
-    if (url === null) {
-      ctx.addIssue({ code: 'custom', message: `not an absolute http(s) URL: ${JSON.stringify(value.slice(0, 200))}` });
-      return z.NEVER;
-    }
-    return url;
-  });
-
-const selector = z
-  .string()
-  .min(1)
-  .max(SPEC_LIMITS.selectorLength)
-  .superRefine((value, ctx) => {
-    const error = selectorError(value);
-    if (error) ctx.addIssue({ code: 'custom', message: `invalid CSS selector ${JSON.stringify(value)}: ${error}` });
-  });
-
-const FIELD_NAME = /^[A-Za-z_][\w-]{0,63}$/;
-
-const fieldSpec: z.ZodType<FieldSpec> = z.lazy(() =>
-  z
-    .object({
-      selector,
-      attr: z.string().min(1).max(100).optional(),
-      type: z.enum(FIELD_TYPES).optional(),
-      list: z.boolean().optional(),
-      fields: z.record(z.string(), fieldSpec).optional(),
-    })
-    .strict(),
-);
-
-/** Fields in a spec, nested ones included, how deep they nest, and a name that is not a valid one. */
-function fieldShape(fields: Record<string, FieldSpec>, depth = 1): { count: number; depth: number; badName?: string } {
-  let count = 0;
-  let deepest = depth;
-  let badName: string | undefined;
-  for (const [name, spec] of Object.entries(fields)) {
-    count++;
-    if (!FIELD_NAME.test(name)) badName ??= name;
-    if (spec.fields) {
-      const inner = fieldShape(spec.fields, depth + 1);
-      count += inner.count;
-      deepest = Math.max(deepest, inner.depth);
-      badName ??= inner.badName;
-    }
-  }
-  return badName === undefined ? { count, depth: deepest } : { count, depth: deepest, badName };
-}
-
-/** `extract` of a crawl, a schedule's crawl or a scrape: which outputs each HTML page gets. */
-export const extractSpecSchema = z
-  .object({
-    formats: z.array(z.enum(OUTPUT_FORMATS)).min(1).max(OUTPUT_FORMATS.length).default(['markdown', 'metadata']),
-    mainContent: z.union([z.boolean(), z.object({ selector }).strict()]).default(true),
-    include: z.array(selector).max(SPEC_LIMITS.selectors).default([]),
-    exclude: z.array(selector).max(SPEC_LIMITS.selectors).default([]),
-    fields: z.record(z.string(), fieldSpec).default({}),
-  })
-  .strict()
-  .superRefine((spec, ctx) => {
-    const shape = fieldShape(spec.fields);
-    if (shape.count > SPEC_LIMITS.fields)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['fields'],
-        message: `at most ${SPEC_LIMITS.fields} fields, nested ones included (got ${shape.count})`,
-      });
-    if (shape.depth > SPEC_LIMITS.depth)
-      ctx.addIssue({ code: 'custom', path: ['fields'], message: `fields nest at most ${SPEC_LIMITS.depth} deep` });
-    if (shape.badName !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['fields'],
-        message: `field names are letters, digits, _ and - (at most 64), starting with a letter or _: ${JSON.stringify(shape.badName.slice(0, 80))}`,
-      });
-    }
-  })
-  .transform((spec) => ({ ...spec, formats: [...new Set(spec.formats)] }));
-
-/** `waitFor`: milliseconds to wait after the page loads, or a CSS selector to wait for (bounded by MAX_WAIT_FOR_MS). */
-const waitForSchema = z.union([z.number().int().min(0).max(MAX_WAIT_FOR_MS), selector]);
-
-/** Rendering in a browser, for crawls, schedules and scrapes (docs/rendering.md). */
-export const renderFields = {
-  render: z.enum(RENDER_MODES).default('auto'),
-  waitFor: waitForSchema.nullable().default(null),
-};
-
 /** `actions` of a scrape: what is done in the rendered page, in order, before it is read. */
 export const actionsSchema = z
   .array(
@@ -125,14 +20,14 @@ export const actionsSchema = z
         .object({
           type: z.literal('wait'),
           milliseconds: z.number().int().min(0).max(MAX_WAIT_FOR_MS).optional(),
-          selector: selector.optional(),
+          selector: selectorSchema.optional(),
         })
         .strict()
         .refine((a) => (a.milliseconds === undefined) !== (a.selector === undefined), {
           message: 'a wait action takes milliseconds or a selector',
         }),
-      z.object({ type: z.literal('click'), selector }).strict(),
-      z.object({ type: z.literal('type'), selector, text: z.string().max(10_000) }).strict(),
+      z.object({ type: z.literal('click'), selector: selectorSchema }).strict(),
+      z.object({ type: z.literal('type'), selector: selectorSchema, text: z.string().max(10_000) }).strict(),
       z.object({ type: z.literal('write'), text: z.string().max(10_000) }).strict(),
       z.object({ type: z.literal('press'), key: z.enum(ACTION_KEYS) }).strict(),
       z
@@ -146,46 +41,36 @@ export const actionsSchema = z
   )
   .max(20);
 
-/** A screenshot is taken in a browser: not with render "never". */
-export const screenshotNeedsBrowser = (c: { render: string; extract: { formats: readonly string[] } | null }) =>
-  c.render !== 'never' || screenshotOf(c.extract?.formats) === null;
-export const SCREENSHOT_NEEDS_BROWSER = {
-  message: 'a screenshot is taken in a browser: it cannot be asked for with render "never"',
-  path: ['render'],
-};
+/** POST /v1/crawls: a crawl's settings, defined once in the domain. */
+export const createCrawlSchema = crawlSettingsSchema;
 
-/** POST /v1/crawls. Unknown fields are rejected, so a typo is an error rather than a silent default. */
-export const createCrawlSchema = z
+/** What a scrape extracts when it is not told: markdown and metadata of the main content. */
+const DEFAULT_EXTRACT = { formats: ['markdown', 'metadata'], mainContent: true, include: [], exclude: [], fields: {} };
+
+/** POST /v1/scrape. */
+export const scrapeSchema = z
   .object({
-    seeds: z.array(seedUrlSchema).min(1).max(MAX_SEEDS),
-    scope: z.enum(SCOPES).default('same-host'),
-    include: z.array(pattern).max(MAX_PATTERNS).default([]),
-    exclude: z.array(pattern).max(MAX_PATTERNS).default([]),
-    maxDepth: z.number().int().min(0).max(10_000).nullable().default(null),
-    maxPages: z.number().int().min(1).max(100_000_000).nullable().default(null),
-    hostIntervalMs: z.number().int().min(0).max(600_000).nullable().default(null),
-    hostConcurrency: z.number().int().min(1).max(256).nullable().default(null),
-    sitemaps: z.boolean().default(false),
-    priority: z.enum(['high', 'normal']).default('normal'),
-    boost: z.array(pattern).max(MAX_PATTERNS).default([]),
-    webhook: z
-      .object({
-        url: z.url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL' }).max(2048),
-        secret: z.string().min(16, 'webhook.secret must be at least 16 characters').max(256),
-      })
-      .strict()
-      .nullable()
-      .default(null),
-    extract: extractSpecSchema.nullable().default(null),
-    /** Days to keep the crawl's data once it has ended (then purged by the cron trigger); null: until deleted. */
-    retentionDays: z.number().int().min(1).max(3650).nullable().default(null),
+    url: seedUrlSchema,
+    extract: extractSpecSchema.optional(),
+    /** Shorthand for extract.formats (as Firecrawl's scrape takes them), the rest of the spec by default. */
+    formats: z.array(z.enum(OUTPUT_FORMATS)).min(1).max(OUTPUT_FORMATS.length).optional(),
     ...renderFields,
-    /** Renders the crawl may make; then pages are stored unrendered with a warning. null: no cap. */
-    maxRenders: z.number().int().min(0).max(100_000_000).nullable().default(DEFAULT_MAX_RENDERS),
+    actions: actionsSchema.default([]),
   })
   .strict()
-  .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
-  .transform((c) => ({ ...c, seeds: [...new Set(c.seeds)] }));
+  .refine((s) => s.formats === undefined || s.extract === undefined, {
+    message: 'give formats alone, or inside extract: not both',
+    path: ['formats'],
+  })
+  .transform(({ formats, extract, ...s }) => ({
+    ...s,
+    extract: extract ?? extractSpecSchema.parse({ ...DEFAULT_EXTRACT, ...(formats ? { formats } : {}) }),
+  }))
+  .refine((s) => s.actions.length === 0 || s.render !== 'never', {
+    message: 'actions need a browser: they cannot be used with render "never"',
+    path: ['actions'],
+  })
+  .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER);
 
 export const crawlIdSchema = z.uuid({ message: 'crawl id must be a UUID' });
 

@@ -9,8 +9,10 @@ describe('priorities', () => {
     expect(normal({ url: 'https://e.com/category/shoes', depth: 1, hops: 0 })).toBe(true);
     expect(normal({ url: 'https://e.com/item/1', depth: 1, hops: 0 })).toBe(false);
     expect(normal({ url: 'https://e.com/sitemap.xml', depth: 0, hops: 0, kind: 'sitemap' })).toBe(true);
-    expect(highPriority({ priority: 'high' })({ url: 'https://e.com/item/1', depth: 1, hops: 0 })).toBe(true);
-    expect(highPriority({})({ url: 'https://e.com/x', depth: 0, hops: 0 })).toBe(false);
+    expect(highPriority({ priority: 'high', boost: [] })({ url: 'https://e.com/item/1', depth: 1, hops: 0 })).toBe(
+      true,
+    );
+    expect(highPriority({ priority: 'normal', boost: [] })({ url: 'https://e.com/x', depth: 0, hops: 0 })).toBe(false);
   });
 
   it('a high-priority crawl started during a large crawl finishes about as fast as alone', async () => {

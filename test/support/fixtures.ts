@@ -1,23 +1,13 @@
 /** Fixtures for tests inside workerd: crawl configs and rows, queue messages and queue runs. */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { crawlConfigSchema } from '../../src/domain/crawl-settings';
 import worker from '../../src/index';
 import type { CrawlConfig, CrawlStatus } from '../../src/types';
 
 /** A crawl config with every field at its API default (seeds: example.com), overridden by `overrides`. */
 export function testConfig(overrides: Partial<CrawlConfig> = {}): CrawlConfig {
-  return {
-    seeds: ['https://example.com/'],
-    scope: 'same-host',
-    include: [],
-    exclude: [],
-    maxDepth: null,
-    maxPages: null,
-    hostIntervalMs: null,
-    hostConcurrency: null,
-    sitemaps: false,
-    ...overrides,
-  };
+  return crawlConfigSchema.parse({ seeds: ['https://example.com/'], ...overrides });
 }
 
 /** A crawl's job row in D1, as POST /v1/crawls writes it. */

@@ -12,35 +12,14 @@ export const OUTPUT_FORMATS = [
   'screenshot',
   'screenshot@fullPage',
 ] as const;
-type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /**
  * text: whitespace collapsed, but the line breaks of code (`pre`) kept; code: the text verbatim (a code block as
  * written, line numbers dropped); html: the inner HTML; number and url: parsed.
  */
 export const FIELD_TYPES = ['text', 'code', 'html', 'number', 'url'] as const;
-type FieldType = (typeof FIELD_TYPES)[number];
 
-/** A declared field: the first match's value, or every match's with `list`; nested `fields` read each match. */
-export interface FieldSpec {
-  selector: string;
-  /** Read this attribute instead of the text. */
-  attr?: string;
-  type?: FieldType;
-  list?: boolean;
-  fields?: Record<string, FieldSpec>;
-}
-
-export interface ExtractSpec {
-  formats: OutputFormat[];
-  /** true: detect the main content; false: the whole body; a selector pins it. */
-  mainContent: boolean | { selector: string };
-  /** CSS selectors: when given, only these parts of the content are kept (before conversion). */
-  include: string[];
-  /** CSS selectors removed from the content before conversion. */
-  exclude: string[];
-  fields: Record<string, FieldSpec>;
-}
+export type { ExtractSpec, FieldSpec } from './spec-schema';
 
 /** Bounds on a spec, so that one spec cannot make extraction unbounded. */
 export const SPEC_LIMITS = {

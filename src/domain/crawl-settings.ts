@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { extractSpecSchema, selectorSchema } from './extract/spec-schema';
+import { normalizeUrl } from './normalize';
+import { compilePattern, PatternError } from './patterns';
+import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from './render';
+import { SCOPES } from './scope';
+
+/**
+ * A crawl's settings, defined once: the API validates requests with `crawlSettingsSchema`, stored configs are read
+ * back with `crawlConfigSchema` (the same fields), and the types and the OpenAPI document are derived from them.
+ */
+
+const MAX_SEEDS = 1000;
+const MAX_PATTERNS = 100;
+
+const patternSchema = z
+  .string()
+  .min(1)
+  .max(1000)
+  .superRefine((value, ctx) => {
+    try {
+      compilePattern(value);
+    } catch (error) {
+      if (error instanceof PatternError) ctx.addIssue({ code: 'custom', message: error.message });
+      else throw error;
+    }
+  });
+const patterns = (description: string) => z.array(patternSchema).max(MAX_PATTERNS).default([]).describe(description);
+
+/** An absolute http(s) URL, normalized. */
+export const seedUrlSchema = z
+  .string()
+  .max(8192)
+  .transform((value, ctx) => {
+    const url = normalizeUrl(value);
+    if (url === null) {
+      ctx.addIssue({ code: 'custom', message: `not an absolute http(s) URL: ${JSON.stringify(value.slice(0, 200))}` });
+      return z.NEVER;
+    }
+    return url;
+  })
+  .meta({ format: 'uri' });
+
+const webhookSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL' }).max(2048),
+    secret: z
+      .string()
+      .min(16, 'webhook.secret must be at least 16 characters')
+      .max(256)
+      .describe('HMAC-SHA256 key of the Edgecrawl-Signature header; never shown back.'),
+  })
+  .strict();
+
+/** Rendering in a browser, for crawls, schedules and scrapes (docs/rendering.md). */
+export const renderFields = {
+  render: z
+    .enum(RENDER_MODES)
+    .default('auto')
+    .describe('auto: only pages that need JavaScript are rendered in a browser; always; never.'),
+  waitFor: z
+    .union([z.number().int().min(0).max(MAX_WAIT_FOR_MS), selectorSchema])
+    .nullable()
+    .default(null)
+    .describe(`What a render waits for: milliseconds (at most ${MAX_WAIT_FOR_MS}), or a CSS selector.`),
+};
+
+const count = (min: number, max: number) => z.number().int().min(min).max(max).nullable();
+
+/** Every setting of a crawl, each with its validation, default and description. */
+const settings = {
+  seeds: z.array(seedUrlSchema).min(1).max(MAX_SEEDS).describe('Where the crawl starts (absolute http(s) URLs).'),
+  scope: z.enum(SCOPES).default('same-host').describe('Which discovered links the crawl follows.'),
+  include: patterns('URL patterns (globs, or /regex/) a URL must match to be crawled.'),
+  exclude: patterns('URL patterns that are never crawled.'),
+  maxDepth: count(0, 10_000).default(null).describe('Links followed from a seed; null: no limit.'),
+  maxPages: count(1, 100_000_000).default(null).describe('Pages fetched at most; null: no limit.'),
+  hostIntervalMs: count(0, 600_000)
+    .default(null)
+    .describe("Minimum gap between requests to one host (the host's robots.txt can only raise it); null: the default."),
+  hostConcurrency: count(1, 256).default(null).describe('Requests in flight to one host at most; null: the default.'),
+  sitemaps: z.boolean().default(false).describe("Read the seeds' sitemaps (robots.txt Sitemap lines, /sitemap.xml)."),
+  priority: z.enum(['high', 'normal']).default('normal').describe('high: ahead of normal work already queued.'),
+  boost: patterns('URL patterns of hub pages fetched ahead of the rest of the crawl.'),
+  webhook: webhookSchema
+    .nullable()
+    .default(null)
+    .describe('Where crawl.completed, crawl.cancelled and page.failed events are POSTed, signed.'),
+  extract: extractSpecSchema
+    .nullable()
+    .default(null)
+    .describe('What each HTML page is extracted into; null: the raw body, title and links only.'),
+  retentionDays: count(1, 3650).default(null).describe("Days the crawl's data is kept once it ended; null: kept."),
+  ...renderFields,
+  maxRenders: count(0, 100_000_000)
+    .default(DEFAULT_MAX_RENDERS)
+    .describe('Renders the crawl may make (then pages are stored unrendered, with a warning); null: no cap.'),
+};
+
+/** A screenshot is taken in a browser: not with render "never". */
+export const screenshotNeedsBrowser = (c: { render: string; extract: { formats: readonly string[] } | null }) =>
+  c.render !== 'never' || screenshotOf(c.extract?.formats) === null;
+export const SCREENSHOT_NEEDS_BROWSER = {
+  message: 'a screenshot is taken in a browser: it cannot be asked for with render "never"',
+  path: ['render'],
+};
+
+const uniqueSeeds = <C extends { seeds: string[] }>(c: C): C => ({ ...c, seeds: [...new Set(c.seeds)] });
+
+/** A crawl as the API takes it (POST /v1/crawls, a schedule's crawl). Unknown fields are an error, not ignored. */
+export const crawlSettingsSchema = z
+  .object(settings)
+  .strict()
+  .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
+  .transform(uniqueSeeds)
+  .meta({ id: 'CrawlSettings' });
+
+/**
+ * A crawl's config as stored (D1's crawls and schedules rows, the crawl's Durable Object): its settings, read with the
+ * same schema (a row written before a setting existed gets its default), and what the scheduler adds.
+ */
+export const crawlConfigSchema = z
+  .object({
+    ...settings,
+    /**
+     * Set by the scheduler (never by the API): the crawl is a recrawl, tracking what changed. With a previous
+     * crawl id, requests are conditional on what that crawl fetched; `true` for a schedule's first run.
+     */
+    recrawlOf: z.union([z.string(), z.literal(true)]).optional(),
+  })
+  .transform(uniqueSeeds);
+
+export type CrawlConfig = z.output<typeof crawlConfigSchema>;

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { selectorError } from './dom';
+import { FIELD_TYPES, OUTPUT_FORMATS, SPEC_LIMITS } from './spec';
+
+/** A CSS selector that runs (validated before any page is fetched). */
+export const selectorSchema = z
+  .string()
+  .min(1)
+  .max(SPEC_LIMITS.selectorLength)
+  .superRefine((value, ctx) => {
+    const error = selectorError(value);
+    if (error) ctx.addIssue({ code: 'custom', message: `invalid CSS selector ${JSON.stringify(value)}: ${error}` });
+  });
+
+const FIELD_NAME = /^[A-Za-z_][\w-]{0,63}$/;
+
+/** A declared field: the first match's value, or every match's with `list`; nested `fields` read each match. */
+const fieldSpecSchema = z
+  .object({
+    selector: selectorSchema,
+    attr: z.string().min(1).max(100).optional().describe('Read this attribute instead of the text.'),
+    type: z
+      .enum(FIELD_TYPES)
+      .optional()
+      .describe(
+        'text (the default): whitespace collapsed, line breaks of code kept; code: verbatim; html: inner HTML; number and url: parsed.',
+      ),
+    list: z.boolean().optional().describe("Every match's value instead of the first's."),
+    get fields(): z.ZodOptional<z.ZodRecord<z.ZodString, typeof fieldSpecSchema>> {
+      return z.record(z.string(), fieldSpecSchema).optional().describe('Fields read inside each match.');
+    },
+  })
+  .strict()
+  .meta({ id: 'FieldSpec' });
+export type FieldSpec = z.output<typeof fieldSpecSchema>;
+
+/** Fields in a spec, nested ones included, how deep they nest, and a name that is not a valid one. */
+function fieldShape(fields: Record<string, FieldSpec>, depth = 1): { count: number; depth: number; badName?: string } {
+  let count = 0;
+  let deepest = depth;
+  let badName: string | undefined;
+  for (const [name, spec] of Object.entries(fields)) {
+    count++;
+    if (!FIELD_NAME.test(name)) badName ??= name;
+    if (spec.fields) {
+      const inner = fieldShape(spec.fields, depth + 1);
+      count += inner.count;
+      deepest = Math.max(deepest, inner.depth);
+      badName ??= inner.badName;
+    }
+  }
+  return badName === undefined ? { count, depth: deepest } : { count, depth: deepest, badName };
+}
+
+function checkFields(fields: Record<string, FieldSpec>, ctx: z.RefinementCtx): void {
+  const shape = fieldShape(fields);
+  const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['fields'], message });
+  if (shape.count > SPEC_LIMITS.fields)
+    issue(`at most ${SPEC_LIMITS.fields} fields, nested ones included (got ${shape.count})`);
+  if (shape.depth > SPEC_LIMITS.depth) issue(`fields nest at most ${SPEC_LIMITS.depth} deep`);
+  if (shape.badName !== undefined)
+    issue(
+      `field names are letters, digits, _ and - (at most 64), starting with a letter or _: ${JSON.stringify(shape.badName.slice(0, 80))}`,
+    );
+}
+
+/** What each HTML page of a crawl (or a scrape) is extracted into: the outputs it keeps and the fields it declares. */
+export const extractSpecSchema = z
+  .object({
+    formats: z
+      .array(z.enum(OUTPUT_FORMATS))
+      .min(1)
+      .max(OUTPUT_FORMATS.length)
+      .default(['markdown', 'metadata'])
+      .describe('Outputs kept of each page (screenshot formats render the page in a browser).'),
+    mainContent: z
+      .union([z.boolean(), z.object({ selector: selectorSchema }).strict()])
+      .default(true)
+      .describe('true: the main content is detected; false: the whole body; {selector}: that element.'),
+    include: z
+      .array(selectorSchema)
+      .max(SPEC_LIMITS.selectors)
+      .default([])
+      .describe('When given, only these parts of the content are kept.'),
+    exclude: z.array(selectorSchema).max(SPEC_LIMITS.selectors).default([]).describe('Parts removed from the content.'),
+    fields: z
+      .record(z.string(), fieldSpecSchema)
+      .default({})
+      .describe(`Declared fields by name (at most ${SPEC_LIMITS.fields}, nested ones included).`),
+  })
+  .strict()
+  .superRefine((spec, ctx) => checkFields(spec.fields, ctx))
+  .transform((spec) => ({ ...spec, formats: [...new Set(spec.formats)] }))
+  .meta({ id: 'ExtractSpec' });
+export type ExtractSpec = z.output<typeof extractSpecSchema>;
