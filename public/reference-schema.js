@@ -73,9 +73,16 @@ export function deref(/** @type {unknown} */ value) {
   return isObj(node) ? node : {};
 }
 
-/** The name of a component schema a `$ref` points at (those have a section of their own on the page). */
-const componentName = (/** @type {string} */ ref) =>
-  /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+/** The name a `$ref` gives its schema: a component's, or a `$defs` entry's (not zod's made-up `__schema0`). */
+function refName(/** @type {string} */ ref) {
+  const name = /^#\/(?:components\/schemas|\$defs|definitions)\/([^/]+)$/.exec(ref)?.[1];
+  if (name === undefined || /^__schema\d+$/.test(name)) return undefined;
+  return decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Whether a name is a component schema's (those have a section of their own on the page). */
+const isComponent = (/** @type {string | undefined} */ name) =>
+  name !== undefined && isObj(lookup(`#/components/schemas/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`));
 
 const isNull = (/** @type {SchemaLike} */ s) =>
   isObj(s) && (s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null'));
@@ -98,10 +105,10 @@ export function flatten(input, refs) {
     const { $ref: ref, ...siblings } = s;
     if (flat.refs.includes(ref)) {
       const target = lookup(ref);
-      return { ...flat, schema: isObj(target) ? target : {}, name: componentName(ref) ?? flat.name, recursive: true };
+      return { ...flat, schema: isObj(target) ? target : {}, name: refName(ref) ?? flat.name, recursive: true };
     }
     flat.refs.push(ref);
-    flat.name = componentName(ref) ?? flat.name;
+    flat.name = refName(ref) ?? flat.name;
     const target = lookup(ref);
     if (!isObj(target) && target !== true) flat.missing = ref;
     s = overlay(isObj(target) ? target : {}, siblings);
@@ -165,7 +172,7 @@ const variantsOf = (/** @type {Schema} */ s) =>
  * @returns {string}
  */
 function typeText(f) {
-  const base = f.name && isObj(lookup(`#/components/schemas/${f.name}`)) ? f.name : baseType(f);
+  const base = f.name !== undefined && isComponent(f.name) ? f.name : `${baseType(f)}${f.name ? ` (${f.name})` : ''}`;
   return f.nullable && base !== 'null' ? `${base} or null` : base;
 }
 
@@ -197,14 +204,13 @@ function baseType(f) {
 
 /** The type as shown: component names link to their section. */
 export function typeLabel(/** @type {Flat} */ f) {
-  const text = typeText(f);
-  const linked = f.name && !f.missing && isObj(lookup(`#/components/schemas/${f.name}`));
+  const linked = isComponent(f.name) && !f.missing;
   return h(
     'span',
     { class: 'type' },
-    linked && f.name ? h('a', { href: `#schema-${f.name}` }, f.name) : text,
-    linked && f.recursive ? ' (recursive: the same as above)' : linked && f.nullable ? ' or null' : '',
-    !linked && f.recursive ? ' (recursive: the same as above)' : '',
+    linked ? h('a', { href: `#schema-${f.name}` }, f.name ?? '') : typeText(f),
+    linked && f.nullable && !f.recursive ? ' or null' : '',
+    f.recursive ? ' (recursive: the same as above)' : '',
   );
 }
 
