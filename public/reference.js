@@ -615,6 +615,12 @@ function showError(/** @type {string} */ message) {
 }
 
 byId('filter').addEventListener('input', applyFilter);
+byId('filter').addEventListener('keydown', (event) => {
+  const input = /** @type {HTMLInputElement} */ (event.target);
+  if (event.key !== 'Escape' || input.value === '') return;
+  input.value = '';
+  applyFilter();
+});
 window.addEventListener('hashchange', goToHash);
 // The contents start closed on a phone, where they would push the operations a screen down.
 if (matchMedia('(max-width: 799px)').matches) /** @type {HTMLDetailsElement} */ (byId('toc-details')).open = false;
