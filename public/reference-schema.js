@@ -172,7 +172,8 @@ const variantsOf = (/** @type {Schema} */ s) =>
  * @returns {string}
  */
 function typeText(f) {
-  const base = f.name !== undefined && isComponent(f.name) ? f.name : `${baseType(f)}${f.name ? ` (${f.name})` : ''}`;
+  const named = f.name && !f.missing ? ` (${f.name})` : '';
+  const base = f.name !== undefined && isComponent(f.name) ? f.name : `${baseType(f)}${named}`;
   return f.nullable && base !== 'null' ? `${base} or null` : base;
 }
 
