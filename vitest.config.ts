@@ -18,6 +18,8 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   API_TOKEN: 'test-token',
+                  // Every JSON answer of a documented route is checked against its schema (src/api/openapi/check.ts).
+                  CHECK_RESPONSES: 'true',
                   // The test sites are served on those hosts; any other private address (127.0.0.77
                   // among them, which the faults site redirects to) must be refused.
                   ALLOW_PRIVATE_NETWORKS: TEST_HOSTS.join(','),
@@ -48,8 +50,9 @@ export default defineConfig(async () => {
           },
         },
         {
-          // The repository itself, in Node: the layout's layers, function lengths, the README against wrangler.toml.
-          test: { name: 'repo', include: ['test/repo/**/*.test.ts'], environment: 'node' },
+          // The repository itself, in Node: the layout's layers, function lengths, the README against wrangler.toml;
+          // and the CLI's parts (test/cli, type-checked with tsconfig.cli.json).
+          test: { name: 'repo', include: ['test/repo/**/*.test.ts', 'test/cli/**/*.test.ts'], environment: 'node' },
         },
         {
           // System tests in Node, driving real `wrangler dev` processes (kill and restart, the dashboard in Chromium,

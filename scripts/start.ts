@@ -5,8 +5,10 @@
 // from --var, .dev.vars or the API_TOKEN environment variable, the local API token is "dev-token".
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { ensureLocalBrowser } from './lib/browser-setup.ts';
 import { driveCrons } from './lib/cron-driver.ts';
+import { migrationsLine, scheduledWarningFilter } from './lib/start-output.ts';
 
 const argv = process.argv.slice(2);
 const crons = !argv.includes('--no-crons');
@@ -27,8 +29,19 @@ function option(...names: string[]): string | undefined {
 // --persist-to must reach both commands so they share the same local state.
 const persistTo = option('--persist-to');
 const persist = persistTo === undefined ? [] : ['--persist-to', persistTo];
-const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], { stdio: 'inherit' });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+// Its output (the table of migrations, again after each one) is shown only when it fails; else one line sums it up.
+const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+  encoding: 'utf8',
+});
+const migrated = migrationsLine(migrate.status, `${migrate.stdout ?? ''}${migrate.stderr ?? ''}`);
+if (migrated === null) {
+  process.stdout.write(migrate.stdout ?? '');
+  process.stderr.write(migrate.stderr ?? '');
+  if (migrate.error) console.error(`edgecrawl: wrangler d1 migrations apply: ${migrate.error.message}`);
+  process.exit(migrate.status ?? 1);
+}
+console.log(migrated);
 
 const hasToken =
   args.some((a, i) => (a === '--var' && args[i + 1]?.startsWith('API_TOKEN:')) || a.startsWith('--var=API_TOKEN:')) ||
@@ -45,7 +58,18 @@ if (!args.some((a) => a.includes('EMULATE_CONNECTION_LIMIT'))) extra.push('--var
 
 // The BROWSER binding launches the Chromium from npm, not a downloaded Chrome (scripts/lib/browser-setup.ts).
 ensureLocalBrowser();
-const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: 'inherit' });
+// stdout stays the terminal's (wrangler's hotkeys and colors); stderr passes through a filter that drops wrangler's
+// "Scheduled Workers are not automatically triggered" warning when the cron driver below does trigger them.
+const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: ['inherit', 'inherit', crons ? 'pipe' : 'inherit'] });
+const stderrDone = new Promise<void>((resolve) => {
+  if (!dev.stderr) return resolve();
+  const keep = scheduledWarningFilter();
+  createInterface({ input: dev.stderr, crlfDelay: Number.POSITIVE_INFINITY })
+    .on('line', (line) => {
+      if (keep(line)) process.stderr.write(`${line}\n`);
+    })
+    .on('close', resolve);
+});
 const host = option('--ip') ?? 'localhost';
 const driver = crons
   ? driveCrons(
@@ -56,5 +80,8 @@ const driver = crons
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => dev.kill(signal));
 dev.on('exit', (code, signal) => {
   driver?.stop();
-  process.exit(code ?? (signal ? 1 : 0));
+  // The last of wrangler's stderr passes the filter first (a second at most, should a child hold the pipe open).
+  const exit = () => process.exit(code ?? (signal ? 1 : 0));
+  void stderrDone.then(exit);
+  setTimeout(exit, 1000).unref();
 });

@@ -49,7 +49,11 @@ export function driveCrons(configPath: string, baseUrl: string, log: (line: stri
       }
     }
   };
-  if (crons.length > 0) log(`edgecrawl: cron triggers run locally: ${crons.map((c) => c.expression).join(', ')}`);
+  if (crons.length > 0)
+    log(
+      `edgecrawl: npm start fires the cron triggers (${crons.map((c) => c.expression).join(', ')}) on schedule, ` +
+        `as deployed (wrangler dev alone does not; --no-crons leaves them to you)`,
+    );
   schedule();
   return {
     stop() {

@@ -47,6 +47,8 @@ export interface Worker {
   stop(): Promise<void>;
   /** Kills wrangler and workerd at once (SIGKILL), leaving the state as it is. */
   kill(): Promise<void>;
+  /** What it printed so far, stdout and stderr interleaved (the first MiB; all of it goes to logFile, if given). */
+  output(): string;
 }
 
 export interface WorkerOptions {
@@ -132,9 +134,12 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 60_000);
+    let ready = false;
+    // It keeps listening after ready, so output() holds what came later (up to a MiB).
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Ready on/.test(output)) {
+      if (output.length < 1 << 20) output += chunk.toString();
+      if (!ready && /Ready on/.test(output)) {
+        ready = true;
         clearTimeout(timer);
         resolve();
       }
@@ -173,6 +178,7 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
       if (!options.state) rmSync(state, { recursive: true, force: true });
     },
     kill: () => signal('SIGKILL'),
+    output: () => output,
   };
 }
 

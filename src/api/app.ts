@@ -3,6 +3,10 @@ import { allowedMethods } from './allowed-methods';
 import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
 import { type CrawlEnv, loadCrawl } from './load-crawl';
+import { checkResponses } from './openapi/check';
+import { bytes, json, routeDoc } from './openapi/route-doc';
+import { ApiDescription } from './openapi/serve';
+import { healthSchema } from './responses';
 import { crawls } from './routes/crawls';
 import { exportRoutes } from './routes/exports';
 import { pages } from './routes/pages';
@@ -22,7 +26,24 @@ function routes() {
     .route('/', usageRoutes)
     .route('/', exportRoutes);
   return new Hono<{ Bindings: Env }>()
-    .get('/v1/health', (c) => c.json({ ok: true as const }))
+    .use(checkResponses(() => description.documentedRoutes))
+    .get(
+      '/v1/health',
+      routeDoc({ summary: 'Health', tag: 'Meta', public: true, responses: { 200: json('Up', healthSchema) } }),
+      (c) => c.json({ ok: true as const }),
+    )
+    .get(
+      '/v1/openapi.json',
+      routeDoc({
+        summary: 'This API as an OpenAPI 3.1 document',
+        description:
+          'Generated from the schemas that validate each request and answer. The reference page is /reference.',
+        tag: 'Meta',
+        public: true,
+        responses: { 200: bytes('The document', 'application/json') },
+      }),
+      (c) => c.json(description.openApi),
+    )
     .use(
       '/v1/*',
       bearerAuth((env) => env.API_TOKEN),
@@ -32,8 +53,12 @@ function routes() {
     .route('/v1/scrape', scrapeRoutes);
 }
 
+/** What the OpenAPI document and the response check read of the app's routes. */
+const description = new ApiDescription();
+
 export function createApp() {
   const app = routes();
+  description.describe(app.routes);
   app.onError(renderError);
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);

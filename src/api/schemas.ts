@@ -13,7 +13,7 @@ import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render';
 /** Largest JSON body the API reads. */
 export const MAX_BODY_BYTES = 256 * 1024;
 /** `actions` of a scrape: what is done in the rendered page, in order, before it is read. */
-export const actionsSchema = z
+const actionsSchema = z
   .array(
     z.discriminatedUnion('type', [
       z

@@ -1,12 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { validator } from 'hono/validator';
 import type { z } from 'zod';
 import { isRefusedUrl } from '../domain/address';
 import { decodeCursor } from '../domain/cursor';
 import { readSettings } from '../settings';
 import type { CrawlConfig } from '../types';
 import { ApiError, badRequest } from './errors';
+import { withRoutePart } from './openapi/route-doc';
 
 /** Turns zod issues into one readable sentence: "seeds.0: Invalid URL; maxPages: Too big". */
 function describeIssues(error: z.ZodError): string {
@@ -22,9 +22,22 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string)
   return result.data;
 }
 
+/** A query as it is sent: the schema's keys (optional where they have a default), each a string. */
+type QueryIn<T> = { [K in keyof T]: T[K] extends string | undefined ? T[K] : string };
+type QueryInput<S extends z.ZodType<object>> = { in: { query: QueryIn<z.input<S>> }; out: { query: z.output<S> } };
+
 /** Validates the query string; the typed result is `c.req.valid('query')`. A bad query is a 400. */
-export const queryInput = <S extends z.ZodType>(schema: S) =>
-  validator('query', (value): z.output<S> => parseWith(schema, value, 'query'));
+export function queryInput<S extends z.ZodType<object>>(
+  schema: S,
+): MiddlewareHandler<{ Bindings: Env }, string, QueryInput<S>> {
+  const handler: MiddlewareHandler<{ Bindings: Env }, string, QueryInput<S>> = async (c, next) => {
+    // As Hono's validator reads a query: a key given once is a string, a repeated one an array.
+    const entries = Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]);
+    c.req.addValidatedData('query', parseWith(schema, Object.fromEntries(entries), 'query'));
+    await next();
+  };
+  return withRoutePart(handler, { query: schema });
+}
 
 type JsonInput<S extends z.ZodType<object>> = { in: { json: z.input<S> }; out: { json: z.output<S> } };
 
@@ -36,7 +49,7 @@ export function jsonInput<S extends z.ZodType<object>>(
   schema: S,
   options: { emptyBody?: unknown } = {},
 ): MiddlewareHandler<{ Bindings: Env }, string, JsonInput<S>> {
-  return async (c, next) => {
+  const handler: MiddlewareHandler<{ Bindings: Env }, string, JsonInput<S>> = async (c, next) => {
     const text = await c.req.text();
     let raw: unknown = options.emptyBody;
     if (options.emptyBody === undefined || text.trim() !== '') {
@@ -52,6 +65,7 @@ export function jsonInput<S extends z.ZodType<object>>(
     c.req.addValidatedData('json', parseWith(schema, raw, 'request body'));
     await next();
   };
+  return withRoutePart(handler, { json: schema, jsonOptional: options.emptyBody !== undefined });
 }
 
 /** Rejects request bodies over `maxSize` bytes with a 413 JSON error. */

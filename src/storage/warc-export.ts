@@ -141,3 +141,19 @@ export async function exportWarc(
     throw error;
   }
 }
+
+/** A file an export wrote, as listed. */
+export interface ExportFile {
+  file: string;
+  bytes: number;
+  createdAt: number;
+}
+
+/** The files exports of a crawl wrote, oldest first (at most 1,000: one R2 list). */
+export async function listExports(bucket: R2Bucket, crawlId: string): Promise<ExportFile[]> {
+  const prefix = exportKey(crawlId, '');
+  const listed = await bucket.list({ prefix, limit: 1000 });
+  return listed.objects
+    .map((o) => ({ file: o.key.slice(prefix.length), bytes: o.size, createdAt: o.uploaded.getTime() }))
+    .sort((a, b) => a.createdAt - b.createdAt);
+}

@@ -3,6 +3,7 @@
  * `npm start` fires the ones wrangler.toml declares, on their schedule. A schedule of every 60 s must start two
  * crawls within about two minutes, with nothing poked by hand. Runs in Node (vitest project "system").
  */
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
 
@@ -53,6 +54,19 @@ describe('schedules under npm start', () => {
     expect(first?.changes?.new).toBe(4);
     expect(second?.counts.stored).toBe(4);
     expect((second?.changes?.changed ?? 0) + (second?.changes?.unchanged ?? 0)).toBe(4);
+  });
+
+  it('npm start says in one line each that it migrated D1 and that it fires the crons', () => {
+    const output = worker.output();
+    const migrations = readdirSync(new URL('../../migrations', import.meta.url)).filter((f) => f.endsWith('.sql'));
+    expect(output.match(/^edgecrawl: local D1: .*$/gm)).toEqual([
+      `edgecrawl: local D1: ${migrations.length} migrations applied`,
+    ]);
+    // None of wrangler's migration tables, nor its line saying crons are not triggered locally (they are).
+    expect(output).not.toMatch(/Migrations to be applied|commands executed successfully|[┌├└]/);
+    expect(output).not.toMatch(/Scheduled Workers are not automatically triggered/);
+    expect(output).toMatch(/^edgecrawl: npm start fires the cron triggers \(\* \* \* \* \*\) on schedule/m);
+    expect(output).toMatch(/Ready on http/);
   });
 });
 

@@ -9,6 +9,8 @@ import type { Span } from '../../types';
 import { badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
+import { bytes, json, routeDoc } from '../openapi/route-doc';
+import { errorListSchema, linksSchema, pageListSchema, recordSchema } from '../responses';
 import {
   contentQuerySchema,
   errorListQuerySchema,
@@ -21,78 +23,133 @@ import { parseCursor, queryInput } from '../validate';
 
 /** What a crawl fetched: its pages, its errors, and each stored body, record and list of links. */
 export const pages = new Hono<CrawlEnv>()
-  .get('/:id/pages', queryInput(pageListQuerySchema), async (c) => {
-    const crawl = c.var.crawl;
-    const query = c.req.valid('query');
-    if (query.order === 'recent') {
-      const rows = await listRecentPages(
+  .get(
+    '/:id/pages',
+    routeDoc({
+      summary: "A crawl's pages",
+      description: 'Every fetched page (any status), in URL order, or most recently fetched first with order=recent.',
+      tag: 'Pages',
+      responses: { 200: json('Pages', pageListSchema) },
+    }),
+    queryInput(pageListQuerySchema),
+    async (c) => {
+      const crawl = c.var.crawl;
+      const query = c.req.valid('query');
+      if (query.order === 'recent') {
+        const rows = await listRecentPages(
+          c.env.DB,
+          crawl.id,
+          query.limit,
+          parseCursor(query.cursor, recentCursorSchema),
+        );
+        return c.json({
+          pages: rows.map(({ cursor: _cursor, ...page }) => page),
+          cursor: nextCursor(rows, query.limit, (last) => last.cursor),
+        });
+      }
+      const rows = await listPages(c.env.DB, crawl.id, query.limit, parseCursor(query.cursor, keyCursorSchema));
+      return c.json({ pages: rows, cursor: nextCursor(rows, query.limit, (last) => last.url) });
+    },
+  )
+  .get(
+    '/:id/errors',
+    routeDoc({
+      summary: 'URLs that failed or were skipped, with why',
+      tag: 'Pages',
+      responses: { 200: json('Errors', errorListSchema) },
+    }),
+    queryInput(errorListQuerySchema),
+    async (c) => {
+      const crawl = c.var.crawl;
+      const query = c.req.valid('query');
+      const errors = await listErrors(
         c.env.DB,
         crawl.id,
         query.limit,
-        parseCursor(query.cursor, recentCursorSchema),
+        parseCursor(query.cursor, keyCursorSchema),
+        query.outcome ?? null,
       );
+      return c.json({ errors, cursor: nextCursor(errors, query.limit, (last) => last.url) });
+    },
+  )
+  .get(
+    '/:id/content',
+    routeDoc({
+      summary: "A page's stored body, or one of its extracted outputs",
+      description:
+        'The raw body byte for byte with its Content-Type (a rendered page: its DOM; source=fetched: its HTML as fetched); with format=markdown|text|html, that output of its extraction.',
+      tag: 'Pages',
+      responses: { 200: bytes('The body or output; X-Edgecrawl-Url names the page', '*/*') },
+    }),
+    queryInput(contentQuerySchema),
+    async (c) => {
+      const { url: raw, format, source } = c.req.valid('query');
+      const page = await requirePage(c.env.DB, c.var.crawl.id, raw);
+      if (format !== undefined) {
+        const record = await requireRecord(c.env.BODIES, page);
+        const output = record.outputs[format];
+        if (output === undefined)
+          throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
+        return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], 'x-edgecrawl-url': page.url } });
+      }
+      if (source === 'fetched') {
+        // A rendered page's HTML as it was fetched, before the browser ran its scripts.
+        if (!page.fetchedBodyAt) throw notFound(`${page.url} was not rendered: its stored body is the one fetched`);
+        return spanResponse(c.env.BODIES, page.fetchedBodyAt, page.url, 'text/html');
+      }
+      if (!page.bodyAt) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
+      return spanResponse(c.env.BODIES, page.bodyAt, page.url, page.contentType);
+    },
+  )
+  .get(
+    '/:id/screenshot',
+    routeDoc({
+      summary: "A page's screenshot (PNG)",
+      description: 'When extract.formats included screenshot or screenshot@fullPage.',
+      tag: 'Pages',
+      responses: { 200: bytes('The PNG', 'image/png') },
+    }),
+    queryInput(recordQuerySchema),
+    async (c) => {
+      const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+      if (!page.screenshotAt)
+        throw notFound(`no screenshot of ${page.url}: the crawl's extract.formats does not include screenshot`);
+      return spanResponse(c.env.BODIES, page.screenshotAt, page.url, 'image/png');
+    },
+  )
+  .get(
+    '/:id/links',
+    routeDoc({ summary: "A page's outgoing links", tag: 'Pages', responses: { 200: json('Links', linksSchema) } }),
+    queryInput(recordQuerySchema),
+    async (c) => {
+      const crawlId = c.var.crawl.id;
+      const page = await requirePage(c.env.DB, crawlId, c.req.valid('query').url);
+      const links = await readLinks(c.env.BODIES, page.linksAt);
+      if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
+      return c.json({ url: page.url, links });
+    },
+  )
+  .get(
+    '/:id/record',
+    routeDoc({
+      summary: "A page's extraction record",
+      description: 'Metadata, JSON-LD, fields, links, images and warnings, as extract.formats asked for.',
+      tag: 'Pages',
+      responses: { 200: json('The record', recordSchema) },
+    }),
+    queryInput(recordQuerySchema),
+    async (c) => {
+      const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+      const { record } = await requireRecord(c.env.BODIES, page);
       return c.json({
-        pages: rows.map(({ cursor: _cursor, ...page }) => page),
-        cursor: nextCursor(rows, query.limit, (last) => last.cursor),
+        url: page.url,
+        status: page.status,
+        contentType: page.contentType,
+        fetchedAt: new Date(page.fetchedAt).toISOString(),
+        ...record,
       });
-    }
-    const rows = await listPages(c.env.DB, crawl.id, query.limit, parseCursor(query.cursor, keyCursorSchema));
-    return c.json({ pages: rows, cursor: nextCursor(rows, query.limit, (last) => last.url) });
-  })
-  .get('/:id/errors', queryInput(errorListQuerySchema), async (c) => {
-    const crawl = c.var.crawl;
-    const query = c.req.valid('query');
-    const errors = await listErrors(
-      c.env.DB,
-      crawl.id,
-      query.limit,
-      parseCursor(query.cursor, keyCursorSchema),
-      query.outcome ?? null,
-    );
-    return c.json({ errors, cursor: nextCursor(errors, query.limit, (last) => last.url) });
-  })
-  .get('/:id/content', queryInput(contentQuerySchema), async (c) => {
-    const { url: raw, format, source } = c.req.valid('query');
-    const page = await requirePage(c.env.DB, c.var.crawl.id, raw);
-    if (format !== undefined) {
-      const record = await requireRecord(c.env.BODIES, page);
-      const output = record.outputs[format];
-      if (output === undefined)
-        throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
-      return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], 'x-edgecrawl-url': page.url } });
-    }
-    if (source === 'fetched') {
-      // A rendered page's HTML as it was fetched, before the browser ran its scripts.
-      if (!page.fetchedBodyAt) throw notFound(`${page.url} was not rendered: its stored body is the one fetched`);
-      return spanResponse(c.env.BODIES, page.fetchedBodyAt, page.url, 'text/html');
-    }
-    if (!page.bodyAt) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
-    return spanResponse(c.env.BODIES, page.bodyAt, page.url, page.contentType);
-  })
-  .get('/:id/screenshot', queryInput(recordQuerySchema), async (c) => {
-    const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
-    if (!page.screenshotAt)
-      throw notFound(`no screenshot of ${page.url}: the crawl's extract.formats does not include screenshot`);
-    return spanResponse(c.env.BODIES, page.screenshotAt, page.url, 'image/png');
-  })
-  .get('/:id/links', queryInput(recordQuerySchema), async (c) => {
-    const crawlId = c.var.crawl.id;
-    const page = await requirePage(c.env.DB, crawlId, c.req.valid('query').url);
-    const links = await readLinks(c.env.BODIES, page.linksAt);
-    if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
-    return c.json({ url: page.url, links });
-  })
-  .get('/:id/record', queryInput(recordQuerySchema), async (c) => {
-    const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
-    const { record } = await requireRecord(c.env.BODIES, page);
-    return c.json({
-      url: page.url,
-      status: page.status,
-      contentType: page.contentType,
-      fetchedAt: new Date(page.fetchedAt).toISOString(),
-      ...record,
-    });
-  });
+    },
+  );
 
 const OUTPUT_TYPES = {
   markdown: 'text/markdown; charset=utf-8',

@@ -11,6 +11,8 @@ import {
 } from '../../storage/d1/schedules';
 import { notFound } from '../errors';
 import { nextCursor } from '../keyset';
+import { json, routeDoc } from '../openapi/route-doc';
+import { scheduleDeletedSchema, scheduleListSchema, scheduleSchema } from '../responses';
 import { createCrawlSchema, keyCursorSchema, MAX_BODY_BYTES } from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
 
@@ -60,34 +62,68 @@ function view(s: ScheduleRow) {
 
 /** Scheduled recrawls, started by the cron trigger (jobs/schedules). */
 export const schedules = new Hono<{ Bindings: Env }>()
-  .post('/', limitBody(MAX_BODY_BYTES), jsonInput(createScheduleSchema), async (c) => {
-    const body = c.req.valid('json');
-    assertRequestAllowed(c.env, body.crawl);
-    const now = Date.now();
-    const row = {
-      id: crypto.randomUUID(),
-      cron: body.cron ?? null,
-      everySeconds: body.everySeconds ?? null,
-      config: body.crawl,
-      createdAt: now,
-      // A fixed period runs at the next trigger; a cron expression at its next matching minute.
-      nextRunAt: body.cron === undefined ? now : nextRun({ cron: body.cron, everySeconds: null }, now),
-    };
-    await insertSchedule(c.env.DB, row);
-    return c.json(view({ ...row, lastRunAt: null, lastCrawlId: null }), 201);
-  })
-  .get('/', queryInput(listQuerySchema), async (c) => {
-    const query = c.req.valid('query');
-    const rows = await listSchedules(c.env.DB, query.limit, parseCursor(query.cursor, keyCursorSchema));
-    return c.json({ schedules: rows.map(view), cursor: nextCursor(rows, query.limit, (last) => last.id) });
-  })
-  .get('/:id', async (c) => {
-    const schedule = await getSchedule(c.env.DB, c.req.param('id'));
-    if (!schedule) throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
-    return c.json(view(schedule));
-  })
-  .delete('/:id', async (c) => {
-    if (!(await deleteSchedule(c.env.DB, c.req.param('id'))))
-      throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
-    return c.json({ id: c.req.param('id'), deleted: true });
-  });
+  .post(
+    '/',
+    routeDoc({
+      summary: 'Schedule a recrawl',
+      description:
+        'The cron trigger starts the crawl at each time (a cron expression, UTC, or every N seconds); each run is a recrawl: conditional requests, pages counted new, changed, unchanged and gone.',
+      tag: 'Schedules',
+      responses: { 201: json('The schedule', scheduleSchema) },
+    }),
+    limitBody(MAX_BODY_BYTES),
+    jsonInput(createScheduleSchema),
+    async (c) => {
+      const body = c.req.valid('json');
+      assertRequestAllowed(c.env, body.crawl);
+      const now = Date.now();
+      const row = {
+        id: crypto.randomUUID(),
+        cron: body.cron ?? null,
+        everySeconds: body.everySeconds ?? null,
+        config: body.crawl,
+        createdAt: now,
+        // A fixed period runs at the next trigger; a cron expression at its next matching minute.
+        nextRunAt: body.cron === undefined ? now : nextRun({ cron: body.cron, everySeconds: null }, now),
+      };
+      await insertSchedule(c.env.DB, row);
+      return c.json(view({ ...row, lastRunAt: null, lastCrawlId: null }), 201);
+    },
+  )
+  .get(
+    '/',
+    routeDoc({
+      summary: 'List schedules',
+      tag: 'Schedules',
+      responses: { 200: json('Schedules', scheduleListSchema) },
+    }),
+    queryInput(listQuerySchema),
+    async (c) => {
+      const query = c.req.valid('query');
+      const rows = await listSchedules(c.env.DB, query.limit, parseCursor(query.cursor, keyCursorSchema));
+      return c.json({ schedules: rows.map(view), cursor: nextCursor(rows, query.limit, (last) => last.id) });
+    },
+  )
+  .get(
+    '/:id',
+    routeDoc({ summary: 'A schedule', tag: 'Schedules', responses: { 200: json('The schedule', scheduleSchema) } }),
+    async (c) => {
+      const schedule = await getSchedule(c.env.DB, c.req.param('id'));
+      if (!schedule) throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
+      return c.json(view(schedule));
+    },
+  )
+  .delete(
+    '/:id',
+    routeDoc({
+      summary: 'Delete a schedule',
+      description: 'No further runs start; crawls it started are kept.',
+      tag: 'Schedules',
+      responses: { 200: json('Deleted', scheduleDeletedSchema) },
+    }),
+    async (c) => {
+      if (!(await deleteSchedule(c.env.DB, c.req.param('id'))))
+        throw notFound(`no schedule with id ${JSON.stringify(c.req.param('id').slice(0, 100))}`);
+      return c.json({ id: c.req.param('id'), deleted: true });
+    },
+  );

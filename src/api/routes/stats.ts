@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { hostKey } from '../../domain/normalize';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/series';
 import type { CrawlRow } from '../../storage/d1/crawls';
 import { failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
@@ -8,6 +7,8 @@ import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../..
 import type { CrawlSnapshot } from '../../types';
 import { notFound } from '../errors';
 import type { CrawlEnv } from '../load-crawl';
+import { json, routeDoc } from '../openapi/route-doc';
+import { hostsSchema, statsSchema } from '../responses';
 import { queryInput } from '../validate';
 
 const statsQuerySchema = z
@@ -62,51 +63,66 @@ export const stats = new Hono<CrawlEnv>()
    * The crawl's progress over time: pages fetched and URLs failed per interval, the current and average
    * rate, and breakdowns by HTTP status, error reason (exact, and by kind) and host.
    */
-  .get('/:id/stats', queryInput(statsQuerySchema), async (c) => {
-    const crawl = c.var.crawl;
-    const query = c.req.valid('query');
-    const now = Date.now();
-    const db = c.env.DB;
-    const [snapshot, activity, statuses, errors, errorKinds, hosts] = await Promise.all([
-      c.env.CRAWL.getByName(crawl.id).snapshot(),
-      crawlActivity(db, crawl.id, now - query.window * 1000),
-      statusBreakdown(db, crawl.id),
-      reasonBreakdown(db, crawl.id, BREAKDOWN_ROWS),
-      reasonKindBreakdown(db, crawl.id),
-      hostBreakdown(db, crawl.id, BREAKDOWN_ROWS),
-    ]);
-    if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
-    const to =
-      snapshot.status === 'running'
-        ? now
-        : Math.max(activity.lastAt ?? crawl.createdAt, crawl.finishedAt ?? crawl.createdAt);
-    return c.json({
-      id: crawl.id,
-      status: snapshot.status,
-      counts: snapshot.counts,
-      pending: snapshot.pending,
-      createdAt: new Date(crawl.createdAt).toISOString(),
-      finishedAt: crawl.finishedAt === null ? null : new Date(crawl.finishedAt).toISOString(),
-      rate: rates(snapshot, activity, query.window, now),
-      ...(await series(db, crawl, to, query.interval)),
-      statuses,
-      errors,
-      errorKinds,
-      hosts,
-    });
-  })
+  .get(
+    '/:id/stats',
+    routeDoc({
+      summary: "A crawl's progress over time",
+      description:
+        'Pages fetched and URLs failed per interval, the current and average rate, breakdowns by HTTP status, error reason (exact and by kind) and host.',
+      tag: 'Stats',
+      responses: { 200: json('Stats', statsSchema) },
+    }),
+    queryInput(statsQuerySchema),
+    async (c) => {
+      const crawl = c.var.crawl;
+      const query = c.req.valid('query');
+      const now = Date.now();
+      const db = c.env.DB;
+      const [snapshot, activity, statuses, errors, errorKinds, hosts] = await Promise.all([
+        c.env.CRAWL.getByName(crawl.id).snapshot(),
+        crawlActivity(db, crawl.id, now - query.window * 1000),
+        statusBreakdown(db, crawl.id),
+        reasonBreakdown(db, crawl.id, BREAKDOWN_ROWS),
+        reasonKindBreakdown(db, crawl.id),
+        hostBreakdown(db, crawl.id, BREAKDOWN_ROWS),
+      ]);
+      if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
+      const to =
+        snapshot.status === 'running'
+          ? now
+          : Math.max(activity.lastAt ?? crawl.createdAt, crawl.finishedAt ?? crawl.createdAt);
+      return c.json({
+        id: crawl.id,
+        status: snapshot.status,
+        counts: snapshot.counts,
+        pending: snapshot.pending,
+        createdAt: new Date(crawl.createdAt).toISOString(),
+        finishedAt: crawl.finishedAt === null ? null : new Date(crawl.finishedAt).toISOString(),
+        rate: rates(snapshot, activity, query.window, now),
+        ...(await series(db, crawl, to, query.interval)),
+        statuses,
+        errors,
+        errorKinds,
+        hosts,
+      });
+    },
+  )
   /** Politeness state of the crawl's busiest hosts: requests in flight, next free slot, back-off, robots.txt. */
-  .get('/:id/hosts', async (c) => {
-    const crawl = c.var.crawl;
-    const hosts = await hostBreakdown(c.env.DB, crawl.id, MAX_HOSTS);
-    // Pages are counted per host and port; the gate is one per host name.
-    const pages = new Map<string, number>();
-    for (const { host, pages: n } of hosts) {
-      const name = hostKey(`http://${host}/`);
-      pages.set(name, (pages.get(name) ?? 0) + n);
-    }
-    const states = await Promise.all(
-      [...pages].map(async ([host, n]) => ({ host, pages: n, ...(await c.env.HOSTS.getByName(host).state()) })),
-    );
-    return c.json({ hosts: states });
-  });
+  .get(
+    '/:id/hosts',
+    routeDoc({
+      summary: "Politeness state of a crawl's busiest hosts",
+      description: 'Requests in flight, next free slot, back-off and robots.txt of at most 20 hosts, most pages first.',
+      tag: 'Stats',
+      responses: { 200: json('Hosts', hostsSchema) },
+    }),
+    async (c) => {
+      const crawl = c.var.crawl;
+      // By host name, as /stats counts them: the gate is one per host name, whatever the port.
+      const hosts = await hostBreakdown(c.env.DB, crawl.id, MAX_HOSTS);
+      const states = await Promise.all(
+        hosts.map(async ({ host, pages }) => ({ host, pages, ...(await c.env.HOSTS.getByName(host).state()) })),
+      );
+      return c.json({ hosts: states });
+    },
+  );

@@ -367,8 +367,14 @@ export async function statusBreakdown(db: D1Database, crawlId: string): Promise<
 // The authority of an absolute URL: what lies between "://" and the next "/".
 const AUTHORITY =
   "substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1)";
+// The host name of an authority `a` (as hostKey in domain/normalize.ts): no user info, no port, "[…]" kept whole.
+const HOST_NAME = `lower(CASE WHEN h LIKE '[%' THEN substr(h, 1, instr(h, ']')) WHEN instr(h, ':') > 0
+  THEN substr(h, 1, instr(h, ':') - 1) ELSE h END)`;
 
-/** Pages by host (with port), most first. */
+/**
+ * Pages by host name, most first: one row per host name whatever its ports and schemes, named as the host gate
+ * (one per host name) and GET /v1/crawls/:id/hosts name it.
+ */
 export async function hostBreakdown(
   db: D1Database,
   crawlId: string,
@@ -376,7 +382,9 @@ export async function hostBreakdown(
 ): Promise<{ host: string; pages: number }[]> {
   const { results } = await db
     .prepare(
-      `SELECT ${AUTHORITY} AS host, COUNT(*) AS pages FROM pages WHERE crawl_id = ? GROUP BY host ORDER BY pages DESC, host LIMIT ?`,
+      `SELECT ${HOST_NAME} AS host, COUNT(*) AS pages
+       FROM (SELECT substr(a, instr(a, '@') + 1) AS h FROM (SELECT ${AUTHORITY} AS a FROM pages WHERE crawl_id = ?))
+       GROUP BY host ORDER BY pages DESC, host LIMIT ?`,
     )
     .bind(crawlId, limit)
     .all<{ host: string; pages: number }>();

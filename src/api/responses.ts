@@ -1,0 +1,248 @@
+import { z } from 'zod';
+import { crawlSettingsSchema } from '../domain/crawl-settings';
+
+/**
+ * What each /v1 route answers, as zod schemas: the OpenAPI document is generated from them, the dashboard's and the
+ * CLI's types are derived from them, and with CHECK_RESPONSES set (the tests) every JSON answer is checked against
+ * its route's schema (openapi/check.ts).
+ */
+
+const isoTime = z.iso.datetime({ offset: true }).describe('ISO 8601 time');
+const cursor = z.string().nullable().describe('Pass back as `cursor` for the next page; null at the end.');
+const crawlStatus = z.enum(['running', 'completed', 'cancelled']);
+
+export const errorSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string() }) })
+  .meta({ id: 'Error', description: 'Every error: a stable machine-readable code and a message for people.' });
+
+const countsSchema = z
+  .object({
+    discovered: z.number().int().describe('Unique in-scope URLs accepted; each ends stored, failed or skipped.'),
+    fetched: z.number().int().describe('HTTP responses received (any status).'),
+    stored: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+  })
+  .meta({ id: 'Counts' });
+
+/** A crawl's settings as shown: the webhook's secret is write-only. */
+const shownConfigSchema = z
+  .object({
+    ...crawlSettingsSchema.in.shape,
+    webhook: z.object({ url: z.string() }).nullable(),
+    recrawlOf: z.union([z.string(), z.literal(true)]).optional(),
+  })
+  .meta({ id: 'CrawlConfig' });
+
+export const crawlCreatedSchema = z.object({ id: z.uuid(), status: z.literal('running') });
+
+export const crawlListSchema = z.object({
+  crawls: z.array(z.object({ id: z.uuid(), status: crawlStatus, seeds: z.array(z.string()), createdAt: isoTime })),
+  cursor,
+});
+
+const changeCountsSchema = z.object({
+  new: z.number().int(),
+  changed: z.number().int(),
+  unchanged: z.number().int(),
+  gone: z.number().int(),
+});
+
+export const crawlSchema = z
+  .object({
+    id: z.uuid(),
+    status: crawlStatus,
+    counts: countsSchema,
+    changes: changeCountsSchema.optional().describe('A recrawl: pages new, changed, unchanged and gone.'),
+    pending: z.number().int().describe('URLs queued or in flight.'),
+    extraction: z
+      .object({ status: z.enum(['running', 'completed']), done: z.number().int(), total: z.number().int() })
+      .optional()
+      .describe('A re-extraction (POST /reextract) and its progress.'),
+    config: shownConfigSchema,
+    createdAt: isoTime,
+  })
+  .meta({ id: 'Crawl' });
+
+export const cancelledSchema = z.object({ id: z.uuid(), status: crawlStatus, counts: countsSchema });
+export const purgedSchema = z.object({
+  id: z.uuid(),
+  purged: z.boolean().describe('false: the rest is removed by the cron trigger'),
+});
+export const reextractStartedSchema = z.object({
+  id: z.uuid(),
+  extraction: z.object({ status: z.enum(['running', 'completed']), done: z.number().int(), total: z.number().int() }),
+});
+export const retriedSchema = z.object({
+  id: z.uuid(),
+  status: crawlStatus,
+  retried: z.number().int(),
+  remaining: z.number().int().describe('Failed URLs left to retry.'),
+});
+
+const pageSchema = z
+  .object({
+    url: z.string(),
+    status: z.number().int(),
+    contentType: z.string().nullable(),
+    title: z.string().nullable(),
+    depth: z.number().int(),
+    bytes: z.number().int(),
+    fetchedAt: isoTime,
+    rendered: z.string().nullable().describe('Why the page was rendered in a browser; null: it was not.'),
+  })
+  .meta({ id: 'Page' });
+
+export const pageListSchema = z.object({ pages: z.array(pageSchema), cursor });
+
+export const errorListSchema = z.object({
+  errors: z.array(
+    z.object({
+      url: z.string(),
+      outcome: z.enum(['failed', 'skipped']),
+      reason: z.string(),
+      attempts: z.number().int(),
+      httpStatus: z.number().int().nullable(),
+      at: isoTime,
+    }),
+  ),
+  cursor,
+});
+
+export const linksSchema = z.object({ url: z.string(), links: z.array(z.string()) });
+
+/** A page's extraction record: what the spec's formats asked for. */
+const extractedSchema = {
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  jsonLd: z.array(z.unknown()).optional(),
+  fields: z.record(z.string(), z.unknown()).optional(),
+  fieldErrors: z.record(z.string(), z.string()).optional(),
+  links: z.array(z.string()).optional(),
+  images: z.array(z.object({ src: z.string(), alt: z.string() })).optional(),
+  wordCount: z.number().int(),
+  contentHash: z.string().describe("SHA-256 (hex) of the content's text"),
+  warnings: z.array(z.string()).describe('What could not be read of the page, and what was cut.'),
+};
+
+export const recordSchema = z
+  .object({
+    url: z.string(),
+    status: z.number().int(),
+    contentType: z.string().nullable(),
+    fetchedAt: isoTime,
+    ...extractedSchema,
+  })
+  .meta({ id: 'PageRecord' });
+
+export const scrapeResultSchema = z
+  .object({
+    url: z.string(),
+    finalUrl: z.string().describe('The URL the page was found at, after redirects.'),
+    status: z.number().int(),
+    contentType: z.string().nullable(),
+    fetchedAt: isoTime,
+    rendered: z.string().nullable(),
+    screenshot: z.string().nullable().describe('A data URL (PNG) when the formats asked for a screenshot.'),
+    ...extractedSchema,
+    wordCount: z.number().int().optional(),
+    contentHash: z.string().optional(),
+    markdown: z.string().optional(),
+    text: z.string().optional(),
+    html: z.string().optional(),
+  })
+  .meta({ id: 'ScrapeResult' });
+
+export const statsSchema = z
+  .object({
+    id: z.uuid(),
+    status: crawlStatus,
+    counts: countsSchema,
+    pending: z.number().int(),
+    createdAt: isoTime,
+    finishedAt: isoTime.nullable(),
+    rate: z.object({
+      windowSeconds: z.number().int(),
+      pagesPerSecond: z.number().describe('Over the last windowSeconds (0 once the crawl ended).'),
+      averagePagesPerSecond: z.number().describe("Over the crawl's active time."),
+    }),
+    interval: z.number().int().describe('Seconds per point of the series.'),
+    series: z.array(z.object({ at: isoTime, fetched: z.number().int(), failed: z.number().int() })),
+    statuses: z.array(z.object({ status: z.number().int(), count: z.number().int() })),
+    errors: z.array(z.object({ outcome: z.enum(['failed', 'skipped']), reason: z.string(), count: z.number().int() })),
+    errorKinds: z.array(
+      z.object({ outcome: z.enum(['failed', 'skipped']), kind: z.string(), count: z.number().int() }),
+    ),
+    hosts: z.array(z.object({ host: z.string(), pages: z.number().int() })),
+  })
+  .meta({ id: 'CrawlStats' });
+
+export const hostsSchema = z.object({
+  hosts: z.array(
+    z.object({
+      host: z.string(),
+      pages: z.number().int(),
+      inflight: z.number().int(),
+      nextSlotInMs: z.number(),
+      blockedForMs: z.number(),
+      requests: z.number().int(),
+      robots: z.array(
+        z.object({
+          origin: z.string(),
+          kind: z.enum(['rules', 'allow-all', 'unreachable']),
+          reason: z.string().nullable(),
+          failure: z.object({ kind: z.string(), message: z.string() }).nullable(),
+          crawlDelayMs: z.number().nullable(),
+          fetchedAt: z.number(),
+          expiresAt: z.number(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const usageSchema = z
+  .object({
+    id: z.uuid(),
+    pages: z.number().int().describe('Pages fetched.'),
+    operations: z.record(z.string(), z.number()).describe('Billed operations counted, by kind.'),
+    renders: z.number().int().describe('Pages sent to a browser.'),
+    storage: z.object({ r2Bytes: z.number().int() }),
+    estimate: z.object({
+      usd: z.number(),
+      usdPerMillionPages: z.number().nullable(),
+      breakdown: z.record(z.string(), z.number()),
+      r2StorageUsdPerMonth: z.number(),
+      prices: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .meta({ id: 'CrawlUsage' });
+
+export const warcExportSchema = z.object({
+  format: z.literal('warc'),
+  key: z.string().describe('The R2 object written.'),
+  file: z.string(),
+  records: z.number().int(),
+  bytes: z.number().int(),
+  missing: z.array(z.string()).describe('Pages whose stored body was gone: not in the file.'),
+  download: z.string().describe('Where to GET the file.'),
+});
+
+export const scheduleSchema = z
+  .object({
+    id: z.uuid(),
+    cron: z.string().nullable(),
+    everySeconds: z.number().int().nullable(),
+    crawl: shownConfigSchema,
+    createdAt: isoTime,
+    nextRunAt: isoTime,
+    lastRunAt: isoTime.nullable(),
+    lastCrawlId: z.uuid().nullable(),
+  })
+  .meta({ id: 'Schedule' });
+
+export const scheduleListSchema = z.object({ schedules: z.array(scheduleSchema), cursor });
+export const scheduleDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+export const healthSchema = z.object({ ok: z.literal(true) });
+export const exportListSchema = z.object({
+  exports: z.array(z.object({ file: z.string(), bytes: z.number().int(), createdAt: isoTime, download: z.string() })),
+});
