@@ -313,6 +313,22 @@ const sh = (/** @type {string} */ s) => `'${s.replace(/'/g, `'\\''`)}'`;
 const paramExample = (/** @type {Param} */ p) =>
   p.example !== undefined ? p.example : exampleOf(p.schema, [], p.name);
 
+/** Whether a schema says what a value looks like: an example, a default, an enum, a const, a format, a number. */
+function hinted(/** @type {SchemaLike | undefined} */ schema) {
+  const s = flatten(schema, []).schema;
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  return (
+    s.example !== undefined ||
+    Array.isArray(s.examples) ||
+    s.default !== undefined ||
+    Array.isArray(s.enum) ||
+    'const' in s ||
+    typeof s.format === 'string' ||
+    type === 'integer' ||
+    type === 'number'
+  );
+}
+
 /** A JSON body example: the media type's example, else one made from its schema. */
 function bodyExample(/** @type {Media} */ media) {
   if (media.example !== undefined) return media.example;
@@ -330,7 +346,8 @@ function curlOf(/** @type {Doc} */ doc, /** @type {Op} */ o, /** @type {string} 
   const inPath = new Map(o.params.filter((p) => p.in === 'path').map((p) => [p.name, p]));
   const path = o.path.replace(/\{([^}]+)\}/g, (whole, name) => {
     const p = inPath.get(name);
-    return p ? encodeURIComponent(value(p)) : whole;
+    // A plain string parameter (a crawl's id) stays a placeholder: a made-up "string" would only mislead.
+    return p && (p.example !== undefined || hinted(p.schema)) ? encodeURIComponent(value(p)) : whole;
   });
   const query = o.params
     .filter((p) => p.in === 'query' && p.required)
