@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import packagedChromium from '@sparticuz/chromium';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
 
@@ -286,5 +286,148 @@ describe('the dashboard', () => {
     await expect.poll(() => page.locator('#try-spec .error').textContent()).toMatch(/not valid JSON/);
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+/** The API reference page (/reference): the Worker's OpenAPI document (/v1/openapi.json) drawn in the browser. */
+describe('the API reference', () => {
+  /** A page that records page errors, console errors and CSP violations. */
+  async function open(options: BrowserContextOptions, problems: string[]): Promise<Page> {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    await page.addInitScript(
+      "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI))",
+    );
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    return page;
+  }
+  const operation = (page: Page, title: string) =>
+    page.locator('section.op', { has: page.getByRole('heading', { name: title, exact: true, level: 3 }) });
+
+  it('shows the operations, their bodies, parameters and a curl example; filters them; follows links', async () => {
+    const problems: string[] = [];
+    const page = await open(
+      { viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] },
+      problems,
+    );
+    // From the dashboard's header.
+    await page.goto(`${worker.url}/`);
+    await page.getByRole('link', { name: 'API reference' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/reference');
+    const create = operation(page, 'POST /v1/crawls');
+    await expect.poll(() => create.isVisible()).toBe(true);
+    const document = (await (await fetch(`${worker.url}/v1/openapi.json`)).json()) as { info: { title: string } };
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(document.info.title);
+    expect(await page.getByRole('main').getAttribute('aria-busy')).toBeNull();
+
+    // The body's fields, seeds required; the recursive field spec is shown without looping.
+    const body = create.locator('.op-part', { has: page.getByRole('heading', { name: /^Request body/ }) });
+    const seeds = body.locator('[data-field="seeds"]').first();
+    expect(await seeds.isVisible()).toBe(true);
+    expect(await seeds.locator('.field-head').textContent()).toMatch(/^seeds\s*array of string\s*required$/);
+    expect(await body.locator('[data-field="maxPages"] .field-head').first().textContent()).toMatch(
+      /^maxPages\s*integer or null\s*optional$/,
+    );
+    expect(await body.getByText(/recursive/).count()).toBeGreaterThan(0);
+    expect(await create.locator('.response h5').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^201/), expect.stringMatching(/^400/)]),
+    );
+
+    // The curl example: the token as a bearer header, a JSON body with the required seeds.
+    const curl = (await create.locator('pre.curl').textContent())!;
+    expect(curl).toContain(`curl -X POST '${worker.url}/v1/crawls'`);
+    expect(curl).toContain('-H "Authorization: Bearer $API_TOKEN"');
+    const json = JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1]!) as { seeds: string[] };
+    expect(json.seeds.length).toBeGreaterThan(0);
+    await create.getByRole('button', { name: /^Copy the curl command/ }).click();
+    await expect.poll(() => create.locator('button.copy').textContent()).toBe('Copied');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(curl);
+
+    // A parameters table: a path parameter and query parameters with their defaults and bounds.
+    const pages = operation(page, 'GET /v1/crawls/{id}/pages');
+    const params = pages.getByRole('table', { name: 'Parameters of GET /v1/crawls/{id}/pages' });
+    expect(await params.getByRole('row', { name: /^id path string .*required/ }).count()).toBe(1);
+    expect(await params.getByRole('row', { name: /^limit query integer no 100 1–1000/ }).count()).toBe(1);
+    expect(await pages.locator('pre.curl').textContent()).toMatch(
+      /^curl '[^']+\/v1\/crawls\/([0-9a-f-]{36}|\{id\})\/pages'/,
+    );
+    await page.screenshot({ path: join(shots, 'reference.png') });
+
+    // The filter: by path or summary, the contents too.
+    const visibleOps = () => page.locator('section.op:visible h3').allTextContents();
+    const total = (await visibleOps()).length;
+    await page.getByLabel('Filter operations').fill('retry');
+    await expect.poll(visibleOps).toEqual(['POST /v1/crawls/{id}/retry-errors']);
+    expect(await page.locator('#filter-count').textContent()).toBe(`1 of ${total} operations`);
+    expect(await page.locator('#toc li:visible').count()).toBe(1);
+    await page.getByLabel('Filter operations').fill('no such operation');
+    await expect.poll(() => page.locator('#filter-count').textContent()).toMatch(/^No operation matches/);
+    await page.getByLabel('Filter operations').press('Escape');
+    await expect.poll(async () => (await visibleOps()).length).toBe(total);
+
+    // The contents link to each operation's anchor.
+    await page.locator('#toc a', { hasText: '/v1/crawls/{id}/pages' }).click();
+    const id = (await pages.getAttribute('id'))!;
+    expect(new URL(page.url()).hash).toBe(`#${id}`);
+    await expect.poll(async () => Math.abs((await pages.boundingBox())!.y)).toBeLessThan(40);
+    expect(problems).toEqual([]);
+    await page.context().close();
+
+    // A link to an operation opens the page there, once the document is drawn.
+    const linked = await open({ viewport: { width: 1280, height: 900 } }, problems);
+    await linked.goto(`${worker.url}/reference#${id}`);
+    await expect.poll(() => operation(linked, 'GET /v1/crawls/{id}/pages').isVisible()).toBe(true);
+    await expect
+      .poll(async () => Math.abs((await operation(linked, 'GET /v1/crawls/{id}/pages').boundingBox())!.y))
+      .toBeLessThan(40);
+    expect(problems).toEqual([]);
+    await linked.context().close();
+  });
+
+  it('fits a phone screen, in the dark', async () => {
+    const problems: string[] = [];
+    const page = await open(
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: 'dark' },
+      problems,
+    );
+    await page.goto(`${worker.url}/reference`);
+    await expect.poll(() => operation(page, 'POST /v1/crawls').isVisible()).toBe(true);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(shots, 'reference-phone.png') });
+    // The contents start closed on a phone; opened, they link to the operations.
+    await page.getByText('Operations', { exact: true }).click();
+    await page
+      .locator('#toc a', { hasText: /^POST\s*\/v1\/crawls\s*Start a crawl$/ })
+      .first()
+      .click();
+    await expect
+      .poll(async () => Math.abs((await operation(page, 'POST /v1/crawls').boundingBox())!.y))
+      .toBeLessThan(40);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(shots, 'reference-operation-phone.png') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('says so when the document cannot be had, and tries again', async () => {
+    const problems: string[] = [];
+    const page = await open({ viewport: { width: 1280, height: 900 } }, problems);
+    let failing = true;
+    await page.route('**/v1/openapi.json', (route) =>
+      failing
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"x","message":"x"}}' })
+        : route.fallback(),
+    );
+    await page.goto(`${worker.url}/reference`);
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toMatch(/could not be loaded.*503/);
+    await page.screenshot({ path: join(shots, 'reference-error.png') });
+    failing = false;
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => operation(page, 'POST /v1/crawls').isVisible()).toBe(true);
+    // The failed request is the only thing the console reports.
+    expect(problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
+    await page.context().close();
   });
 });
