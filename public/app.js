@@ -12,21 +12,17 @@ const LIVE_MS = 1000;
 const IDLE_MS = 5000;
 
 /**
- * @typedef {{ discovered: number, fetched: number, stored: number, failed: number, skipped: number }} Counts
- * @typedef {{ id: string, status: string, seeds: string[], createdAt: string }} CrawlItem
- * @typedef {{ id: string, cron: string | null, everySeconds: number | null, crawl: { seeds: string[] }, nextRunAt: string, lastRunAt: string | null, lastCrawlId: string | null }} ScheduleItem
- * @typedef {{ at: string, fetched: number, failed: number }} Point
- * @typedef {{ id: string, status: string, counts: Counts, pending: number, createdAt: string, finishedAt: string | null,
- *   rate: { windowSeconds: number, pagesPerSecond: number, averagePagesPerSecond: number }, interval: number, series: Point[],
- *   statuses: { status: number, count: number }[], errors: { outcome: string, reason: string, count: number }[],
- *   errorKinds: { outcome: string, kind: string, count: number }[] }} Stats
- * @typedef {{ host: string, pages: number, inflight: number, nextSlotInMs: number, blockedForMs: number, requests: number,
- *   robots: { origin: string, kind: string, crawlDelayMs: number | null }[] }} HostState
- * @typedef {{ url: string, status: number, title: string | null, contentType: string | null, bytes: number, fetchedAt: string,
- *   rendered: string | null }} Page
- * @typedef {{ url: string, outcome: string, reason: string, attempts: number, httpStatus: number | null, at: string }} ErrorItem
- * @typedef {{ pages: number, renders: number, operations: { browserSeconds: number }, storage: { r2Bytes: number },
- *   estimate: { usd: number, usdPerMillionPages: number | null, breakdown: { browserSeconds: number } } }} Usage
+ * The API's answers, typed from the schemas that document them (src/api/responses.ts, declared in .types/ by `npm run typecheck`).
+ * @typedef {import('../.types/api/responses').CrawlView['counts']} Counts
+ * @typedef {import('../.types/api/responses').CrawlList['crawls'][number]} CrawlItem
+ * @typedef {import('../.types/api/responses').ScheduleList['schedules'][number]} ScheduleItem
+ * @typedef {import('../.types/api/responses').CrawlStats['series'][number]} Point
+ * @typedef {import('../.types/api/responses').CrawlStats} Stats
+ * @typedef {import('../.types/api/responses').HostList['hosts'][number]} HostState
+ * @typedef {import('../.types/api/responses').PageList['pages'][number]} Page
+ * @typedef {import('../.types/api/responses').ErrorList['errors'][number]} ErrorItem
+ * @typedef {import('../.types/api/responses').CrawlUsage} Usage
+ * @typedef {import('../.types/api/responses').WarcExport} WarcExport
  */
 
 class ApiError extends Error {
@@ -444,9 +440,7 @@ function crawlActions(base, id, act) {
     ),
   );
   const writeWarc = async () => {
-    const made = /** @type {{ download: string, file: string, records: number }} */ (
-      await json(`${base}/export?format=warc`, { method: 'POST' })
-    );
+    const made = /** @type {WarcExport} */ (await json(`${base}/exports`, { method: 'POST' }));
     await download(made.download, made.file);
   };
   const warc = h(

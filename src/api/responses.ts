@@ -246,3 +246,24 @@ export const healthSchema = z.object({ ok: z.literal(true) });
 export const exportListSchema = z.object({
   exports: z.array(z.object({ file: z.string(), bytes: z.number().int(), createdAt: isoTime, download: z.string() })),
 });
+
+/**
+ * The answers' types, for programs written against the API. The dashboard's JSDoc imports them through the
+ * declarations `npm run typecheck` writes to .types/, which knip does not see: hence @public.
+ */
+export type CrawlView = z.output<typeof crawlSchema>;
+/** @public */
+export type CrawlList = z.output<typeof crawlListSchema>;
+/** @public */
+export type CrawlStats = z.output<typeof statsSchema>;
+/** @public */
+export type HostList = z.output<typeof hostsSchema>;
+export type PageList = z.output<typeof pageListSchema>;
+/** @public */
+export type ErrorList = z.output<typeof errorListSchema>;
+/** @public */
+export type CrawlUsage = z.output<typeof usageSchema>;
+/** @public */
+export type WarcExport = z.output<typeof warcExportSchema>;
+/** @public */
+export type ScheduleList = z.output<typeof scheduleListSchema>;

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { warcExportSchema } from '../../src/api/responses';
 import { sha1Digest } from '../../src/domain/warc';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { exportWarc } from '../../src/storage/warc-export';
@@ -122,26 +123,28 @@ describe('exports', () => {
     expect(get.status).toBe(400);
     expect(await get.json()).toMatchObject({ error: { code: 'use_post' } });
     expect((await api(`/v1/crawls/${id}/export?format=csv`, { method: 'POST' })).status).toBe(400);
+    const csvFile = await api(`/v1/crawls/${id}/exports`, { method: 'POST', body: '{"format":"csv"}' });
+    expect(csvFile.status).toBe(400);
+    expect((await api(`/v1/crawls/${id}/exports`)).status).toBe(200);
+    // The former route still writes a WARC (deprecated in the OpenAPI document).
+    expect((await api(`/v1/crawls/${id}/export?format=warc`, { method: 'POST' })).status).toBe(201);
     expect((await api(`/v1/crawls/${crypto.randomUUID()}/export?format=jsonl`)).status).toBe(404);
     expect((await api(`/v1/crawls/${id}/exports/..%2Fsecret`)).status).toBe(404);
     expect((await api(`/v1/crawls/${id}/exports/${id}-20260101T000000Z.warc.gz`)).status).toBe(404);
     expect((await api(`/v1/crawls/${id}/export?format=jsonl`, { token: null })).status).toBe(401);
   });
 
-  it('format=warc writes every stored body to R2 as a WARC whose payloads match the stored content', async () => {
+  it('POST /exports writes every stored body to R2 as a WARC whose payloads match the stored content', async () => {
     const ns = namespace();
     const id = await createCrawl({ seeds: [`${site()}/t/${ns}/tree-60/`] });
     await waitForCrawl(id);
-    const res = await api(`/v1/crawls/${id}/export?format=warc`, { method: 'POST' });
+    const res = await api(`/v1/crawls/${id}/exports`, { method: 'POST' });
     expect(res.status).toBe(201);
-    const result = (await res.json()) as {
-      key: string;
-      file: string;
-      records: number;
-      bytes: number;
-      missing: string[];
-      download: string;
-    };
+    const result = warcExportSchema.parse(await res.json());
+    const listed = await api(`/v1/crawls/${id}/exports`);
+    expect(((await listed.json()) as { exports: unknown[] }).exports).toEqual([
+      { file: result.file, bytes: result.bytes, createdAt: expect.any(String), download: result.download },
+    ]);
     const stored = (await allPages(id)).filter((p) => p.status === 200);
     expect(result).toMatchObject({
       records: stored.length + 1,

@@ -56,7 +56,7 @@ describe('DELETE /v1/crawls/:id?purge=true', () => {
     const root = `${site()}/t/${namespace()}/pure-7/`;
     const id = await createCrawl({ seeds: [root] });
     expect((await waitForCrawl(id)).counts.stored).toBe(8);
-    const warc = await api(`/v1/crawls/${id}/export?format=warc`, { method: 'POST' });
+    const warc = await api(`/v1/crawls/${id}/exports`, { method: 'POST' });
     expect(warc.status).toBe(201);
     expect((await objectKeys(id)).some((k) => k.includes('/exports/'))).toBe(true);
     expect(await d1Rows(id)).toMatchObject({ crawls: 1, pages: 8 });

@@ -93,7 +93,7 @@ describe('GET /v1/crawls/:id/usage', () => {
       await new Promise((r) => setTimeout(r, 100));
       before = await usageOf(id);
     }
-    const res = await api(`/v1/crawls/${id}/export?format=warc`, { method: 'POST' });
+    const res = await api(`/v1/crawls/${id}/exports`, { method: 'POST' });
     const exported = (await res.json()) as { bytes: number };
     const after = await usageOf(id);
     // One multipart upload: its creation, one part, its completion; each stored segment read.

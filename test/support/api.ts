@@ -1,12 +1,16 @@
 import { exports } from 'cloudflare:workers';
 import { expect, inject } from 'vitest';
-import type { PageView } from '../../src/storage/d1/pages';
-import type { CrawlSnapshot } from '../../src/types';
+import {
+  type CrawlView,
+  crawlCreatedSchema,
+  crawlSchema,
+  type PageList,
+  pageListSchema,
+} from '../../src/api/responses';
 
 const TOKEN = 'test-token';
 
-/** What GET /v1/crawls/:id returns (the parts tests read). */
-export type CrawlView = CrawlSnapshot;
+export type { CrawlView };
 
 /** Calls the Worker's fetch handler (the real Hono app, in this isolate). */
 export function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
@@ -18,16 +22,15 @@ export function api(path: string, init: RequestInit & { token?: string | null } 
 
 export async function createCrawl(request: Record<string, unknown>): Promise<string> {
   const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify(request) });
-  const body = (await res.json()) as { id: string; status: string };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  expect(body.status).toBe('running');
-  return body.id;
+  const raw: unknown = await res.json();
+  expect(res.status, JSON.stringify(raw)).toBe(201);
+  return crawlCreatedSchema.parse(raw).id;
 }
 
 export async function getCrawl(id: string): Promise<CrawlView> {
   const res = await api(`/v1/crawls/${id}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as CrawlView;
+  return crawlSchema.parse(await res.json());
 }
 
 /** Polls until the crawl is no longer running. */
@@ -41,13 +44,13 @@ export async function waitForCrawl(id: string, timeoutMs = 80_000): Promise<Craw
   }
 }
 
-export async function allPages(id: string, limit = 100): Promise<PageView[]> {
-  const pages: PageView[] = [];
+export async function allPages(id: string, limit = 100): Promise<PageList['pages']> {
+  const pages: PageList['pages'] = [];
   let cursor: string | null = null;
   do {
     const res = await api(`/v1/crawls/${id}/pages?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { pages: PageView[]; cursor: string | null };
+    const body = pageListSchema.parse(await res.json());
     pages.push(...body.pages);
     cursor = body.cursor;
   } while (cursor);
