@@ -21,7 +21,7 @@ let temp: string;
 beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), 'edgecrawl-cli-'));
   sites = await startSites(0);
-  worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0' });
+  worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', CHECK_RESPONSES: 'true' });
 });
 
 afterAll(async () => {

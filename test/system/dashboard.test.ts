@@ -22,7 +22,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
   sites = await startSites(0);
-  worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '4' });
+  worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '4', CHECK_RESPONSES: 'true' });
   browser = await launchChromium();
 });
 afterAll(async () => {

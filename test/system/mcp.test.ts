@@ -14,7 +14,7 @@ let client: Client;
 
 beforeAll(async () => {
   sites = await startSites(0);
-  worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0' });
+  worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', CHECK_RESPONSES: 'true' });
   client = new Client({ name: 'edgecrawl-system-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${worker.url}/mcp`), {
