@@ -10,6 +10,7 @@ import { ApiDescription } from './openapi/serve';
 import { healthSchema } from './responses';
 import { crawls } from './routes/crawls';
 import { exportRoutes } from './routes/exports';
+import { llmsRoutes } from './routes/llms';
 import { pages } from './routes/pages';
 import { schedules } from './routes/schedules';
 import { scrapeRoutes } from './routes/scrape';
@@ -25,7 +26,8 @@ function routes() {
     .route('/', pages)
     .route('/', stats)
     .route('/', usageRoutes)
-    .route('/', exportRoutes);
+    .route('/', exportRoutes)
+    .route('/', llmsRoutes);
   return new Hono<{ Bindings: Env }>()
     .use(checkResponses(() => description.documentedRoutes))
     .get(

@@ -47,7 +47,7 @@ function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[])
 }
 
 /** The records of a step of rows, read from R2 a few at a time (null where a row has none). */
-function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
+export function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
   const limit = limiter(RECORD_READS);
   return Promise.all(rows.map(({ recordAt }) => (recordAt ? limit(() => readRecord(bucket, recordAt)) : null)));
 }

@@ -140,6 +140,21 @@ export async function getStoredPage(db: D1Database, crawlId: string, url: string
   return row ? readPage(row, STORED) : null;
 }
 
+const SUMMARY = ['url', 'title', 'description'] as const;
+
+/** A page's title and description, as extraction recorded them; null when the crawl has no such page. */
+export async function pageSummary(
+  db: D1Database,
+  crawlId: string,
+  url: string,
+): Promise<PageOf<(typeof SUMMARY)[number]> | null> {
+  const row = await db
+    .prepare(`SELECT ${columnsOf(SUMMARY)} FROM pages WHERE crawl_id = ? AND url = ?`)
+    .bind(crawlId, url)
+    .first();
+  return row ? readPage(row, SUMMARY) : null;
+}
+
 /** What a 304 keeps of the previous crawl's page besides its body and links: what that crawl extracted. */
 const KEPT_EXTRACTION = ['description', 'language', 'wordCount', 'warnings', 'recordAt', 'rendered'] as const;
 const VALIDATORS_AND_STORAGE = [
