@@ -8,7 +8,9 @@ import { checkResponses } from './openapi/check';
 import { bytes, json, routeDoc } from './openapi/route-doc';
 import { ApiDescription } from './openapi/serve';
 import { healthSchema } from './responses';
+import { changesRoutes } from './routes/changes';
 import { crawls } from './routes/crawls';
+import { diffRoutes } from './routes/diff';
 import { exportRoutes } from './routes/exports';
 import { llmsRoutes } from './routes/llms';
 import { pages } from './routes/pages';
@@ -27,7 +29,9 @@ function routes() {
     .route('/', stats)
     .route('/', usageRoutes)
     .route('/', exportRoutes)
-    .route('/', llmsRoutes);
+    .route('/', llmsRoutes)
+    .route('/', changesRoutes)
+    .route('/', diffRoutes);
   return new Hono<{ Bindings: Env }>()
     .use(checkResponses(() => description.documentedRoutes))
     .get(

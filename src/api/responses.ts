@@ -267,3 +267,25 @@ export type CrawlUsage = z.output<typeof usageSchema>;
 export type WarcExport = z.output<typeof warcExportSchema>;
 /** @public */
 export type ScheduleList = z.output<typeof scheduleListSchema>;
+
+export const changeListSchema = z.object({
+  previousCrawlId: z.uuid().nullable().describe("The crawl compared with; null for a schedule's first run."),
+  changes: z.array(
+    z.object({ url: z.string(), kind: z.enum(['new', 'changed', 'unchanged', 'gone']), title: z.string().nullable() }),
+  ),
+  cursor,
+});
+
+export const diffSchema = z.object({
+  url: z.string(),
+  previousCrawlId: z.uuid(),
+  kind: z.enum(['new', 'changed', 'unchanged', 'gone']),
+  format: z.enum(['markdown', 'text']),
+  added: z.number().int().describe('Lines added.'),
+  removed: z.number().int().describe('Lines removed.'),
+  tooLarge: z.boolean().describe('More than 1,000 lines differ: no diff is given, only the counts of lines.'),
+  diff: z.string().describe('Unified diff, 3 lines of context; empty when nothing changed.'),
+  fields: z
+    .array(z.object({ name: z.string(), before: z.unknown(), after: z.unknown() }))
+    .describe('Declared fields whose value changed.'),
+});

@@ -239,6 +239,17 @@ describe('recrawls with extract', () => {
     // footer-clock.html changes only outside its main content; news.html changes inside it.
     expect(view.changes).toMatchObject({ new: 0, changed: 1, unchanged: 2 });
     expect((await getCrawl(second ?? '')).counts.stored).toBe(3);
+    // What changed in news.html, line by line; footer-clock.html's clock is outside its content: no diff.
+    const diff = async (page: string, format = 'text') =>
+      api(`/v1/crawls/${second}/diff?url=${encodeURIComponent(`${root}${page}`)}&format=${format}`);
+    const news = (await (await diff('news.html')).json()) as { kind: string; diff: string; added: number };
+    expect(news.kind).toBe('changed');
+    expect(news.diff).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@\n/);
+    expect(news.diff).toMatch(/^-.+\n\+.+$/m);
+    expect(news.added).toBeGreaterThan(0);
+    expect(await (await diff('footer-clock.html')).json()).toMatchObject({ kind: 'unchanged', diff: '', fields: [] });
+    expect((await diff('news.html', 'markdown')).status).toBe(404);
+    expect((await api(`/v1/crawls/${first}/diff?url=${encodeURIComponent(`${root}news.html`)}`)).status).toBe(409);
     await api(`/v1/schedules/${schedule.id}`, { method: 'DELETE' });
   });
 });

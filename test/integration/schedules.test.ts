@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { runDueSchedules } from '../../src/jobs/schedules';
-import { api, namespace, site, waitForCrawl } from '../support/api';
+import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 async function errorCode(res: Response): Promise<[number, string]> {
   return [res.status, ((await res.json()) as { error: { code: string } }).error.code];
@@ -115,6 +115,29 @@ describe('scheduled recrawls', () => {
     expect(await bodiesOf(third)).toBe(3);
     const changed = await api(`/v1/crawls/${third}/content?url=${encodeURIComponent(`${root}p2.html`)}`);
     expect(await changed.text()).toContain('changed');
+
+    // Which pages: what changed by default, each kind on its own, paged in URL order.
+    const listed = async (query: string) =>
+      (await (await api(`/v1/crawls/${third}/changes${query}`)).json()) as {
+        previousCrawlId: string;
+        changes: { url: string; kind: string }[];
+        cursor: string | null;
+      };
+    const all = await listed('');
+    expect(all.previousCrawlId).toBe(second);
+    expect(all.changes.map((p) => `${p.kind} ${p.url.slice(root.length)}`)).toEqual([
+      'changed ',
+      'changed p2.html',
+      'gone p3.html',
+      'new p6.html',
+    ]);
+    expect((await listed('?kind=unchanged')).changes).toHaveLength(3);
+    const firstPage = await listed('?limit=2');
+    expect(firstPage.changes).toHaveLength(2);
+    expect((await listed(`?limit=2&cursor=${firstPage.cursor}`)).changes.map((p) => p.kind)).toEqual(['gone', 'new']);
+    expect((await listed('?kind=moved')).changes).toBeUndefined();
+    const notRecrawl = await api(`/v1/crawls/${await createCrawl({ seeds: [`${root}p1.html`], maxDepth: 0 })}/changes`);
+    expect(notRecrawl.status).toBe(409);
   });
 });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { UsageMeter } from '../../domain/usage';
 import type { ExtractedPage, PageRecord, Span } from '../../types';
 import {
@@ -264,6 +265,49 @@ export async function changeCounts(
   for (const row of byChange?.results ?? [])
     if (row.change === 'new' || row.change === 'changed' || row.change === 'unchanged') counts[row.change] = row.n;
   return counts;
+}
+
+export type ChangeKind = 'new' | 'changed' | 'unchanged' | 'gone';
+
+const changedRowSchema = z.object({
+  url: z.string(),
+  kind: z.enum(['new', 'changed', 'unchanged', 'gone']),
+  title: z.string().nullable(),
+});
+type ChangedPage = z.output<typeof changedRowSchema>;
+
+/**
+ * Pages of a recrawl by how they changed since `previousCrawlId`, in URL order after `afterUrl`: new, changed and
+ * unchanged as this crawl recorded them, gone as the previous crawl's stored pages this one did not store.
+ */
+export async function listChanges(
+  db: D1Database,
+  query: {
+    crawlId: string;
+    previousCrawlId: string | null;
+    kinds: readonly ChangeKind[];
+    afterUrl: string;
+    limit: number;
+  },
+): Promise<ChangedPage[]> {
+  const recorded = query.kinds.filter((k) => k !== 'gone');
+  const parts: string[] = [];
+  if (recorded.length > 0)
+    parts.push(
+      `SELECT url, change AS kind, title FROM pages WHERE crawl_id = ?1 AND url > ?3
+       AND change IN (${recorded.map((k) => `'${k}'`).join(', ')})`,
+    );
+  if (query.kinds.includes('gone'))
+    parts.push(
+      `SELECT p.url, 'gone' AS kind, p.title FROM pages p WHERE p.crawl_id = ?2 AND p.url > ?3 AND p.status IN (200, 304)
+       AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ?1 AND q.url = p.url AND q.status IN (200, 304))`,
+    );
+  if (parts.length === 0) return [];
+  const { results } = await db
+    .prepare(`${parts.join(' UNION ALL ')} ORDER BY url LIMIT ?4`)
+    .bind(query.crawlId, query.previousCrawlId ?? '', query.afterUrl, query.limit)
+    .all();
+  return results.map((row) => changedRowSchema.parse(row));
 }
 
 /** A page as exports write it: the listing's fields and the rest a user may want, none of the storage internals. */
