@@ -120,7 +120,7 @@ const extractedSchema = {
   links: z.array(z.string()).optional(),
   images: z.array(z.object({ src: z.string(), alt: z.string() })).optional(),
   wordCount: z.number().int(),
-  contentHash: z.string().describe("SHA-256 (hex) of the content's text"),
+  contentHash: z.string().describe("SHA-256 (hex) of the content's text and declared fields: what a recrawl compares"),
   warnings: z.array(z.string()).describe('What could not be read of the page, and what was cut.'),
 };
 

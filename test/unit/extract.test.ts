@@ -86,6 +86,19 @@ describe('extraction: markdown', () => {
     expect(a.record.contentHash).toBe(b.record.contentHash);
   });
 
+  it('hashes the content and the declared fields: a field that changes outside the content changes the hash', async () => {
+    const page = (price: string, clock: string) =>
+      `<html><body><header>${clock}</header><main><h1>Lamp</h1><p>${'A lamp for reading. '.repeat(12)}</p></main>` +
+      `<aside><span class="price">${price}</span></aside></body></html>`;
+    const fields = { price: { selector: '.price', type: 'number' as const } };
+    const hash = async (price: string, clock: string, spec: Partial<ExtractSpec> = { fields }) =>
+      (await extract(page(price, clock), spec)).record.contentHash;
+    expect(await hash('10', '09:00')).toBe(await hash('10', '09:01'));
+    expect(await hash('10', '09:00')).not.toBe(await hash('12', '09:00'));
+    // Without fields the hash is the text's alone, as before fields counted.
+    expect(await hash('10', '09:00', {})).toBe(await hash('12', '09:00', {}));
+  });
+
   it('gives text and html of the same content', async () => {
     const { outputs, record } = await extract(ARTICLE);
     expect(outputs.text).toContain('Paragraph 4 explains');

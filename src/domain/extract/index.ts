@@ -18,7 +18,10 @@ export interface ExtractedRecord {
   links?: string[];
   images?: { src: string; alt: string }[];
   wordCount: number;
-  /** SHA-256 (hex) of the content's text: the same text, the same hash, whatever else changed on the page. */
+  /**
+   * SHA-256 (hex) of the content's text, and of the declared fields' values when the spec has fields: the same
+   * content, the same hash, whatever else changed on the page (a recrawl counts the page unchanged).
+   */
   contentHash: string;
   warnings: string[];
 }
@@ -114,7 +117,7 @@ export async function extractPage(
     ...(wants('links') ? { links: read.links.slice(0, PAGE_LIMITS.links) } : {}),
     ...(read.images ? { images: read.images } : {}),
     wordCount: countWords(text),
-    contentHash: await sha256Hex(text),
+    contentHash: await sha256Hex(read.fields ? `${text}\n${JSON.stringify(read.fields)}` : text),
     warnings,
   };
   const summary = {
