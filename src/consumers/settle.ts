@@ -9,7 +9,7 @@ import {
 import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
-import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
+import { emitWebhookEvents, pageChangedEvents, pageFailedEvents } from '../queues/webhook-events';
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
 import type { CrawlConfig, CrawlStatus, CrawlTask, FrontierEntry, Processed } from '../types';
@@ -124,7 +124,8 @@ async function record(env: Env, crawlId: string, done: readonly Finished[], mete
 
 /**
  * Reports the chunk's outcomes to the crawl's coordinator in one call, with the links found (less those this isolate
- * already offered), and queues page.failed events for the URLs it recorded as failed. Returns its answer.
+ * already offered), and queues page.failed events for the URLs it recorded as failed and page.changed events for
+ * a recrawl's pages new or changed. Returns its answer.
  */
 async function report({ env, crawlId, config, stub, meter }: SettleContext, done: readonly Finished[]) {
   const offering = new Set<string>();
@@ -140,13 +141,17 @@ async function report({ env, crawlId, config, stub, meter }: SettleContext, done
   const answer = await stub.complete(outcomes);
   heardStatus(crawlId, answer.status);
   offered.add(crawlId, offering);
-  if (answer.failed.length > 0 && config.webhook) {
+  if (config.webhook) {
     // Only the URLs the crawl recorded as failed just now (not a late duplicate of one already final).
     const recorded = new Set(answer.failed);
-    const events = pageFailedEvents(
-      crawlId,
-      done.map((d) => d.processed).filter((p) => recorded.has(p.outcome.url)),
-    );
+    const processed = done.map((d) => d.processed);
+    const events = [
+      ...pageFailedEvents(
+        crawlId,
+        processed.filter((p) => recorded.has(p.outcome.url)),
+      ),
+      ...pageChangedEvents(crawlId, config, processed),
+    ];
     await emitWebhookEvents(env.WEBHOOKS, config, events, meter);
   }
   return answer;

@@ -8,6 +8,7 @@ import { reportUsage } from '../objects/crawl-usage';
 import type { WebhookEvent } from '../queues/webhook-events';
 import { readSettings, type Settings } from '../settings';
 import { type CrawlRow, getCrawl } from '../storage/d1/crawls';
+import { diffPage } from '../storage/page-diff';
 import type { Webhook } from '../types';
 import { meteredMessage } from './tasks';
 
@@ -17,11 +18,38 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 
 const eventSchema = z.object({
   id: z.uuid(),
-  type: z.enum(['crawl.completed', 'crawl.cancelled', 'page.failed']),
+  type: z.enum(['crawl.completed', 'crawl.cancelled', 'page.failed', 'page.changed']),
   crawlId: z.string().min(1).max(64),
   createdAt: z.string(),
   data: z.record(z.string(), z.unknown()),
 }) satisfies z.ZodType<WebhookEvent>;
+
+/** Characters of diff a page.changed event carries; the whole is at GET /v1/crawls/:id/diff. */
+const SHORT_DIFF_CHARS = 4000;
+
+/**
+ * A page.changed event with what changed: the start of the unified diff of the page's markdown (or text) and the
+ * fields that changed, read from R2 here, apart from the crawl. Without a record to compare, the event as it is.
+ */
+async function withShortDiff(env: Env, event: WebhookEvent, crawl: CrawlRow): Promise<WebhookEvent> {
+  const { url, previousCrawlId } = event.data;
+  const formats = crawl.extract?.formats ?? [];
+  const format = formats.includes('markdown') ? 'markdown' : formats.includes('text') ? 'text' : null;
+  if (event.type !== 'page.changed' || typeof url !== 'string' || typeof previousCrawlId !== 'string' || !format)
+    return event;
+  const diffUrl = `/v1/crawls/${event.crawlId}/diff?url=${encodeURIComponent(url)}&format=${format}`;
+  try {
+    const diff = await diffPage(env.DB, env.BODIES, { crawlId: event.crawlId, previousCrawlId, url, format });
+    if (typeof diff === 'string') return { ...event, data: { ...event.data, diffUrl } };
+    const cut = diff.diff.length > SHORT_DIFF_CHARS;
+    const short = cut ? `${diff.diff.slice(0, SHORT_DIFF_CHARS)}\n…` : diff.diff;
+    const { added, removed, fields } = diff;
+    return { ...event, data: { ...event.data, diffUrl, added, removed, diff: short, diffCut: cut, fields } };
+  } catch (error) {
+    log('warn', 'webhook: reading the diff failed; sending the event without it', { url, error: String(error) });
+    return { ...event, data: { ...event.data, diffUrl } };
+  }
+}
 
 /** Backoff between deliveries of an event: 5 s before the second, doubling to an hour, with jitter. */
 export function webhookRetryDelaySeconds(attempt: number, random: () => number = Math.random): number {
@@ -86,7 +114,8 @@ export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<vo
     meter.count('queueOperations');
     return meteredMessage(message, meter);
   });
-  await Promise.all(metered.map((message) => deliverMessage(message, crawlOf, settings)));
+  const enrich = (event: WebhookEvent, crawl: CrawlRow) => withShortDiff(env, event, crawl);
+  await Promise.all(metered.map((message) => deliverMessage(message, crawlOf, settings, enrich)));
   await Promise.all([...meters].map(([crawlId, meter]) => reportUsage(env.CRAWL, crawlId, meter)));
 }
 
@@ -94,6 +123,7 @@ async function deliverMessage(
   message: Message,
   crawlOf: (id: string) => Promise<CrawlRow | null>,
   settings: Settings,
+  enrich: (event: WebhookEvent, crawl: CrawlRow) => Promise<WebhookEvent>,
 ): Promise<void> {
   const parsed = eventSchema.safeParse(message.body);
   if (!parsed.success) {
@@ -116,8 +146,8 @@ async function deliverMessage(
     return message.retry({ delaySeconds: backoffSeconds(message.attempts) });
   }
   const webhook = crawl?.config.webhook;
-  if (!webhook) return message.ack(); // the crawl is gone, or has no webhook
-  const delivery = await deliverWebhook(webhook, event, settings);
+  if (!crawl || !webhook) return message.ack(); // the crawl is gone, or has no webhook
+  const delivery = await deliverWebhook(webhook, await enrich(event, crawl), settings);
   if (delivery.ok) {
     log('info', 'webhook delivered', { ...fields, status: delivery.status });
     return message.ack();

@@ -3,7 +3,7 @@ import { log } from '../log';
 import type { CrawlConfig } from '../types';
 import { QUEUE_SEND_BATCH } from './frontier';
 
-export type WebhookEventType = 'crawl.completed' | 'crawl.cancelled' | 'page.failed';
+export type WebhookEventType = 'crawl.completed' | 'crawl.cancelled' | 'page.failed' | 'page.changed';
 
 /** What a webhook receives as its JSON body (and what the webhooks queue carries). */
 export interface WebhookEvent {
@@ -36,6 +36,24 @@ export function pageFailedEvents(
       attempts: r.attempts,
       httpStatus: r.page?.status ?? null,
     }),
+  );
+}
+
+/**
+ * page.changed events of a recrawl for its pages new or changed since the previous crawl (a schedule's first run has
+ * nothing to compare with: none). The short diff is added by the webhooks consumer, off the crawl's path.
+ */
+export function pageChangedEvents(
+  crawlId: string,
+  config: Pick<CrawlConfig, 'recrawlOf'>,
+  results: readonly { page?: { url: string; change?: string | null } }[],
+): WebhookEvent[] {
+  const previousCrawlId = config.recrawlOf;
+  if (typeof previousCrawlId !== 'string') return [];
+  return results.flatMap(({ page }) =>
+    page && (page.change === 'new' || page.change === 'changed')
+      ? [webhookEvent('page.changed', crawlId, { url: page.url, kind: page.change, previousCrawlId })]
+      : [],
   );
 }
 

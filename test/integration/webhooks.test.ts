@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_MAX_ATTEMPTS, webhookRetryDelaySeconds } from '../../src/consumers/webhooks';
+import { runDueSchedules } from '../../src/jobs/schedules';
 import { type WebhookEvent, webhookEvent } from '../../src/queues/webhook-events';
 import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import { insertCrawlRow, queueMessage, runQueue, testConfig } from '../support/fixtures';
@@ -197,5 +199,56 @@ describe('the webhooks consumer', () => {
     expect([1, 2, 3, 8, 20].map((attempt) => webhookRetryDelaySeconds(attempt, () => 1))).toEqual([
       5, 10, 20, 640, 3600,
     ]);
+  });
+});
+
+describe('page.changed', () => {
+  it("posts each page a recrawl found new or changed, with the start of its diff; none for a schedule's first run", async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/cond-5/`;
+    const res = await api('/v1/schedules', {
+      method: 'POST',
+      body: JSON.stringify({
+        everySeconds: 3600,
+        crawl: {
+          seeds: [root],
+          extract: { formats: ['markdown'] },
+          webhook: { url: `${site()}/__hook/${ns}`, secret: SECRET },
+        },
+      }),
+    });
+    const schedule = (await res.json()) as { id: string };
+    const runOnce = async () => {
+      await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(schedule.id).run();
+      const [id] = await runDueSchedules(env);
+      await waitForCrawl(id ?? '');
+      return id ?? '';
+    };
+    await runOnce();
+    await fetch(`${site()}/__bump/${ns}`, { method: 'PUT' });
+    const second = await runOnce();
+    // The first run's crawl.completed; the second's crawl.completed, page.failed (p3 is a 404 now) and page.changed for
+    // the root (it links to p6 now) and p6 (new). p2 changed its <title> only: its content did not change, no event.
+    const deliveries = await waitForDeliveries(ns, 5);
+    await new Promise((r) => setTimeout(r, 1000));
+    const changed = (await received(ns))
+      .map((d) => JSON.parse(d.body) as WebhookEvent)
+      .filter((e) => e.type === 'page.changed')
+      .sort((a, b) => String(a.data.url).localeCompare(String(b.data.url)));
+    expect(deliveries.length).toBeGreaterThanOrEqual(5);
+    expect(changed.map((e) => [e.crawlId, String(e.data.url).slice(root.length), e.data.kind])).toEqual([
+      [second, '', 'changed'],
+      [second, 'p6.html', 'new'],
+    ]);
+    expect(changed[0]?.data.diff).toMatch(/^@@ -1,1 \+1,1 @@\n-.*p5\.html\)\n\+.*p6\.html\)\n$/);
+    expect(changed[1]?.data).toMatchObject({
+      added: 1,
+      removed: 0,
+      diff: '@@ -0,0 +1,1 @@\n+page 6\n',
+      diffCut: false,
+      fields: [],
+      diffUrl: expect.stringContaining(`/v1/crawls/${second}/diff?url=`),
+    });
+    await api(`/v1/schedules/${schedule.id}`, { method: 'DELETE' });
   });
 });
