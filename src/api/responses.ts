@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crawlSettingsSchema } from '../domain/crawl-settings';
+import { crawlSettingsSchema, WEBHOOK_EVENTS } from '../domain/crawl-settings';
 
 /**
  * What each /v1 route answers, as zod schemas: the OpenAPI document is generated from them, the dashboard's and the
@@ -29,7 +29,7 @@ const countsSchema = z
 const shownConfigSchema = z
   .object({
     ...crawlSettingsSchema.in.shape,
-    webhook: z.object({ url: z.string() }).nullable(),
+    webhook: z.object({ url: z.string(), events: z.array(z.enum(WEBHOOK_EVENTS)).optional() }).nullable(),
     recrawlOf: z.union([z.string(), z.literal(true)]).optional(),
   })
   .meta({ id: 'CrawlConfig' });

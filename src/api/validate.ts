@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { isRefusedUrl } from '../domain/address';
 import { decodeCursor } from '../domain/cursor';
 import { readSettings } from '../settings';
-import type { CrawlConfig } from '../types';
+import type { CrawlConfig, Webhook } from '../types';
 import { ApiError, badRequest } from './errors';
 import { withRoutePart } from './openapi/route-doc';
 
@@ -109,6 +109,8 @@ export function assertRequestAllowed(env: Env, config: Pick<CrawlConfig, 'seeds'
 /** A crawl request as the API shows it: the webhook's secret is write-only. */
 export function presentConfig<C extends Pick<CrawlConfig, 'webhook'>>(
   config: C,
-): Omit<C, 'webhook'> & { webhook?: { url: string } | null } {
-  return config.webhook ? { ...config, webhook: { url: config.webhook.url } } : config;
+): Omit<C, 'webhook'> & { webhook?: Omit<Webhook, 'secret'> | null } {
+  if (!config.webhook) return config;
+  const { secret: _secret, ...shown } = config.webhook;
+  return { ...config, webhook: shown };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
+import { WEBHOOK_EVENTS } from '../domain/crawl-settings';
 import { signWebhook } from '../domain/signature';
 import { UsageMeter } from '../domain/usage';
 import { log } from '../log';
@@ -18,7 +19,7 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 
 const eventSchema = z.object({
   id: z.uuid(),
-  type: z.enum(['crawl.completed', 'crawl.cancelled', 'page.failed', 'page.changed']),
+  type: z.enum(WEBHOOK_EVENTS),
   crawlId: z.string().min(1).max(64),
   createdAt: z.string(),
   data: z.record(z.string(), z.unknown()),

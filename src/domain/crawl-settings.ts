@@ -41,6 +41,9 @@ export const seedUrlSchema = z
   })
   .meta({ format: 'uri' });
 
+/** What a crawl's webhook can be sent. */
+export const WEBHOOK_EVENTS = ['crawl.completed', 'crawl.cancelled', 'page.failed', 'page.changed'] as const;
+
 const webhookSchema = z
   .object({
     url: z.url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL' }).max(2048),
@@ -49,6 +52,12 @@ const webhookSchema = z
       .min(16, 'webhook.secret must be at least 16 characters')
       .max(256)
       .describe('HMAC-SHA256 key of the Edgecrawl-Signature header; never shown back.'),
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS))
+      .min(1)
+      .max(WEBHOOK_EVENTS.length)
+      .optional()
+      .describe('The events sent (default: all of them); ["page.changed"]: what changed, only.'),
   })
   .strict();
 

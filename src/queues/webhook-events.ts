@@ -1,9 +1,10 @@
+import type { WEBHOOK_EVENTS } from '../domain/crawl-settings';
 import type { UsageMeter } from '../domain/usage';
 import { log } from '../log';
 import type { CrawlConfig } from '../types';
 import { QUEUE_SEND_BATCH } from './frontier';
 
-export type WebhookEventType = 'crawl.completed' | 'crawl.cancelled' | 'page.failed' | 'page.changed';
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 /** What a webhook receives as its JSON body (and what the webhooks queue carries). */
 export interface WebhookEvent {
@@ -58,7 +59,7 @@ export function pageChangedEvents(
 }
 
 /**
- * Hands events of a crawl with a webhook to the webhooks queue, from which they are delivered apart from
+ * Hands events of a crawl with a webhook to the webhooks queue (those of the types its `webhook.events` names), from which they are delivered apart from
  * the crawl. Without a webhook, nothing. Sending must not hold up or fail the crawl: failures are logged and
  * reported false, for callers that keep a durable record of what still has to be sent (the crawl's Durable Object).
  */
@@ -68,19 +69,21 @@ export async function emitWebhookEvents(
   events: readonly WebhookEvent[],
   meter?: UsageMeter,
 ): Promise<boolean> {
-  if (!config.webhook || events.length === 0) return true;
+  const wanted = config.webhook?.events;
+  const sent = wanted ? events.filter((e) => wanted.includes(e.type)) : events;
+  if (!config.webhook || sent.length === 0) return true;
   try {
-    for (let i = 0; i < events.length; i += QUEUE_SEND_BATCH) {
-      const slice = events.slice(i, i + QUEUE_SEND_BATCH);
+    for (let i = 0; i < sent.length; i += QUEUE_SEND_BATCH) {
+      const slice = sent.slice(i, i + QUEUE_SEND_BATCH);
       await queue.sendBatch(slice.map((body) => ({ body, contentType: 'json' as const })));
       meter?.queueWrites(slice.map((e) => JSON.stringify(e).length));
     }
     return true;
   } catch (error) {
     log('warn', 'webhook events not queued', {
-      crawlId: events[0]?.crawlId,
-      types: [...new Set(events.map((e) => e.type))],
-      count: events.length,
+      crawlId: sent[0]?.crawlId,
+      types: [...new Set(sent.map((e) => e.type))],
+      count: sent.length,
       error: String(error),
     });
     return false;

@@ -203,7 +203,7 @@ describe('the webhooks consumer', () => {
 });
 
 describe('page.changed', () => {
-  it("posts each page a recrawl found new or changed, with the start of its diff; none for a schedule's first run", async () => {
+  it("posts each page a recrawl found new or changed, with the start of its diff, and only that with notify 'changes'", async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/cond-5/`;
     const res = await api('/v1/schedules', {
@@ -215,9 +215,11 @@ describe('page.changed', () => {
           extract: { formats: ['markdown'] },
           webhook: { url: `${site()}/__hook/${ns}`, secret: SECRET },
         },
+        notify: 'changes',
       }),
     });
-    const schedule = (await res.json()) as { id: string };
+    const schedule = (await res.json()) as { id: string; crawl: { webhook: unknown } };
+    expect(schedule.crawl.webhook).toEqual({ url: `${site()}/__hook/${ns}`, events: ['page.changed'] });
     const runOnce = async () => {
       await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(schedule.id).run();
       const [id] = await runDueSchedules(env);
@@ -227,15 +229,15 @@ describe('page.changed', () => {
     await runOnce();
     await fetch(`${site()}/__bump/${ns}`, { method: 'PUT' });
     const second = await runOnce();
-    // The first run's crawl.completed; the second's crawl.completed, page.failed (p3 is a 404 now) and page.changed for
-    // the root (it links to p6 now) and p6 (new). p2 changed its <title> only: its content did not change, no event.
-    const deliveries = await waitForDeliveries(ns, 5);
+    // notify "changes": page.changed only (no crawl.completed, no page.failed for p3, a 404 now), for the root (it
+    // links to p6 now) and p6 (new). p2 changed its <title> only: its content did not change, no event.
+    const deliveries = await waitForDeliveries(ns, 2);
     await new Promise((r) => setTimeout(r, 1000));
     const changed = (await received(ns))
       .map((d) => JSON.parse(d.body) as WebhookEvent)
       .filter((e) => e.type === 'page.changed')
       .sort((a, b) => String(a.data.url).localeCompare(String(b.data.url)));
-    expect(deliveries.length).toBeGreaterThanOrEqual(5);
+    expect(deliveries.map((d) => (JSON.parse(d.body) as WebhookEvent).type)).toEqual(['page.changed', 'page.changed']);
     expect(changed.map((e) => [e.crawlId, String(e.data.url).slice(root.length), e.data.kind])).toEqual([
       [second, '', 'changed'],
       [second, 'p6.html', 'new'],
@@ -250,5 +252,12 @@ describe('page.changed', () => {
       diffUrl: expect.stringContaining(`/v1/crawls/${second}/diff?url=`),
     });
     await api(`/v1/schedules/${schedule.id}`, { method: 'DELETE' });
+  });
+
+  it('refuses notify "changes" without a webhook', async () => {
+    const body = { everySeconds: 3600, crawl: { seeds: [`${site()}/x`] }, notify: 'changes' };
+    const res = await api('/v1/schedules', { method: 'POST', body: JSON.stringify(body) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/notify: .*crawl\.webhook/);
   });
 });

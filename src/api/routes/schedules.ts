@@ -37,11 +37,24 @@ const createScheduleSchema = z
       .max(366 * 24 * 3600)
       .optional(),
     crawl: createCrawlSchema,
+    notify: z
+      .enum(['all', 'changes'])
+      .default('all')
+      .describe("changes: the crawl's webhook gets page.changed events only (what changed), not the others."),
   })
   .strict()
   .refine((s) => (s.cron === undefined) !== (s.everySeconds === undefined), {
     message: 'give exactly one of cron or everySeconds',
-  });
+  })
+  .refine((s) => s.notify === 'all' || s.crawl.webhook !== null, {
+    message: 'notify "changes" is about the webhook: give crawl.webhook too',
+    path: ['notify'],
+  })
+  .transform(({ notify, ...s }) =>
+    notify === 'changes' && s.crawl.webhook
+      ? { ...s, crawl: { ...s.crawl, webhook: { ...s.crawl.webhook, events: ['page.changed' as const] } } }
+      : s,
+  );
 
 const listQuerySchema = z
   .object({ limit: z.coerce.number().int().min(1).max(1000).default(100), cursor: z.string().max(4096).optional() })
