@@ -13,6 +13,7 @@ import { crawls } from './routes/crawls';
 import { diffRoutes } from './routes/diff';
 import { exportRoutes } from './routes/exports';
 import { llmsRoutes } from './routes/llms';
+import { mapRoutes } from './routes/map';
 import { pages } from './routes/pages';
 import { schedules } from './routes/schedules';
 import { scrapeRoutes } from './routes/scrape';
@@ -57,7 +58,8 @@ function routes() {
     )
     .route('/v1/crawls', crawlApi)
     .route('/v1/schedules', schedules)
-    .route('/v1/scrape', scrapeRoutes);
+    .route('/v1/scrape', scrapeRoutes)
+    .route('/v1/map', mapRoutes);
 }
 
 /** What the OpenAPI document and the response check read of the app's routes. */

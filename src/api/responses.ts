@@ -152,6 +152,23 @@ export const scrapeResultSchema = z
   })
   .meta({ id: 'ScrapeResult' });
 
+export const mapResultSchema = z
+  .object({
+    url: z.string(),
+    urls: z.array(
+      z.object({
+        url: z.string(),
+        source: z.enum(['start', 'sitemap', 'links']).describe('Where the URL was found first.'),
+        lastmod: z.string().nullable().describe("The sitemap's <lastmod>, as written; null: none."),
+        title: z.string().nullable().optional().describe('The title, when the page was fetched (the start page).'),
+      }),
+    ),
+    total: z.number().int().describe('Distinct URLs found (reading stops at limit without a search).'),
+    truncated: z.boolean().describe('More URLs were found than answered.'),
+    warnings: z.array(z.string()),
+  })
+  .meta({ id: 'MapResult' });
+
 export const statsSchema = z
   .object({
     id: z.uuid(),

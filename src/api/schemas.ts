@@ -10,6 +10,7 @@ import {
 import { OUTPUT_FORMATS } from '../domain/extract/spec';
 import { extractSpecSchema, selectorSchema } from '../domain/extract/spec-schema';
 import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render';
+import { SCOPES } from '../domain/scope';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -77,6 +78,18 @@ export const scrapeSchema = scrapeRequestObject
     path: ['actions'],
   })
   .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER);
+
+/** POST /v1/map: a site's URLs from its sitemaps and its start page's links. */
+export const mapSchema = z
+  .object({
+    url: seedUrlSchema.describe("Where the map starts: its origin's sitemaps and its links are read."),
+    limit: z.number().int().min(1).max(100_000).default(5000).describe('URLs answered at most.'),
+    search: z.string().max(200).optional().describe('Words: URLs whose path or title holds more of them come first.'),
+    scope: z.enum(SCOPES).default('same-host').describe("Which URLs belong to the site, as a crawl's scope."),
+    sitemaps: z.boolean().default(true).describe('Read robots.txt Sitemap lines and /sitemap.xml (indexes, gzip).'),
+    links: z.boolean().default(true).describe('Add the links of the start page.'),
+  })
+  .strict();
 
 export const crawlIdSchema = z.uuid({ message: 'crawl id must be a UUID' });
 

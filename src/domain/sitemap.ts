@@ -39,3 +39,40 @@ export function parseSitemap(xml: string, limit = MAX_SITEMAP_LOCS): ParsedSitem
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
+
+/** One `<url>` (or `<sitemap>`) of a sitemap: its location and `<lastmod>` when it has one. */
+export interface SitemapEntry {
+  loc: string;
+  lastmod: string | null;
+}
+
+const ENTRY = /<\s*(?:[\w.-]+:)?(?:url|sitemap)\s*>([\s\S]*?)<\s*\/\s*(?:[\w.-]+:)?(?:url|sitemap)\s*>/gi;
+const LOC = /<\s*(?:[\w.-]+:)?loc\s*>([\s\S]*?)<\s*\/\s*(?:[\w.-]+:)?loc\s*>/i;
+const LASTMOD = /<\s*(?:[\w.-]+:)?lastmod\s*>([\s\S]*?)<\s*\/\s*(?:[\w.-]+:)?lastmod\s*>/i;
+
+function textOf(raw: string): string {
+  const trimmed = raw.trim();
+  const cdata = /^<!\[CDATA\[([\s\S]*)\]\]>$/.exec(trimmed);
+  return cdata ? (cdata[1] as string).trim() : unescapeXml(trimmed);
+}
+
+/** As parseSitemap, with each location's `<lastmod>` (null when absent or empty); at most `limit` entries. */
+export function parseSitemapEntries(
+  xml: string,
+  limit = MAX_SITEMAP_LOCS,
+): { kind: ParsedSitemap['kind']; entries: SitemapEntry[] } {
+  const text = xml.replace(/<!--[\s\S]*?-->/g, '');
+  const root = /<\s*(?:[\w.-]+:)?(urlset|sitemapindex)\b/i.exec(text)?.[1]?.toLowerCase();
+  const kind = root === 'urlset' ? 'urlset' : root === 'sitemapindex' ? 'index' : 'unknown';
+  const entries: SitemapEntry[] = [];
+  const re = new RegExp(ENTRY.source, 'gi');
+  for (let m = re.exec(text); m && entries.length < limit; m = re.exec(text)) {
+    const block = m[1] as string;
+    const loc = LOC.exec(block);
+    const value = loc ? textOf(loc[1] as string) : '';
+    if (!value) continue;
+    const lastmod = LASTMOD.exec(block);
+    entries.push({ loc: value, lastmod: lastmod ? textOf(lastmod[1] as string) || null : null });
+  }
+  return { kind, entries };
+}

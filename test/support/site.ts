@@ -15,6 +15,8 @@
  *                     in three spellings). Bytes written per path: GET /__sent/<ns>.
  *   mapped            pages found only through sitemaps: robots.txt (registered by the test) names index.xml,
  *                     a sitemap index of a plain and a gzipped sitemap.
+ *   atlas-<n>         for POST /v1/map: a start page with links, index.xml (a plain and a gzipped sitemap, with
+ *                     lastmod), and big.xml.gz: <n> URLs in one gzipped sitemap.
  *   cond-<n>          ETag / Last-Modified and 304s for recrawls; PUT /__bump/<ns> changes p2, removes p3,
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
@@ -441,6 +443,86 @@ function mapped(ns: string, rest: string, host: string): Reply {
   }
 }
 
+/** Gzipped big sitemaps, by their base URL and size (built once: 50,000 URLs take a moment). */
+const bigSitemaps = new Map<string, Buffer>();
+
+function bigSitemap(base: string, n: number): Buffer {
+  const key = `${base}|${n}`;
+  let gz = bigSitemaps.get(key);
+  if (!gz) {
+    const urls: string[] = [];
+    for (let i = 1; i <= n; i++)
+      urls.push(
+        `<url><loc>${base}items/item-${i}.html</loc><lastmod>2026-03-${String((i % 28) + 1).padStart(2, '0')}</lastmod></url>`,
+      );
+    gz = zlib.gzipSync(
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
+    );
+    bigSitemaps.set(key, gz);
+  }
+  return gz;
+}
+
+/**
+ * For POST /v1/map: a start page with links (one of them also in a sitemap, one on another host), index.xml of
+ * map-1.xml (plain) and map-2.xml.gz (gzip), with lastmod; big.xml.gz lists n URLs.
+ */
+function atlas(ns: string, rest: string, host: string, n: number): Reply {
+  const base = `http://${host}/t/${ns}/atlas-${n}/`;
+  const other = `http://localhost:${host.split(':')[1]}/t/${ns}/atlas-${n}/`;
+  const xml = (body: string): Reply => ({
+    status: 200,
+    headers: { 'content-type': 'application/xml' },
+    body: `<?xml version="1.0" encoding="UTF-8"?>\n${body}`,
+  });
+  const urlset = (entries: [string, string | null][]) =>
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries
+      .map(([loc, lastmod]) => `<url><loc>${loc}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`)
+      .join('')}</urlset>`;
+  const html = (title: string, body = ''): Reply => ({
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: `<html><head><title>${title}</title></head><body>${body}</body></html>`,
+  });
+  switch (rest) {
+    case '':
+      return html(
+        'Atlas home',
+        `<a href="a.html">a</a> <a href="s1.html#top">s1</a> <a href="${other}away.html">away</a> <a href="/t/${ns}/atlas-${n}/b.html?">b</a>`,
+      );
+    case 'index.xml':
+      return xml(
+        `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}map-1.xml</loc><lastmod>2026-01-01</lastmod></sitemap>` +
+          `<sitemap><loc>${base}map-2.xml.gz</loc></sitemap><sitemap><loc>${other}map-3.xml</loc></sitemap></sitemapindex>`,
+      );
+    case 'map-1.xml':
+      return xml(
+        urlset([
+          [`${base}s1.html`, '2026-01-11'],
+          [`${base}s2.html`, '2026-01-12T10:00:00+00:00'],
+          [`${base}docs/pricing-plans.html`, null],
+          [`${other}elsewhere.html`, '2026-01-13'],
+        ]),
+      );
+    case 'map-2.xml.gz':
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/x-gzip' },
+        body: zlib.gzipSync(
+          `<?xml version="1.0"?>${urlset([
+            [`${base}s3.html`, '2026-02-01'],
+            [`${base}s1.html`, null],
+            [`<![CDATA[${base}s4.html?b=2&a=1]]>`, '2026-02-04'],
+          ])}`,
+        ),
+      };
+    case 'big.xml.gz':
+      return { status: 200, headers: { 'content-type': 'application/x-gzip' }, body: bigSitemap(base, n) };
+    default:
+      return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' };
+  }
+}
+
 /** A loopback address no test allows (ALLOW_PRIVATE_NETWORKS): whatever reaches it got through a refusal. */
 const TRAP_ADDRESS = '127.0.0.77';
 
@@ -451,6 +533,8 @@ function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply
   const [, ns, variant, rest] = m as unknown as [string, string, string, string];
   if (variant === 'misc') return misc(ns, rest, portA, portB);
   if (variant === 'mapped') return mapped(ns, rest, host);
+  const atlasN = /^atlas-(\d+)$/.exec(variant);
+  if (atlasN) return atlas(ns, rest, host, Number(atlasN[1]));
   if (variant === 'docs') return docsSite(ns, rest);
   if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
   const long = /^long-(\d+)$/.exec(variant);

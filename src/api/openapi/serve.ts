@@ -16,6 +16,7 @@ const TAGS = [
   { name: 'Exports', description: 'Page records streamed as JSONL or CSV; WARC files written to R2.' },
   { name: 'Schedules', description: 'Recrawls started by the cron trigger.' },
   { name: 'Scrape', description: 'One URL fetched and extracted now.' },
+  { name: 'Map', description: "A site's URLs from its sitemaps and links, without fetching its pages." },
   { name: 'MCP', description: 'The Model Context Protocol server, for AI agents.' },
   { name: 'Meta', description: 'Health and this document.' },
 ];
