@@ -35,7 +35,7 @@ describe('/mcp', () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['scrape', 'crawl', 'crawl_status', 'search_pages', 'get_page']);
+    expect(tools.map((t) => t.name)).toEqual(['scrape', 'map', 'crawl', 'crawl_status', 'search_pages', 'get_page']);
     const scrape = tools.find((t) => t.name === 'scrape');
     expect(scrape?.inputSchema.required).toEqual(['url']);
     expect(Object.keys(scrape?.inputSchema.properties ?? {})).toEqual(

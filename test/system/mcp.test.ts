@@ -42,7 +42,7 @@ describe('MCP over Streamable HTTP against wrangler dev', () => {
 
   it('lists five tools, each described, its inputs described', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['scrape', 'crawl', 'crawl_status', 'search_pages', 'get_page']);
+    expect(tools.map((t) => t.name)).toEqual(['scrape', 'map', 'crawl', 'crawl_status', 'search_pages', 'get_page']);
     for (const tool of tools) {
       expect(tool.description?.length, tool.name).toBeGreaterThan(100);
       expect(Object.keys(tool.inputSchema.properties ?? {}).length, tool.name).toBeGreaterThan(0);
@@ -61,6 +61,13 @@ describe('MCP over Streamable HTTP against wrangler dev', () => {
       isError: true,
       text: 'invalid_request (400): invalid request body: url: not an absolute http(s) URL: "not a url"',
     });
+  });
+
+  it("maps a site's URLs from its links without fetching them", async () => {
+    const mapped = await call('map', { url: `${sites.siteA}/t/${ns}/long-60/` });
+    expect(mapped.isError, mapped.text).toBe(false);
+    expect(mapped.text).toMatch(/^\d+ URLs/);
+    expect(mapped.text).toContain(`${sites.siteA}/t/${ns}/long-60/long.html`);
   });
 
   it('crawls a site, follows it to the end, finds a page by a title word and reads it in parts', async () => {

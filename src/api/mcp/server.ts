@@ -12,13 +12,15 @@ import { errorResult, ToolError } from './output';
 import { listing, type Tool } from './tool';
 import { crawlTool } from './tools/crawl';
 import { crawlStatusTool } from './tools/crawl-status';
+import { mapTool } from './tools/map';
 import { getPageTool, searchPagesTool } from './tools/pages';
 import { scrapeTool } from './tools/scrape';
 
-const TOOLS: readonly Tool[] = [scrapeTool, crawlTool, crawlStatusTool, searchPagesTool, getPageTool];
+const TOOLS: readonly Tool[] = [scrapeTool, mapTool, crawlTool, crawlStatusTool, searchPagesTool, getPageTool];
 
 const INSTRUCTIONS =
-  'edgecrawl fetches the web politely (robots.txt, per-host rate limits). scrape reads one URL now; for a site, ' +
+  'edgecrawl fetches the web politely (robots.txt, per-host rate limits). scrape reads one URL now; map lists a ' +
+  "site's URLs from its sitemaps and links; for a site, " +
   'crawl starts a crawl, crawl_status follows it, search_pages finds its pages and get_page reads one from storage.';
 
 /** What a tool call answers: its result, or a tool error with the API's message. */
