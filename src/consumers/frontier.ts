@@ -1,3 +1,4 @@
+import { comparisonOf, extractionOf } from '../domain/crawl-settings';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
 import { waitBudgetMs } from '../domain/render';
 import { transition } from '../domain/url-life';
@@ -11,6 +12,7 @@ import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { type Connections, invocationConnections } from '../page/connections';
 import type { ProcessDeps } from '../page/job';
+import { previousHash } from '../page/previous-hash';
 import { processTask } from '../page/process';
 import type { RenderDeps } from '../page/rendering';
 import { limitsOf, readSettings, type Settings } from '../settings';
@@ -171,7 +173,8 @@ async function processDeps(
   { env, settings, invocation, meter }: GroupContext,
 ): Promise<ProcessDeps> {
   const urls = claimed.map((c) => c.task.url);
-  // A scheduled recrawl makes its requests conditional on what the previous crawl fetched.
+  // A scheduled recrawl makes its requests conditional on what the previous crawl fetched; one given a
+  // previousCrawlId compares with it (fetching in full).
   const previousCrawl = typeof config.recrawlOf === 'string' ? config.recrawlOf : null;
   const recrawl =
     config.recrawlOf === undefined
@@ -180,6 +183,13 @@ async function processDeps(
           previous: previousCrawl
             ? await previousVersions(env.DB, previousCrawl, urls, meter)
             : new Map<string, PreviousVersion>(),
+          conditional: config.previousCrawlId === null,
+          ...(config.previousCrawlId === null
+            ? {}
+            : {
+                rehash: (url: string, previous: PreviousVersion) =>
+                  previousHash(env.BODIES, url, previous, extractionOf(config) ?? comparisonOf(config), meter),
+              }),
           links: async (_url: string, previous: PreviousVersion) =>
             previousCrawl ? ((await readLinks(env.BODIES, previous.linksAt, meter)) ?? []) : [],
         };
@@ -195,7 +205,8 @@ async function processDeps(
     policy,
     sitemapInScope,
     readSitemaps: config.sitemaps,
-    extract: config.extract ?? null,
+    extract: extractionOf(config),
+    ...(recrawl && !config.extract ? { compare: comparisonOf(config) } : {}),
     crawlId,
     gate,
     politeness,

@@ -1,3 +1,4 @@
+import { extractionOf } from '../domain/crawl-settings';
 import { extractPage } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec';
 import { UsageMeter } from '../domain/usage';
@@ -59,7 +60,14 @@ async function step(env: Env, task: ReextractTask, skip: boolean, meter: UsageMe
       after: task.after,
       pages: pages.length,
     });
-  else await reextract(env, task.crawlId, pages, crawl.extract, meter);
+  else
+    await reextract(
+      env,
+      task.crawlId,
+      pages,
+      extractionOf({ ...crawl.config, extract: crawl.extract }) ?? crawl.extract,
+      meter,
+    );
   const last = pages.at(-1);
   const finished = pages.length < STEP || last === undefined;
   await advanceReextraction(env.DB, task.crawlId, task.version, pages.length, finished);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extractSpecSchema, selectorSchema } from './extract/spec-schema';
+import { type ExtractSpec, extractSpecSchema, selectorSchema } from './extract/spec-schema';
 import { normalizeUrl } from './normalize';
 import { compilePattern, PatternError } from './patterns';
 import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from './render';
@@ -12,6 +12,7 @@ import { SCOPES } from './scope';
 
 const MAX_SEEDS = 1000;
 const MAX_PATTERNS = 100;
+const MAX_IGNORED = 50;
 
 const patternSchema = z
   .string()
@@ -99,7 +100,21 @@ const settings = {
     .nullable()
     .default(null)
     .describe('What each HTML page is extracted into; null: the raw body, title and links only.'),
+  ignore: z
+    .array(selectorSchema)
+    .max(MAX_IGNORED)
+    .default([])
+    .describe(
+      'CSS selectors of noise (a timestamp, a token, a rotating ad): removed from each page before it is extracted, hashed and compared, so they never count as a change.',
+    ),
   retentionDays: count(1, 3650).default(null).describe("Days the crawl's data is kept once it ended; null: kept."),
+  previousCrawlId: z
+    .uuid()
+    .nullable()
+    .default(null)
+    .describe(
+      'Compare with this earlier crawl: pages are counted new, changed, unchanged or gone, with diffs (GET .../changes, .../diff) and page.changed events. Not for schedules, whose runs are compared with the run before.',
+    ),
   ...renderFields,
   maxRenders: count(0, 100_000_000)
     .default(DEFAULT_MAX_RENDERS)
@@ -141,3 +156,18 @@ export const crawlConfigSchema = z
   .transform(uniqueSeeds);
 
 export type CrawlConfig = z.output<typeof crawlConfigSchema>;
+
+/** The spec a crawl's pages are extracted with: its own, with the `ignore` selectors removed from the content too. */
+export function extractionOf(config: Pick<CrawlConfig, 'extract' | 'ignore'>): ExtractSpec | null {
+  const { extract, ignore } = config;
+  if (!extract || ignore.length === 0) return extract;
+  return { ...extract, exclude: [...new Set([...extract.exclude, ...ignore])] };
+}
+
+/**
+ * What a recrawl that does not extract compares its pages by: their main text (what a reader sees, not the markup's
+ * tokens and timestamps), `ignore` removed. Nothing of it is stored.
+ */
+export function comparisonOf(config: Pick<CrawlConfig, 'ignore'>): ExtractSpec {
+  return { formats: ['text'], mainContent: true, include: [], exclude: config.ignore, fields: {} };
+}

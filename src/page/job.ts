@@ -17,9 +17,18 @@ export interface ProcessDeps {
   readSitemaps: boolean;
   /** What each HTML page is extracted into; none: links and title only. */
   extract?: ExtractSpec | null;
-  /** A scheduled crawl: what the previous crawl fetched (for conditional GETs), or none for a first run. */
+  /** A recrawl without extraction: pages are hashed by what this spec reads of them (their main text), not bytes. */
+  compare?: ExtractSpec;
+  /** A recrawl: what the previous crawl fetched (to compare, and for conditional GETs), or none for a first run. */
   recrawl?: {
     previous: Map<string, PreviousVersion>;
+    /**
+     * Requests are conditional on the previous crawl's validators (a schedule's runs): a 304 keeps pointing at its
+     * body. A crawl given a previousCrawlId fetches in full, so it holds no reference into the other crawl's data.
+     */
+    conditional: boolean;
+    /** The previous version hashed as this crawl hashes pages, when the hashes differ (see previousHash). */
+    rehash?: (url: string, previous: PreviousVersion) => Promise<string | null>;
     links: (url: string, previous: PreviousVersion) => Promise<string[]>;
   } | null;
   crawlId: string;

@@ -88,9 +88,10 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
 async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<void>): Promise<Processed> {
   const { task, deps } = job;
   const previous = deps.recrawl?.previous.get(task.url);
+  const validators = deps.recrawl?.conditional ? previous : undefined;
   const conditional: Record<string, string> = {};
-  if (previous?.etag) conditional['if-none-match'] = previous.etag;
-  if (previous?.lastModified) conditional['if-modified-since'] = previous.lastModified;
+  if (validators?.etag) conditional['if-none-match'] = validators.etag;
+  if (validators?.lastModified) conditional['if-modified-since'] = validators.lastModified;
   let response: FetchedResponse | string;
   try {
     response = await (deps.limit ?? ((fetch) => fetch()))(
@@ -136,17 +137,26 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       return redirect(job, page, decision.location, response.status);
     case 'ok': {
       const processed = await readBody(job, page, response.body);
-      // A 2xx in a scheduled crawl: new since the previous crawl, unchanged when its content hash is the previous
-      // one's (a server that ignores conditional requests), or changed.
-      if (job.deps.recrawl !== undefined)
-        page.change = !previous
-          ? 'new'
-          : previous.contentHash && previous.contentHash === page.contentHash
-            ? 'unchanged'
-            : 'changed';
+      if (job.deps.recrawl !== undefined) page.change = await changeOf(job, page, previous);
       return processed;
     }
   }
+}
+
+/**
+ * A 2xx in a recrawl: new since the previous crawl, unchanged when its content hash is the previous one's (a server
+ * that ignores conditional requests; noise outside the content), or changed.
+ */
+async function changeOf(
+  job: Job,
+  page: PageRecord,
+  previous: PreviousVersion | undefined,
+): Promise<'new' | 'changed' | 'unchanged'> {
+  if (!previous) return 'new';
+  if (!previous.contentHash || !page.contentHash) return 'changed';
+  if (previous.contentHash === page.contentHash) return 'unchanged';
+  const again = await job.deps.recrawl?.rehash?.(job.task.url, previous).catch(() => null);
+  return again === page.contentHash ? 'unchanged' : 'changed';
 }
 
 function pageRecord(job: Job, response: FetchedResponse): PageRecord {

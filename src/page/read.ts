@@ -95,8 +95,20 @@ interface Read {
   result?: PageExtract;
 }
 
-/** A page read without extraction: its links and title by streaming, its content hash of the body. */
+/**
+ * A page read without extraction: its links and title by streaming, its content hash of the body; in a recrawl, of
+ * its main text (a token or a timestamp in the markup is no change), read in one parse with its links and title.
+ */
 async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise<Read> {
+  const { compare } = job.deps;
+  if (compare) {
+    const result = await extractPage(body, page.contentType, job.task.url, compare).catch(() => null);
+    if (result?.links) {
+      page.title = result.summary.title;
+      page.contentHash = result.record.contentHash;
+      return { links: result.links };
+    }
+  }
   page.contentHash = await sha256Hex(body);
   return { links: await streamLinks(job, page, body) };
 }

@@ -19,6 +19,8 @@
  *                     lastmod), and big.xml.gz: <n> URLs in one gzipped sitemap.
  *   cond-<n>          ETag / Last-Modified and 304s for recrawls; PUT /__bump/<ns> changes p2, removes p3,
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
+ *   watch             a site that changes between two crawls (text, a field, a removed page, noise), see
+ *                     watch-site.ts.
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
  *                     paragraphs), for reading a page in parts.
@@ -35,6 +37,7 @@ import zlib from 'node:zlib';
 import { docsSite } from './docs-site.ts';
 import type { HostLogEntry } from './host-log';
 import { spaSite, trapHit, trapHits } from './spa-site.ts';
+import { watchSite } from './watch-site.ts';
 
 export interface SiteServer {
   url: string;
@@ -536,6 +539,7 @@ function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply
   const atlasN = /^atlas-(\d+)$/.exec(variant);
   if (atlasN) return atlas(ns, rest, host, Number(atlasN[1]));
   if (variant === 'docs') return docsSite(ns, rest);
+  if (variant === 'watch') return watchSite(ns, rest);
   if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
   const long = /^long-(\d+)$/.exec(variant);
   if (long) return longSite(rest, Number(long[1]));

@@ -4,10 +4,10 @@ import { purgeCrawl } from '../../jobs/purge';
 import { CrawlStartError, startCrawl } from '../../jobs/start';
 import { sendReextractStep } from '../../queues/extract';
 import { enqueueTasks } from '../../queues/frontier';
-import { listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
+import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
 import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
-import { ApiError, notFound } from '../errors';
+import { ApiError, badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
 import { json, routeDoc } from '../openapi/route-doc';
@@ -51,8 +51,14 @@ export const crawls = new Hono<CrawlEnv>()
     async (c) => {
       const config = c.req.valid('json');
       assertRequestAllowed(c.env, config);
+      const { previousCrawlId } = config;
+      if (previousCrawlId !== null && !(await getCrawl(c.env.DB, previousCrawlId)))
+        throw badRequest(`previousCrawlId: no crawl with id ${previousCrawlId}`);
       try {
-        const id = await startCrawl(c.env, config);
+        const id = await startCrawl(
+          c.env,
+          previousCrawlId === null ? config : { ...config, recrawlOf: previousCrawlId },
+        );
         return c.json({ id, status: 'running' as const }, 201);
       } catch (error) {
         if (error instanceof CrawlStartError) throw new ApiError(503, 'unavailable', error.message);

@@ -46,6 +46,10 @@ const createScheduleSchema = z
   .refine((s) => (s.cron === undefined) !== (s.everySeconds === undefined), {
     message: 'give exactly one of cron or everySeconds',
   })
+  .refine((s) => s.crawl.previousCrawlId === null, {
+    message: 'a schedule compares each run with the run before it: crawl.previousCrawlId is not for schedules',
+    path: ['crawl', 'previousCrawlId'],
+  })
   .refine((s) => s.notify === 'all' || s.crawl.webhook !== null, {
     message: 'notify "changes" is about the webhook: give crawl.webhook too',
     path: ['notify'],
