@@ -2,6 +2,7 @@
 // The edgecrawl dashboard: plain DOM, no framework. Every figure comes from the /v1 API with the token the
 // operator typed, kept in sessionStorage (this tab only). Text from crawled pages is only ever set as text.
 
+import { changesView, diffView } from './changes.js';
 import { h, table } from './dom.js';
 import { recordView } from './record.js';
 
@@ -23,6 +24,9 @@ const IDLE_MS = 5000;
  * @typedef {import('../.types/api/responses').ErrorList['errors'][number]} ErrorItem
  * @typedef {import('../.types/api/responses').CrawlUsage} Usage
  * @typedef {import('../.types/api/responses').WarcExport} WarcExport
+ * @typedef {import('../.types/api/responses').CrawlView} CrawlView
+ * @typedef {import('../.types/api/responses').ChangeList} ChangeList
+ * @typedef {import('../.types/api/responses').PageDiff} PageDiff
  */
 
 class ApiError extends Error {
@@ -272,6 +276,7 @@ async function pageView(/** @type {string} */ id, /** @type {string} */ url) {
       (r) => r.text(),
       () => undefined,
     );
+  void pageDiff(base, query);
   try {
     const [record, markdown, text] = await Promise.all([
       json(`${base}/record?${query}`),
@@ -282,6 +287,15 @@ async function pageView(/** @type {string} */ id, /** @type {string} */ url) {
   } catch (error) {
     body.replaceChildren(h('p', { class: 'muted' }, error instanceof Error ? error.message : String(error)));
   }
+}
+
+/** A recrawled page's diff against the previous crawl, in a card above its record (none outside recrawls). */
+async function pageDiff(/** @type {string} */ base, /** @type {string} */ query) {
+  const view = location.hash;
+  const res = await call(`${base}/diff?${query}`).catch(() => null);
+  if (!res?.ok || location.hash !== view) return;
+  const box = card('diff', 'Changes since the previous crawl', diffView(/** @type {PageDiff} */ (await res.json())));
+  byId('view').querySelector('#record-title')?.parentElement?.before(box);
 }
 
 async function homeView() {
@@ -574,9 +588,11 @@ function actionRunner(errorBox, refresh) {
 /**
  * The crawl page's layout; returns the boxes that refreshes fill.
  * @param {string} id @param {{ seeds: string[] }} config @param {ReturnType<typeof progressParts>} parts @param {HTMLElement[]} actions @param {HTMLElement} actionError
+ * @param {boolean} recrawl
  */
-function crawlLayout(id, config, parts, actions, actionError) {
+function crawlLayout(id, config, parts, actions, actionError, recrawl) {
   const boxes = {
+    changes: h('div', {}, h('p', { class: 'muted' }, 'Loading…')),
     statuses: h('div', {}),
     reasons: h('div', {}),
     hosts: h('div', {}),
@@ -602,6 +618,7 @@ function crawlLayout(id, config, parts, actions, actionError) {
     ),
     h('p', { class: 'muted' }, `Crawl ${id}`),
     card('progress', 'Progress', ...progress),
+    ...(recrawl ? [card('changes', 'Changes since the previous crawl', boxes.changes)] : []),
     h(
       'div',
       { class: 'grid' },
@@ -645,6 +662,24 @@ function renderStatus(box, s) {
   box.replaceChildren(badge(s.status), ' ', h('span', { class: 'muted' }, times));
 }
 
+/**
+ * Draws a recrawl's changes (counts, and the first 100 pages that changed) again only when they changed.
+ * @param {string} id @param {HTMLElement} box @param {(url: string) => Node} short
+ */
+function changesRefresher(id, box, short) {
+  const base = `/v1/crawls/${id}`;
+  const pageLink = (/** @type {string} */ url) => `#/crawls/${id}/page?url=${encodeURIComponent(url)}`;
+  let last = '';
+  return async () => {
+    const [view, list] = await Promise.all([json(base), json(`${base}/changes?limit=100`)]);
+    const key = JSON.stringify([/** @type {CrawlView} */ (view).changes, list]);
+    if (key === last) return;
+    last = key;
+    const counts = /** @type {CrawlView} */ (view).changes ?? { new: 0, changed: 0, unchanged: 0, gone: 0 };
+    box.replaceChildren(changesView(counts, /** @type {ChangeList} */ (list), short, pageLink));
+  };
+}
+
 async function crawlView(/** @type {string} */ id) {
   const base = `/v1/crawls/${id}`;
   const parts = progressParts();
@@ -660,13 +695,18 @@ async function crawlView(/** @type {string} */ id) {
   const open = new Set();
   let lastErrors = '';
   let lastStatus = '';
-  const crawl = /** @type {{ config: { seeds: string[] } }} */ (await json(base));
+  const crawl = /** @type {CrawlView} */ (await json(base));
   const short = shortener(new URL(crawl.config.seeds[0] ?? location.href).host);
-  const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError);
+  const recrawl = crawl.changes !== undefined;
+  const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError, recrawl);
+  const refreshChanges = changesRefresher(id, boxes.changes, short);
 
   async function refresh() {
     const paths = ['stats', 'hosts', 'pages?order=recent&limit=10', 'errors?limit=100', 'usage'];
-    const [stats, hostList, pages, errorList, usage] = await Promise.all(paths.map((path) => json(`${base}/${path}`)));
+    const [stats, hostList, pages, errorList, usage] = await Promise.all([
+      ...paths.map((path) => json(`${base}/${path}`)),
+      recrawl ? refreshChanges() : undefined,
+    ]);
     const s = /** @type {Stats} */ (stats);
     if (s.status !== lastStatus) {
       if (lastStatus) announce(`Crawl ${s.status}.`);

@@ -306,3 +306,7 @@ export const diffSchema = z.object({
     .array(z.object({ name: z.string(), before: z.unknown(), after: z.unknown() }))
     .describe('Declared fields whose value changed.'),
 });
+/** @public */
+export type ChangeList = z.output<typeof changeListSchema>;
+/** @public */
+export type PageDiff = z.output<typeof diffSchema>;

@@ -289,6 +289,75 @@ describe('the dashboard', () => {
   });
 });
 
+describe('changes in the dashboard', () => {
+  const post = async (body: unknown): Promise<string> => {
+    const res = await fetch(`${worker.url}/v1/crawls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${worker.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return ((await res.json()) as { id: string }).id;
+  };
+  const ended = async (id: string) => {
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (
+              await fetch(`${worker.url}/v1/crawls/${id}`, { headers: { authorization: `Bearer ${worker.token}` } })
+            ).json()) as { status: string }
+          ).status,
+        { timeout: 60_000 },
+      )
+      .toBe('completed');
+  };
+
+  it("lists what changed since the previous crawl, and shows a page's diff and changed fields", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await logIn(page);
+    const root = `${sites.siteA}/t/dashw${Date.now().toString(36)}/watch/`;
+    const settings = {
+      seeds: [root],
+      extract: { formats: ['markdown'], fields: { price: { selector: '.price' } } },
+      ignore: ['.live'],
+    };
+    const first = await post(settings);
+    await ended(first);
+    await fetch(`${root}__next`);
+    const second = await post({ ...settings, previousCrawlId: first });
+    await ended(second);
+
+    await page.goto(`${worker.url}/#/crawls/${second}`);
+    const changed = page.getByRole('table', { name: 'Changed pages' });
+    await expect.poll(() => changed.getByRole('row').count(), { timeout: 30_000 }).toBe(6);
+    expect(await page.locator('.change-counts').textContent()).toBe('new 1 · changed 3 · gone 1 · unchanged 2');
+    expect(
+      await changed
+        .getByRole('row', { name: /^gone / })
+        .getByRole('link')
+        .count(),
+    ).toBe(0);
+    await page.screenshot({ path: join(shots, 'dashboard-changes.png'), fullPage: true });
+
+    await changed.getByRole('link', { name: /article\.html$/ }).click();
+    const diff = page.getByLabel('Unified diff');
+    await expect
+      .poll(() => diff.locator('.add').allTextContents())
+      .toEqual([expect.stringMatching(/^\+Dams now hold most of that sand back/)]);
+    expect(await diff.locator('.del').allTextContents()).toEqual([expect.stringMatching(/^-Where the current slows/)]);
+    await page.screenshot({ path: join(shots, 'dashboard-diff.png'), fullPage: true });
+
+    await page.getByRole('link', { name: '← Crawl' }).click();
+    await changed.getByRole('link', { name: /product\.html$/ }).click();
+    const fields = page.getByRole('table', { name: 'Changed fields' });
+    await expect.poll(() => fields.getByRole('row').nth(1).textContent()).toBe('price"€129""€149"');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 /** The API reference page (/reference): the Worker's OpenAPI document (/v1/openapi.json) drawn in the browser. */
 describe('the API reference', () => {
   /** A page that records page errors, console errors and CSP violations. */

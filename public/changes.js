@@ -1,0 +1,97 @@
+// @ts-check
+// What changed since the previous crawl: a crawl's changed pages, and one page's diff. Text from crawled pages is
+// only ever set as text.
+
+import { h, table } from './dom.js';
+
+/**
+ * @typedef {import('../.types/api/responses').ChangeList} ChangeList
+ * @typedef {import('../.types/api/responses').PageDiff} PageDiff
+ * @typedef {{ new: number, changed: number, unchanged: number, gone: number }} ChangeCounts
+ */
+
+const number = new Intl.NumberFormat();
+
+/** @param {string} kind */
+const kindBadge = (kind) => h('span', { class: `badge change-${kind}` }, kind);
+
+/**
+ * The changes card's content: counts by kind, then the pages that are new, changed or gone.
+ * @param {ChangeCounts} counts @param {ChangeList} list @param {(url: string) => Node} short
+ * @param {(url: string) => string} pageLink
+ */
+export function changesView(counts, list, short, pageLink) {
+  const summary = h(
+    'p',
+    { class: 'change-counts' },
+    ['new', 'changed', 'gone', 'unchanged'].flatMap((kind, i) => [
+      i > 0 ? ' · ' : '',
+      kindBadge(kind),
+      ` ${number.format(counts[/** @type {keyof ChangeCounts} */ (kind)])}`,
+    ]),
+  );
+  const rows = list.changes.map((c) => [
+    kindBadge(c.kind),
+    c.kind === 'gone' ? short(c.url) : h('a', { href: pageLink(c.url) }, short(c.url)),
+    c.title ?? '',
+  ]);
+  const more = list.cursor ? h('p', { class: 'muted' }, `The first ${rows.length} are shown.`) : null;
+  const since = list.previousCrawlId
+    ? h(
+        'p',
+        { class: 'muted' },
+        'Compared with ',
+        h('a', { href: `#/crawls/${list.previousCrawlId}` }, 'the previous crawl'),
+        '.',
+      )
+    : h('p', { class: 'muted' }, 'The first run: nothing to compare with.');
+  return h(
+    'div',
+    {},
+    summary,
+    since,
+    table('Changed pages', ['Change', ['URL', 'url'], ['Title', 'wide']], rows, 'Nothing changed.'),
+    more,
+  );
+}
+
+/** @param {unknown} value */
+const shown = (value) => (value === undefined ? '–' : JSON.stringify(value));
+
+/**
+ * A page's diff against the previous crawl: counts, changed fields, and the unified diff, its lines marked.
+ * @param {PageDiff} diff
+ */
+export function diffView(diff) {
+  const head = h(
+    'p',
+    {},
+    kindBadge(diff.kind),
+    ' ',
+    h('span', { class: 'diff-added' }, `+${number.format(diff.added)}`),
+    ' ',
+    h('span', { class: 'diff-removed' }, `−${number.format(diff.removed)}`),
+    h('span', { class: 'muted' }, ` lines of ${diff.format}`),
+  );
+  const fields = diff.fields.length
+    ? table(
+        'Changed fields',
+        ['Field', 'Before', 'After'],
+        diff.fields.map((f) => [f.name, shown(f.before), shown(f.after)]),
+      )
+    : null;
+  if (diff.tooLarge)
+    return h('div', {}, head, fields, h('p', { class: 'muted' }, 'More than 1,000 lines differ: no diff is shown.'));
+  if (!diff.diff) return h('div', {}, head, fields, h('p', { class: 'muted' }, 'The content did not change.'));
+  const lines = diff.diff.split('\n').map((line) => {
+    const cls = line.startsWith('@@')
+      ? 'hunk'
+      : line.startsWith('+')
+        ? 'add'
+        : line.startsWith('-')
+          ? 'del'
+          : undefined;
+    return h('span', { class: cls }, line, '\n');
+  });
+  return h('div', {}, head, fields, h('pre', { class: 'diff', 'aria-label': 'Unified diff' }, lines));
+}
