@@ -1,6 +1,7 @@
 import { decodeBody } from '../domain/html';
 import { MapEntries, type MapEntry, rankEntries } from '../domain/map';
-import { normalizeUrl } from '../domain/normalize';
+import { hostKey, normalizeUrl } from '../domain/normalize';
+import { ALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
 import { compileScope, type Scope } from '../domain/scope';
 import { isGzip, parseSitemapEntries } from '../domain/sitemap';
 import { limiter } from '../lib/limit';
@@ -17,6 +18,8 @@ const MAX_SITEMAP_FILES = 50;
 const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 /** Distinct URLs kept at most while a search is ranked (without a search, reading stops at `limit`). */
 const MAX_COLLECTED = 200_000;
+/** Origins whose robots.txt a map reads to leave out what they disallow (URLs of others are listed unchecked). */
+const MAX_ROBOTS_ORIGINS = 20;
 /** How long a map waits for a busy host in all before it answers with what it has. */
 const MAX_WAIT_MS = 20_000;
 
@@ -37,9 +40,47 @@ export interface MapResult {
   warnings: string[];
 }
 
+/**
+ * robots.txt of each origin a map lists URLs of, as the host gates know it (one fetch per origin, shared with every
+ * crawl): a URL a crawl would not fetch is left out of the map too. An origin whose robots.txt cannot be read is not
+ * filtered (a crawl would try again later).
+ */
+class RobotsFilter {
+  private readonly byOrigin = new Map<string, Promise<Robots | null>>();
+  /** URLs left out. */
+  disallowed = 0;
+  constructor(
+    private readonly hosts: Env['HOSTS'],
+    private readonly userAgent: string,
+  ) {}
+
+  async allows(url: string): Promise<boolean> {
+    const origin = new URL(url).origin;
+    let robots = this.byOrigin.get(origin);
+    if (!robots) {
+      robots = this.byOrigin.size < MAX_ROBOTS_ORIGINS ? this.load(origin) : Promise.resolve(null);
+      this.byOrigin.set(origin, robots);
+    }
+    const rules = await robots;
+    if (!rules || rules.isAllowed(url, this.userAgent)) return true;
+    this.disallowed += 1;
+    return false;
+  }
+
+  private async load(origin: string): Promise<Robots | null> {
+    const rules = await this.hosts
+      .getByName(hostKey(origin))
+      .robotsRules(origin)
+      .catch(() => null);
+    if (!rules || rules.kind === 'unreachable') return null;
+    return rules.kind === 'rules' ? parseRobots(rules.body ?? '') : ALLOW_ALL;
+  }
+}
+
 /** What one map is doing: its deps, the URLs found so far, what went wrong, and its budgets. */
 interface MapRun {
   deps: ProcessDeps;
+  robots: RobotsFilter;
   found: MapEntries;
   warnings: string[];
   deadline: number;
@@ -70,8 +111,10 @@ function depsFor(env: Env, request: MapRequest): ProcessDeps {
  * addresses refused, robots.txt obeyed for every file fetched, the host's politeness slots taken, redirects checked).
  */
 export async function mapSite(env: Env, request: MapRequest): Promise<MapResult> {
+  const deps = depsFor(env, request);
   const run: MapRun = {
-    deps: depsFor(env, request),
+    deps,
+    robots: new RobotsFilter(env.HOSTS, deps.settings.userAgent),
     found: new MapEntries(request.search ? Math.max(request.limit, MAX_COLLECTED) : request.limit),
     warnings: [],
     deadline: Date.now() + MAX_WAIT_MS,
@@ -81,7 +124,11 @@ export async function mapSite(env: Env, request: MapRequest): Promise<MapResult>
   const start = await readStart(run, request.url);
   run.found.add({ url: request.url, source: 'start', lastmod: null, title: start.title });
   if (request.sitemaps) await readSitemaps(run, start.sitemaps);
-  if (request.links) for (const url of start.links) run.found.add({ url, source: 'links', lastmod: null });
+  if (request.links)
+    for (const url of start.links)
+      if (await run.robots.allows(url)) run.found.add({ url, source: 'links', lastmod: null });
+  if (run.robots.disallowed > 0)
+    run.warnings.push(`${run.robots.disallowed} URLs left out: robots.txt disallows them for this crawler`);
   const ranked = rankEntries(run.found.list(), request.search);
   return {
     url: request.url,
@@ -176,7 +223,7 @@ async function readSitemap(run: MapRun, url: string, hops: number): Promise<{ ur
     return (outcome.links ?? []).filter((e) => e.kind === 'sitemap').map((e) => ({ url: e.url, hops: 0 }));
   for (const entry of sitemap.entries) {
     const loc = normalizeUrl(entry.loc);
-    if (loc !== null && run.deps.sitemapInScope(loc))
+    if (loc !== null && run.deps.sitemapInScope(loc) && (await run.robots.allows(loc)))
       run.found.add({ url: loc, source: 'sitemap', lastmod: entry.lastmod });
     if (run.found.full) break;
   }

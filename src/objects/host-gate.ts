@@ -172,6 +172,16 @@ export class HostGate extends DurableObject<Env> {
     return admissions;
   }
 
+  /**
+   * An origin's robots.txt as the gate knows it, fetched first if need be: for a caller that checks many URLs at once
+   * (a map), with the same rules admit() applies.
+   */
+  async robotsRules(origin: string): Promise<{ kind: RobotsState['kind']; body: string | null }> {
+    const entry = await this.robotsFor(origin, 0);
+    const row = this.sql.exec<{ body: string | null }>('SELECT body FROM robots WHERE origin = ?', origin).toArray()[0];
+    return { kind: entry.kind, body: entry.kind === 'rules' ? (row?.body ?? '') : null };
+  }
+
   async admit(request: AdmitRequest): Promise<Admission> {
     const origin = new URL(request.url).origin;
     const entry = await this.robotsFor(origin, request.minIntervalMs);

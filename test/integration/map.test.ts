@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { MapResult } from '../../src/jobs/map';
-import { api, namespace } from '../support/api';
+import { allPages, api, createCrawl, namespace, waitForCrawl } from '../support/api';
 import type { HostLogEntry } from '../support/host-log';
 
 const map = (body: unknown, token?: string | null) =>
@@ -27,7 +27,7 @@ const atlas = (async () => {
   const site = await hostWithSitemap(16, () => 'atlas-0/');
   await fetch(`${site.base}/__robots`, {
     method: 'PUT',
-    body: `User-agent: *\nDisallow: /nowhere\nSitemap: ${site.start}index.xml\n`,
+    body: `User-agent: *\nDisallow: /nowhere\nDisallow: /*/private/\nSitemap: ${site.start}index.xml\n`,
   });
   return site;
 })();
@@ -50,8 +50,12 @@ describe('POST /v1/map', () => {
       { url: 'b.html', source: 'links', lastmod: null },
     ]);
     expect(body).toMatchObject({ url: start, total: 8, truncated: false });
-    // /sitemap.xml is looked for too (a 404 here); the other host's sitemap and URLs are out of scope.
-    expect(body.warnings).toEqual([expect.stringMatching(/sitemap\.xml: http 404/)]);
+    // /sitemap.xml is looked for too (a 404 here); the other host's sitemap and URLs are out of scope; what robots.txt
+    // disallows (a sitemap's private/plan.html, the start page's private/notes.html) is left out, as a crawl would.
+    expect(body.warnings).toEqual([
+      expect.stringMatching(/sitemap\.xml: http 404/),
+      '2 URLs left out: robots.txt disallows them for this crawler',
+    ]);
     const { entries } = (await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[] };
     const paths = entries.map((e) => e.path.replace(/^\/t\/[^/]+\/atlas-0\//, ''));
     expect(paths.filter((p) => p === '/robots.txt')).toHaveLength(1);
@@ -112,5 +116,15 @@ describe('POST /v1/map', () => {
       lastmod: '2026-03-21',
     });
     expect(ms).toBeLessThan(10_000);
+  });
+
+  it('lists what a crawl of the site with sitemaps finds (its pages, not its sitemap files nor what robots.txt keeps out)', async () => {
+    const { start } = await atlas;
+    const mapped = (await (await map({ url: start })).json()) as MapResult;
+    const crawl = await createCrawl({ seeds: [start], sitemaps: true, maxDepth: 1 });
+    await waitForCrawl(crawl);
+    const sitemapFile = /(\.xml|\.xml\.gz)$/;
+    const crawled = (await allPages(crawl)).map((p) => p.url).filter((url) => !sitemapFile.test(url));
+    expect(mapped.urls.map((u) => u.url).sort()).toEqual(crawled.sort());
   });
 });

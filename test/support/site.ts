@@ -491,7 +491,7 @@ function atlas(ns: string, rest: string, host: string, n: number): Reply {
     case '':
       return html(
         'Atlas home',
-        `<a href="a.html">a</a> <a href="s1.html#top">s1</a> <a href="${other}away.html">away</a> <a href="/t/${ns}/atlas-${n}/b.html?">b</a>`,
+        `<a href="a.html">a</a> <a href="s1.html#top">s1</a> <a href="${other}away.html">away</a> <a href="/t/${ns}/atlas-${n}/b.html?">b</a> <a href="private/notes.html">notes</a>`,
       );
     case 'index.xml':
       return xml(
@@ -504,6 +504,7 @@ function atlas(ns: string, rest: string, host: string, n: number): Reply {
           [`${base}s1.html`, '2026-01-11'],
           [`${base}s2.html`, '2026-01-12T10:00:00+00:00'],
           [`${base}docs/pricing-plans.html`, null],
+          [`${base}private/plan.html`, '2026-01-14'],
           [`${other}elsewhere.html`, '2026-01-13'],
         ]),
       );
