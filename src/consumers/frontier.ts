@@ -1,5 +1,5 @@
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
-import { waitBudgetMs } from '../domain/render';
+import { screenshotOf, waitBudgetMs } from '../domain/render';
 import { transition } from '../domain/url-life';
 import { UsageMeter } from '../domain/usage';
 import { type Limit, limiter } from '../lib/limit';
@@ -9,6 +9,7 @@ import { POOL_NAME } from '../objects/browser-pool';
 import { reportUsage } from '../objects/crawl-usage';
 import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
+import { cacheLookup } from '../page/cache';
 import { type Connections, invocationConnections } from '../page/connections';
 import type { ProcessDeps } from '../page/job';
 import { processTask } from '../page/process';
@@ -190,7 +191,16 @@ async function processDeps(
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
   const gate = hostGateClient(env.HOSTS, settings, meter);
   const { limit, connections } = invocation;
+  const cache = config.maxAge
+    ? await cacheLookup(env, urls, {
+        maxAge: config.maxAge,
+        request: { render: config.render ?? 'auto', wantsBrowser: screenshotOf(config.extract?.formats) !== null },
+        exceptCrawl: crawlId,
+        meter,
+      })
+    : undefined;
   return {
+    ...(cache ? { cache } : {}),
     settings,
     policy,
     sitemapInScope,

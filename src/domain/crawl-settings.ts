@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { extractSpecSchema, selectorSchema } from './extract/spec-schema';
 import { normalizeUrl } from './normalize';
+import { MAX_CACHE_AGE_SECONDS } from './page-cache';
 import { compilePattern, PatternError } from './patterns';
 import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from './render';
 import { SCOPES } from './scope';
@@ -100,6 +101,11 @@ const settings = {
     .default(null)
     .describe('What each HTML page is extracted into; null: the raw body, title and links only.'),
   retentionDays: count(1, 3650).default(null).describe("Days the crawl's data is kept once it ended; null: kept."),
+  maxAge: count(0, MAX_CACHE_AGE_SECONDS)
+    .default(null)
+    .describe(
+      "Page cache: a page any crawl or scrape stored at most this many seconds ago is taken from its stored copy (no request to the site), extracted with this crawl's spec; null or 0: every page is fetched.",
+    ),
   ...renderFields,
   maxRenders: count(0, 100_000_000)
     .default(DEFAULT_MAX_RENDERS)

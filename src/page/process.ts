@@ -6,9 +6,10 @@ import { normalizeUrl } from '../domain/normalize';
 import { isFinal } from '../domain/url-life';
 import type { PreviousVersion } from '../storage/d1/pages';
 import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';
+import { fromCache } from './cache';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
 import type { GateReport, GateResult } from './gate';
-import { finish, type Job, type ProcessDeps, transient } from './job';
+import { changeSince, finish, type Job, type ProcessDeps, transient } from './job';
 import { readBody } from './read';
 
 export const MAX_REDIRECT_HOPS = 5;
@@ -29,6 +30,12 @@ export async function processTask(
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
   if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
     return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
+  // A fresh copy in the page cache: no request to the site, not even robots.txt, and no politeness slot.
+  const cached = deps.cache ? await deps.cache(task.url) : null;
+  if (cached) {
+    const processed = await fromCache(job, cached);
+    return seed ? withSitemaps(processed, task.url, [], deps.sitemapInScope) : processed;
+  }
   const admission = await deps.gate(
     task.url,
     seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness,
@@ -136,14 +143,7 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       return redirect(job, page, decision.location, response.status);
     case 'ok': {
       const processed = await readBody(job, page, response.body);
-      // A 2xx in a scheduled crawl: new since the previous crawl, unchanged when its content hash is the previous
-      // one's (a server that ignores conditional requests), or changed.
-      if (job.deps.recrawl !== undefined)
-        page.change = !previous
-          ? 'new'
-          : previous.contentHash && previous.contentHash === page.contentHash
-            ? 'unchanged'
-            : 'changed';
+      if (job.deps.recrawl !== undefined) page.change = changeSince(previous, page);
       return processed;
     }
   }

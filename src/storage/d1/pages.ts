@@ -17,7 +17,17 @@ import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
 // its rows through readPage.
 
 /** The fields a listing shows. */
-const LISTED = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'rendered'] as const;
+const LISTED = [
+  'url',
+  'status',
+  'contentType',
+  'title',
+  'depth',
+  'bytes',
+  'fetchedAt',
+  'rendered',
+  'cachedFrom',
+] as const;
 
 /** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
 export interface PageView extends Omit<PageOf<(typeof LISTED)[number]>, 'fetchedAt'> {
@@ -33,6 +43,7 @@ const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
   bytes: p.bytes,
   fetchedAt: new Date(p.fetchedAt).toISOString(),
   rendered: p.rendered,
+  cachedFrom: p.cachedFrom,
 });
 
 /** Pages of a crawl in URL order (keyset pagination: stable while the crawl adds pages). */
@@ -128,6 +139,7 @@ const STORED = [
   'rendered',
   'fetchedBodyAt',
   'screenshotAt',
+  'cachedFrom',
 ] as const;
 
 /** A page's stored body, record and links, and what its record is reported with. */
@@ -329,6 +341,7 @@ export const PAGE_RECORD_FIELDS = [
   'etag',
   'lastModified',
   'change',
+  'cachedFrom',
   'stored',
 ] as const satisfies readonly (keyof ExportRecord)[];
 
