@@ -190,6 +190,10 @@ export const statsSchema = z
     status: crawlStatus,
     counts: countsSchema,
     pending: z.number().int(),
+    cached: z
+      .number()
+      .int()
+      .describe('Pages stored from the page cache (maxAge), with no request to the site; not in the rates or series.'),
     createdAt: isoTime,
     finishedAt: isoTime.nullable(),
     rate: z.object({

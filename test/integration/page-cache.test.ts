@@ -2,6 +2,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MAX_CACHE_AGE_SECONDS, SCRAPE_CRAWL_ID } from '../../src/domain/page-cache';
 import { expireScrapedPages } from '../../src/jobs/purge';
+import { pageUpserts } from '../../src/storage/d1/pages';
+import type { PageRecord } from '../../src/types';
 import { allPages, api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
 
 interface Scraped {
@@ -98,6 +100,33 @@ describe('page cache: POST /v1/scrape maxAge', () => {
   });
 });
 
+describe('page cache: the lookup index', () => {
+  it('costs one D1 row written per page stored with a body (its pages_cache entry), none for the others', async () => {
+    const crawlId = crypto.randomUUID();
+    const page = (i: number, stored: boolean): PageRecord => ({
+      url: `https://cost.example/${stored ? 'stored' : 'missing'}/${i}`,
+      status: stored ? 200 : 404,
+      contentType: 'text/html',
+      title: null,
+      depth: 1,
+      bytes: 100,
+      fetchedAt: Date.now(),
+      bodyAt: stored ? { key: `crawls/${crawlId}/segments/x`, offset: i * 100, length: 100 } : null,
+      redirectTo: null,
+    });
+    const written = async (pages: PageRecord[]) =>
+      (await env.DB.batch(pageUpserts(env.DB, crawlId, pages))).reduce((n, r) => n + (r.meta.rows_written ?? 0), 0);
+    const ten = (stored: boolean) => Array.from({ length: 10 }, (_, i) => page(i, stored));
+    expect(await written(ten(true))).toBe(20);
+    expect(await written(ten(false))).toBe(10);
+    const plan = await env.DB.prepare(
+      `EXPLAIN QUERY PLAN SELECT url FROM pages WHERE r2_key IS NOT NULL AND fetched_at >= 0
+       AND status BETWEEN 200 AND 299 AND url IN ('a', 'b')`,
+    ).all<{ detail: string }>();
+    expect(plan.results.map((r) => r.detail).join('; ')).toContain('USING INDEX pages_cache (url=? AND fetched_at>?)');
+  });
+});
+
 describe('page cache: crawl maxAge', () => {
   it("stores a crawl's pages from another crawl's copies with no request to the site, and survives its purge", async () => {
     const ns = namespace();
@@ -114,6 +143,12 @@ describe('page cache: crawl maxAge', () => {
     const view = await waitForCrawl(second);
     expect(await siteLog(ns)).toEqual(requests);
     expect(view.counts).toMatchObject({ stored: done.counts.stored, fetched: 0 });
+    const stats = (await (await api(`/v1/crawls/${second}/stats`)).json()) as {
+      cached: number;
+      series: { fetched: number }[];
+    };
+    expect(stats.cached).toBe(done.counts.stored);
+    expect(stats.series.every((point) => point.fetched === 0)).toBe(true); // nothing fetched from the site
     const pages = await allPages(second);
     const byUrl = new Map(firstPages.map((p) => [p.url, p]));
     for (const page of pages.filter((p) => p.status === 200)) {
