@@ -3,6 +3,7 @@
 -- a page was made from ('scrape': a scrape's); NULL: fetched from the site. Scrapes store their pages as rows of the
 -- reserved crawl id 'scrape' (no crawls row), deleted by the cron once older than the longest maxAge.
 ALTER TABLE pages ADD COLUMN cached_from TEXT;
--- The lookup, "the freshest stored body of this URL fetched at or after now - maxAge": one indexed read. Partial (rows
--- with a stored body only): an index row written per page stored, none for redirects and errors.
-CREATE INDEX pages_cache ON pages (url, fetched_at) WHERE r2_key IS NOT NULL;
+-- The lookup finds the crawls that ran within maxAge here, then probes pages by its primary key (crawl_id, url). No
+-- index on pages: it would be one more row written per page stored, by every crawl (+$1 per million pages). A crawls
+-- row is written a few times in a crawl's life: this index costs nothing per page.
+CREATE INDEX crawls_finished ON crawls (finished_at);

@@ -1,3 +1,4 @@
+import { SCRAPE_CRAWL_ID } from '../../domain/page-cache';
 import type { UsageMeter } from '../../domain/usage';
 import type { Span } from '../../types';
 import { columnsOf, type PageOf, readPage } from './page-rows';
@@ -26,8 +27,16 @@ function toCachedPage(row: Record<string, unknown>): CachedPage[] {
 }
 
 /**
+ * A crawl's consumers may record pages a while after it ended (fetches under way finish; a lease runs three minutes):
+ * a crawl that ended this long before the window still has its pages looked at.
+ */
+const LATE_WRITES_MS = 5 * 60_000;
+
+/**
  * Of `urls`, the freshest stored 2xx body of each fetched at or after `since` (epoch ms), by any crawl or scrape but
- * `exceptCrawl`: one read of the partial index pages_cache (url, fetched_at) per statement of up to 100 URLs.
+ * `exceptCrawl`. No index of its own (an index on pages would be a row written per page stored, by every crawl): the
+ * crawls that ran within the window (crawls_finished) and the scrapes' pseudo-crawl, then a primary-key probe of
+ * (crawl, url) for each of them and each URL, up to 100 URLs a statement.
  */
 export async function freshPages(
   db: D1Database,
@@ -37,9 +46,12 @@ export async function freshPages(
 ): Promise<Map<string, CachedPage>> {
   const statements = chunkedIn(
     db,
-    `SELECT crawl_id, ${columnsOf(CACHED)} FROM pages INDEXED BY pages_cache
-     WHERE r2_key IS NOT NULL AND fetched_at >= ? AND crawl_id != ? AND status BETWEEN 200 AND 299 AND url IN ({in})`,
-    [since, exceptCrawl],
+    `SELECT crawl_id, ${columnsOf(CACHED)} FROM pages
+     WHERE crawl_id IN (
+       SELECT id FROM crawls WHERE (finished_at IS NULL OR finished_at >= ?) AND purge_requested_at IS NULL AND id != ?
+       UNION ALL SELECT ?
+     ) AND fetched_at >= ? AND r2_key IS NOT NULL AND status BETWEEN 200 AND 299 AND url IN ({in})`,
+    [since - LATE_WRITES_MS, exceptCrawl, SCRAPE_CRAWL_ID, since],
     [...new Set(urls)],
   );
   const out = new Map<string, CachedPage>();
