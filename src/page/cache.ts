@@ -1,3 +1,4 @@
+import { isHtml } from '../domain/html';
 import { cachedBodyUse, freshSince } from '../domain/page-cache';
 import type { RenderMode } from '../domain/render';
 import type { UsageMeter } from '../domain/usage';
@@ -42,7 +43,9 @@ async function cachedBody(
   const span = use === 'fetched' ? page.fetchedBodyAt : page.bodyAt;
   const body = span ? await readSpan(bucket, span, meter) : null;
   if (body === null) return null;
-  if (use === 'check' && pageNeed(body, page.contentType, null) !== null) return null;
+  // As a fetch decides it: HTML only, and the words extraction counted then, when it did, spare the scan.
+  if (use === 'check' && isHtml(page.contentType) && pageNeed(body, page.contentType, page.wordCount) !== null)
+    return null;
   const { crawlId, status, contentType, fetchedAt, etag, lastModified } = page;
   return {
     crawlId,

@@ -14,6 +14,7 @@ const CACHED = [
   'lastModified',
   'rendered',
   'fetchedBodyAt',
+  'wordCount',
 ] as const;
 
 /** A stored 2xx page the cache can serve: what it was fetched with, where its body is, and whose it is. */
