@@ -10,6 +10,7 @@ interface Scraped {
   url: string;
   fetchedAt: string;
   cached: boolean;
+  rendered: string | null;
   markdown?: string;
   title?: string;
   fields?: Record<string, unknown>;
@@ -86,6 +87,25 @@ describe('page cache: POST /v1/scrape maxAge', () => {
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
     expect(await env.BODIES.head(row?.r2_key ?? '')).toBeNull();
+  });
+
+  it('takes a copy only if it was read as the request would read it: rendered or as fetched', async () => {
+    const url = `${site()}/t/${namespace()}/spa/app-1.html`; // an empty app root that a script fills
+    const formats = ['markdown'];
+    const plain = await scrape({ url, formats, render: 'never' });
+    expect(plain).toMatchObject({ cached: false, rendered: null });
+    expect(plain.markdown).not.toContain('app-1-token');
+    // auto: the unrendered copy's HTML needs rendering, so the page is fetched and rendered (and stored so).
+    const auto = await scrape({ url, formats });
+    expect(auto).toMatchObject({ cached: false, rendered: expect.stringMatching(/^auto: /) });
+    expect(auto.markdown).toContain('app-1-token');
+    // The rendered copy serves auto and always as rendered, never as it was fetched; a screenshot is taken anew.
+    for (const render of ['auto', 'always'])
+      expect(await scrape({ url, formats, render })).toMatchObject({ ...auto, cached: true });
+    const never = await scrape({ url, formats, render: 'never' });
+    expect(never).toMatchObject({ cached: true, rendered: null, fetchedAt: auto.fetchedAt });
+    expect(never.markdown).not.toContain('app-1-token');
+    expect((await scrape({ url, formats: ['markdown', 'screenshot'] })).cached).toBe(false);
   });
 
   it('rejects a maxAge that is not a whole number of seconds in range', async () => {
