@@ -77,6 +77,11 @@ export interface PageRecord {
   fetchedBodyAt?: Span | null;
   /** Where the page's PNG screenshot is stored; null: none was taken. */
   screenshotAt?: Span | null;
+  /**
+   * Taken from the page cache (maxAge): the crawl whose stored copy of the page was used ('scrape': a scrape's), the
+   * page's fetchedAt being that copy's; null: fetched from the site.
+   */
+  cachedFrom?: string | null;
 }
 
 /** What extraction sets on a page's row: its facts and where its record is. */

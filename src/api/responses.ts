@@ -90,6 +90,12 @@ const pageSchema = z
     bytes: z.number().int(),
     fetchedAt: isoTime,
     rendered: z.string().nullable().describe('Why the page was rendered in a browser; null: it was not.'),
+    cachedFrom: z
+      .string()
+      .nullable()
+      .describe(
+        "Taken from the page cache (the crawl's maxAge): the crawl whose stored copy was used ('scrape': a scrape's), fetchedAt being that copy's; null: fetched from the site.",
+      ),
   })
   .meta({ id: 'Page' });
 
@@ -130,6 +136,12 @@ export const recordSchema = z
     status: z.number().int(),
     contentType: z.string().nullable(),
     fetchedAt: isoTime,
+    cachedFrom: z
+      .string()
+      .nullable()
+      .describe(
+        "Taken from the page cache (the crawl's maxAge): the crawl whose stored copy was used ('scrape': a scrape's), fetchedAt being that copy's; null: fetched from the site.",
+      ),
     ...extractedSchema,
   })
   .meta({ id: 'PageRecord' });
@@ -140,7 +152,10 @@ export const scrapeResultSchema = z
     finalUrl: z.string().describe('The URL the page was found at, after redirects.'),
     status: z.number().int(),
     contentType: z.string().nullable(),
-    fetchedAt: isoTime,
+    fetchedAt: isoTime.describe(
+      'When the page was fetched from the site (answered from the cache: when its copy was).',
+    ),
+    cached: z.boolean().describe('Answered from the page cache (maxAge): a stored copy, no request to the site.'),
     rendered: z.string().nullable(),
     screenshot: z.string().nullable().describe('A data URL (PNG) when the formats asked for a screenshot.'),
     ...extractedSchema,
@@ -175,6 +190,10 @@ export const statsSchema = z
     status: crawlStatus,
     counts: countsSchema,
     pending: z.number().int(),
+    cached: z
+      .number()
+      .int()
+      .describe('Pages stored from the page cache (maxAge), with no request to the site; not in the rates or series.'),
     createdAt: isoTime,
     finishedAt: isoTime.nullable(),
     rate: z.object({

@@ -9,6 +9,7 @@ import {
 } from '../domain/crawl-settings';
 import { OUTPUT_FORMATS } from '../domain/extract/spec';
 import { extractSpecSchema, selectorSchema } from '../domain/extract/spec-schema';
+import { DEFAULT_SCRAPE_MAX_AGE_SECONDS, MAX_CACHE_AGE_SECONDS } from '../domain/page-cache';
 import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render';
 import { SCOPES } from '../domain/scope';
 
@@ -60,6 +61,15 @@ export const scrapeRequestObject = z
     formats: z.array(z.enum(OUTPUT_FORMATS)).min(1).max(OUTPUT_FORMATS.length).optional(),
     ...renderFields,
     actions: actionsSchema.default([]),
+    maxAge: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_CACHE_AGE_SECONDS)
+      .default(DEFAULT_SCRAPE_MAX_AGE_SECONDS)
+      .describe(
+        `Page cache: a page any crawl or scrape stored at most this many seconds ago is answered from its stored copy (no request to the site), extracted with this spec; 0: always fetched. Not with actions or a screenshot. Default ${DEFAULT_SCRAPE_MAX_AGE_SECONDS}, at most ${MAX_CACHE_AGE_SECONDS} (30 days).`,
+      ),
   })
   .strict();
 

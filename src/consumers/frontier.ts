@@ -1,6 +1,6 @@
 import { comparisonOf, extractionOf } from '../domain/crawl-settings';
 import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
-import { waitBudgetMs } from '../domain/render';
+import { screenshotOf, waitBudgetMs } from '../domain/render';
 import { transition } from '../domain/url-life';
 import { UsageMeter } from '../domain/usage';
 import { type Limit, limiter } from '../lib/limit';
@@ -10,6 +10,7 @@ import { POOL_NAME } from '../objects/browser-pool';
 import { reportUsage } from '../objects/crawl-usage';
 import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
+import { cacheLookup } from '../page/cache';
 import { type Connections, invocationConnections } from '../page/connections';
 import type { ProcessDeps } from '../page/job';
 import { previousHash } from '../page/previous-hash';
@@ -200,7 +201,16 @@ async function processDeps(
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
   const gate = hostGateClient(env.HOSTS, settings, meter);
   const { limit, connections } = invocation;
+  const cache = config.maxAge
+    ? await cacheLookup(env, urls, {
+        maxAge: config.maxAge,
+        request: { render: config.render ?? 'auto', wantsBrowser: screenshotOf(config.extract?.formats) !== null },
+        exceptCrawl: crawlId,
+        meter,
+      })
+    : undefined;
   return {
+    ...(cache ? { cache } : {}),
     settings,
     policy,
     sitemapInScope,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ExtractSpec, extractSpecSchema, selectorSchema } from './extract/spec-schema';
 import { normalizeUrl } from './normalize';
+import { MAX_CACHE_AGE_SECONDS } from './page-cache';
 import { compilePattern, PatternError } from './patterns';
 import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from './render';
 import { SCOPES } from './scope';
@@ -114,6 +115,11 @@ const settings = {
     .default(null)
     .describe(
       'Compare with this earlier crawl: pages are counted new, changed, unchanged or gone, with diffs (GET .../changes, .../diff) and page.changed events. Not for schedules, whose runs are compared with the run before.',
+    ),
+  maxAge: count(0, MAX_CACHE_AGE_SECONDS)
+    .default(null)
+    .describe(
+      "Page cache: a page any crawl or scrape stored at most this many seconds ago is taken from its stored copy (no request to the site), extracted with this crawl's spec; null or 0: every page is fetched.",
     ),
   ...renderFields,
   maxRenders: count(0, 100_000_000)

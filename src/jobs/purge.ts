@@ -1,5 +1,7 @@
+import { freshSince, MAX_CACHE_AGE_SECONDS, SCRAPE_CRAWL_ID } from '../domain/page-cache';
 import { log } from '../log';
 import { type CrawlRow, expireCrawls, purgingCrawls } from '../storage/d1/crawls';
+import { deletePagesBefore } from '../storage/d1/page-cache';
 import {
   deleteCrawlRow,
   deleteCrawlRows,
@@ -9,6 +11,7 @@ import {
   setRetained,
 } from '../storage/d1/purge';
 import { deleteCrawlObjects, deleteObjects } from '../storage/purge-objects';
+import { deleteSegmentsBefore } from '../storage/segments';
 
 /**
  * A purged crawl's row is removed this long after the purge was asked for, after a last pass: a consumer that
@@ -62,8 +65,27 @@ async function releaseRetained(
   await setRetained(env.DB, scheduleId, kept, free);
 }
 
-/** Cron housekeeping: crawls past their retention are marked for purging, and purges under way go on. */
+/**
+ * Scrapes' stored pages (the page cache's, SCRAPE_CRAWL_ID) older than the longest maxAge are deleted, rows then
+ * segments (a row is never left pointing at a deleted segment), a pass a cron run. Returns whether none is left.
+ */
+export async function expireScrapedPages(env: Env, now: number): Promise<boolean> {
+  const before = freshSince(now, MAX_CACHE_AGE_SECONDS);
+  const rows = await deletePagesBefore(env.DB, SCRAPE_CRAWL_ID, before, PASS.rowSteps);
+  const objects = await deleteSegmentsBefore(env.BODIES, SCRAPE_CRAWL_ID, before, PASS.objectPages);
+  return rows && objects;
+}
+
+/**
+ * Cron housekeeping: crawls past their retention are marked for purging, purges under way go on, and scrapes' stored
+ * pages past the longest maxAge go.
+ */
 export async function runHousekeeping(env: Env, now: number): Promise<void> {
+  try {
+    await expireScrapedPages(env, now);
+  } catch (error) {
+    log('error', "deleting scrapes' expired pages failed; the next cron run goes on", { error: String(error) });
+  }
   const expired = await expireCrawls(env.DB, now);
   if (expired > 0) log('info', 'crawls past their retention marked for purging', { count: expired });
   for (const crawl of await purgingCrawls(env.DB, PURGES_PER_RUN)) {

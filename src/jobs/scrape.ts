@@ -1,17 +1,22 @@
 import { Buffer } from 'node:buffer';
 import type { ExtractSpec } from '../domain/extract/spec';
 import { type FetchFailureKind, failureKindOf } from '../domain/fetch-failure';
-import type { Action, RenderMode, WaitFor } from '../domain/render';
+import { SCRAPE_CRAWL_ID } from '../domain/page-cache';
+import { type Action, type RenderMode, screenshotOf, type WaitFor } from '../domain/render';
 import { limiter } from '../lib/limit';
+import { log } from '../log';
 import { POOL_NAME } from '../objects/browser-pool';
 import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
+import { cacheLookup } from '../page/cache';
 import type { ProcessDeps } from '../page/job';
 import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
 import type { RenderDeps } from '../page/rendering';
 import { readSettings } from '../settings';
+import { writeResults } from '../storage/d1/results';
 import { decodeRecord, type StoredRecord } from '../storage/records';
-import type { Processed } from '../types';
+import { writeSegments } from '../storage/segments';
+import type { PageRecord, Processed } from '../types';
 
 /** What a scrape answers: the page's record with its outputs inline, or why there is none. */
 export type ScrapeResult =
@@ -22,7 +27,10 @@ export type ScrapeResult =
       finalUrl: string;
       status: number;
       contentType: string | null;
+      /** When the page was fetched from the site (a cached page: when its stored copy was). */
       fetchedAt: string;
+      /** Answered from the page cache (a stored copy), with no request to the site. */
+      cached: boolean;
       record: StoredRecord['record'] | null;
       outputs: StoredRecord['outputs'];
       /** Why the page was rendered in a browser; null: it was not. */
@@ -43,10 +51,16 @@ const FAILURE_CODES: Record<FetchFailureKind, { status: 502 | 504; code: string 
 };
 
 /** How a scrape renders: as a crawl's options say, with its actions, in a browser of its own request. */
-export interface ScrapeRender {
+interface ScrapeRender {
   render: RenderMode;
   waitFor: WaitFor | null;
   actions: Action[];
+}
+
+/** A scrape's request beyond its URL: its extraction spec, how it renders, and its page cache maxAge (seconds). */
+export interface ScrapeOptions extends ScrapeRender {
+  spec: ExtractSpec;
+  maxAge: number;
 }
 
 function depsFor(env: Env, spec: ExtractSpec, options: ScrapeRender, browser: InvocationBrowser): ProcessDeps {
@@ -66,7 +80,7 @@ function depsFor(env: Env, spec: ExtractSpec, options: ScrapeRender, browser: In
     sitemapInScope: () => false,
     readSitemaps: false,
     extract: spec,
-    crawlId: 'scrape',
+    crawlId: SCRAPE_CRAWL_ID,
     gate: hostGateClient(env.HOSTS, settings),
     politeness: { minIntervalMs: 0 },
     limit: limiter(1),
@@ -110,23 +124,53 @@ function refusal(processed: Processed): ScrapeResult {
 
 /**
  * Fetches one URL now and extracts it with `spec`, under the rules a crawl follows: private addresses refused,
- * robots.txt obeyed, the host's politeness slots taken, each redirect hop checked again. Stores nothing.
+ * robots.txt obeyed, the host's politeness slots taken, each redirect hop checked again. A page any crawl or scrape
+ * stored within `maxAge` is answered from its stored copy instead, extracted with `spec`, with no request to the site.
+ * A page fetched is stored for the next scrapes (a row of the crawl id SCRAPE_CRAWL_ID, its body in R2).
  */
-export async function scrape(env: Env, url: string, spec: ExtractSpec, options: ScrapeRender): Promise<ScrapeResult> {
+export async function scrape(env: Env, url: string, options: ScrapeOptions): Promise<ScrapeResult> {
   const settings = readSettings(env);
   const browser = new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings);
+  const deps = depsFor(env, options.spec, options, browser);
+  const request = {
+    render: options.render,
+    wantsBrowser: options.actions.length > 0 || screenshotOf(options.spec.formats) !== null,
+  };
+  const lookup = async (at: string) =>
+    (await cacheLookup(env, [at], { maxAge: options.maxAge, request, exceptCrawl: '' }))(at);
   try {
-    return await scrapeWith(depsFor(env, spec, options, browser), url);
+    return await scrapeWith(options.maxAge > 0 ? { ...deps, cache: lookup } : deps, url, (processed) =>
+      keep(env, processed),
+    );
   } finally {
     await browser.close();
   }
 }
 
-async function scrapeWith(deps: ProcessDeps, url: string): Promise<ScrapeResult> {
+/** A page fetched is stored for the page cache (its body in R2, a row of SCRAPE_CRAWL_ID); a failure only logged. */
+async function keep(env: Env, processed: Processed): Promise<void> {
+  if (processed.page?.cachedFrom) return;
+  const { screenshot: _screenshot, ...stored } = processed;
+  try {
+    await writeSegments(env.BODIES, SCRAPE_CRAWL_ID, [stored]);
+    await writeResults(env.DB, SCRAPE_CRAWL_ID, [stored]);
+  } catch (error) {
+    log('warn', 'storing a scraped page for the page cache failed', {
+      url: processed.outcome.url,
+      error: String(error),
+    });
+  }
+}
+
+async function scrapeWith(
+  deps: ProcessDeps,
+  url: string,
+  keep: (processed: Processed) => Promise<void>,
+): Promise<ScrapeResult> {
   let current = url;
   for (let hops = 0; hops <= MAX_REDIRECT_HOPS; hops++) {
     const processed = await processTask(
-      { crawlId: 'scrape', url: current, depth: 0, hops },
+      { crawlId: SCRAPE_CRAWL_ID, url: current, depth: 0, hops },
       { depth: 0, hops, kind: 'page', attempts: 1 },
       deps,
     );
@@ -137,26 +181,32 @@ async function scrapeWith(deps: ProcessDeps, url: string): Promise<ScrapeResult>
       continue;
     }
     if (outcome.kind !== 'stored' || !page) return refusal(processed);
-    const stored = processed.record ? decodeRecord(processed.record) : null;
-    return {
-      kind: 'page',
-      url,
-      finalUrl: current,
-      status: page.status,
-      contentType: page.contentType,
-      fetchedAt: new Date(page.fetchedAt).toISOString(),
-      record: stored?.record ?? null,
-      outputs: stored?.outputs ?? {},
-      rendered: page.rendered ?? null,
-      screenshot: processed.screenshot
-        ? `data:image/png;base64,${Buffer.from(processed.screenshot).toString('base64')}`
-        : null,
-    };
+    await keep(processed);
+    return answer(url, current, processed, page);
   }
   return {
     kind: 'refused',
     status: 502,
     code: 'fetch_failed',
     message: `${url}: more than ${MAX_REDIRECT_HOPS} redirects`,
+  };
+}
+
+function answer(url: string, finalUrl: string, processed: Processed, page: PageRecord): ScrapeResult {
+  const stored = processed.record ? decodeRecord(processed.record) : null;
+  return {
+    kind: 'page',
+    url,
+    finalUrl,
+    status: page.status,
+    contentType: page.contentType,
+    fetchedAt: new Date(page.fetchedAt).toISOString(),
+    cached: Boolean(page.cachedFrom),
+    record: stored?.record ?? null,
+    outputs: stored?.outputs ?? {},
+    rendered: page.rendered ?? null,
+    screenshot: processed.screenshot
+      ? `data:image/png;base64,${Buffer.from(processed.screenshot).toString('base64')}`
+      : null,
   };
 }

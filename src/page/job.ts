@@ -4,6 +4,7 @@ import type { Limit } from '../lib/limit';
 import type { Settings } from '../settings';
 import type { PreviousVersion } from '../storage/d1/pages';
 import type { Claim, CrawlTask, Outcome, PageRecord, Processed } from '../types';
+import type { CachedBody } from './cache';
 import type { Connections } from './connections';
 import type { CrawlPoliteness, Gate } from './gate';
 import type { RenderDeps } from './rendering';
@@ -45,6 +46,11 @@ export interface ProcessDeps {
    * claim's lease would run out before the fetch could end), or null to go.
    */
   beforeFetch?: () => Promise<string | null>;
+  /**
+   * The page cache (maxAge): a URL's stored copy fresh enough to be served instead of a request to the site, or null;
+   * none: every URL is fetched.
+   */
+  cache?: (url: string) => Promise<CachedBody | null>;
   /** Rendering pages in a browser (page/rendering.ts); none: pages are stored as fetched. */
   render?: RenderDeps | null;
   now?: () => number;
@@ -80,4 +86,21 @@ export function transient(
 ): Processed {
   const retryDelaySeconds = delaySeconds === undefined ? {} : { retryDelaySeconds: delaySeconds };
   return finish(job, { kind: 'retry', fetched, reason, ...retryDelaySeconds }, page ? { page } : {});
+}
+
+/**
+ * A 2xx page of a recrawl: new since the previous crawl, unchanged when its content hash is the previous one's (a
+ * server that ignores conditional requests; noise outside the content), or changed. Hashes that differ are checked
+ * again on the previous body when the crawls hashed pages differently (recrawl.rehash).
+ */
+export async function changeOf(
+  job: Job,
+  page: PageRecord,
+  previous: PreviousVersion | undefined,
+): Promise<'new' | 'changed' | 'unchanged'> {
+  if (!previous) return 'new';
+  if (!previous.contentHash || !page.contentHash) return 'changed';
+  if (previous.contentHash === page.contentHash) return 'unchanged';
+  const again = await job.deps.recrawl?.rehash?.(job.task.url, previous).catch(() => null);
+  return again === page.contentHash ? 'unchanged' : 'changed';
 }

@@ -6,9 +6,10 @@ import { normalizeUrl } from '../domain/normalize';
 import { isFinal } from '../domain/url-life';
 import type { PreviousVersion } from '../storage/d1/pages';
 import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';
+import { fromCache } from './cache';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
 import type { GateReport, GateResult } from './gate';
-import { finish, type Job, type ProcessDeps, transient } from './job';
+import { changeOf, finish, type Job, type ProcessDeps, transient } from './job';
 import { readBody } from './read';
 
 export const MAX_REDIRECT_HOPS = 5;
@@ -29,6 +30,12 @@ export async function processTask(
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
   if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
     return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
+  // A fresh copy in the page cache: no request to the site, not even robots.txt, and no politeness slot.
+  const cached = deps.cache ? await deps.cache(task.url) : null;
+  if (cached) {
+    const processed = await fromCache(job, cached);
+    return seed ? withSitemaps(processed, task.url, [], deps.sitemapInScope) : processed;
+  }
   const admission = await deps.gate(
     task.url,
     seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness,
@@ -141,22 +148,6 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       return processed;
     }
   }
-}
-
-/**
- * A 2xx in a recrawl: new since the previous crawl, unchanged when its content hash is the previous one's (a server
- * that ignores conditional requests; noise outside the content), or changed.
- */
-async function changeOf(
-  job: Job,
-  page: PageRecord,
-  previous: PreviousVersion | undefined,
-): Promise<'new' | 'changed' | 'unchanged'> {
-  if (!previous) return 'new';
-  if (!previous.contentHash || !page.contentHash) return 'changed';
-  if (previous.contentHash === page.contentHash) return 'unchanged';
-  const again = await job.deps.recrawl?.rehash?.(job.task.url, previous).catch(() => null);
-  return again === page.contentHash ? 'unchanged' : 'changed';
 }
 
 function pageRecord(job: Job, response: FetchedResponse): PageRecord {

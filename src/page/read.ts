@@ -168,7 +168,7 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
 }
 
 /** Why the plain HTML of a page does not hold it (domain/render-need.ts), or null: it does. */
-function pageNeed(body: Uint8Array, contentType: string | null, wordCount: number | null): string | null {
+export function pageNeed(body: Uint8Array, contentType: string | null, wordCount: number | null): string | null {
   // Most pages stop here: the words extraction found are the page's text (no decoding, no scan).
   if (wordCount !== null && wordCount >= CONTENT_WORDS) return null;
   const need = renderNeed({

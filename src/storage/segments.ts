@@ -20,9 +20,33 @@ function streamOf(parts: Uint8Array[], total: number): ReadableStream {
   return readable;
 }
 
+const segmentPrefix = (crawlId: string) => `crawls/${crawlId}/segments/`;
+const timeKey = (at: number) => at.toString(36).padStart(9, '0');
+
 function segmentKey(crawlId: string): string {
   // Time first, so a crawl's segments list in the order they were written.
-  return `crawls/${crawlId}/segments/${Date.now().toString(36).padStart(9, '0')}-${crypto.randomUUID()}`;
+  return `${segmentPrefix(crawlId)}${timeKey(Date.now())}-${crypto.randomUUID()}`;
+}
+
+/**
+ * Deletes a crawl's segments written before `before` (epoch ms; their keys start with their time, so they list
+ * first), up to `pages` listings of 1,000 keys; true once none is left.
+ */
+export async function deleteSegmentsBefore(
+  bucket: R2Bucket,
+  crawlId: string,
+  before: number,
+  pages: number,
+): Promise<boolean> {
+  const prefix = segmentPrefix(crawlId);
+  const last = `${prefix}${timeKey(before)}`;
+  for (let page = 0; page < pages; page++) {
+    const listing = await bucket.list({ prefix, limit: 1000 });
+    const keys = listing.objects.map((o) => o.key).filter((key) => key < last);
+    if (keys.length > 0) await bucket.delete(keys);
+    if (keys.length < listing.objects.length || !listing.truncated) return true;
+  }
+  return false;
 }
 
 /** A result with something to store: its body (a 2xx), its extraction record, or the links it found. */

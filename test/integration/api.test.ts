@@ -163,6 +163,7 @@ describe('POST /v1/crawls validation', () => {
       ignore: [],
       retentionDays: null,
       previousCrawlId: null,
+      maxAge: null,
       render: 'auto',
       waitFor: null,
       maxRenders: 10_000,

@@ -97,6 +97,7 @@ describe('exports', () => {
         'etag',
         'lastModified',
         'change',
+        'cachedFrom',
         'stored',
       ]);
       expect(rows).toHaveLength(pages.length);

@@ -21,6 +21,7 @@ interface RecordView {
   status: number;
   contentType: string;
   fetchedAt: string;
+  cachedFrom: string | null;
   metadata?: Record<string, unknown>;
   jsonLd?: Record<string, unknown>[];
   fields?: Record<string, unknown>;
@@ -277,14 +278,14 @@ describe('exports of a crawl with extract', () => {
     }
     const csv = (await (await api(`/v1/crawls/${id}/export?format=csv`)).text()).split('\r\n');
     expect(csv[0]).toBe(
-      'url,status,contentType,title,depth,bytes,fetchedAt,rendered,redirectTo,etag,lastModified,change,stored,description,language,wordCount,contentHash,name,price,rating,tags,image,specs',
+      'url,status,contentType,title,depth,bytes,fetchedAt,rendered,redirectTo,etag,lastModified,change,cachedFrom,stored,description,language,wordCount,contentHash,name,price,rating,tags,image,specs',
     );
     expect(csv[2]).toContain(',Desk Lamp,1299,,"[""home"",""light""]",');
   });
 });
 
 describe('POST /v1/scrape', () => {
-  it('answers the same record a crawl stores, with the outputs inline, and stores nothing', async () => {
+  it('answers the same record a crawl stores, with the outputs inline', async () => {
     const root = `${site()}/t/${namespace()}/docs/`;
     const extract = { formats: ['markdown', 'text', 'metadata', 'jsonLd'], fields: SPEC.fields };
     const id = await createCrawl({ seeds: [`${root}product.html`], maxDepth: 0, extract });
@@ -295,9 +296,10 @@ describe('POST /v1/scrape', () => {
     });
     expect(res.status).toBe(200);
     const scraped = (await res.json()) as Record<string, unknown>;
-    const { fetchedAt: _a, ...crawled } = await record(id, `${root}product.html`);
-    const { fetchedAt: _b, finalUrl, markdown, text, rendered, screenshot, ...rest } = scraped;
+    const { fetchedAt: _a, cachedFrom: _c, ...crawled } = await record(id, `${root}product.html`);
+    const { fetchedAt: _b, finalUrl, markdown, text, rendered, screenshot, cached, ...rest } = scraped;
     expect(rest).toEqual(crawled);
+    expect(cached).toBe(true); // the crawl's copy, fetched moments ago (the page cache: maxAge 300 s by default)
     expect([rendered, screenshot]).toEqual([null, null]); // a server-rendered page, no screenshot asked for
     expect(finalUrl).toBe(`${root}product.html`);
     expect(markdown).toBe((await content(id, `${root}product.html`, 'markdown')).body);

@@ -27,6 +27,7 @@ const page: PageRecord = {
   rendered: 'auto: empty-app-root',
   fetchedBodyAt: { key: 'crawls/x/segments/2', offset: 42, length: 512 },
   screenshotAt: { key: 'crawls/x/segments/2', offset: 554, length: 20_000 },
+  cachedFrom: 'scrape',
 };
 
 async function written(record: PageRecord): Promise<Record<string, unknown>> {
@@ -63,6 +64,7 @@ describe('the pages table mapping', () => {
       'rendered',
       'fetchedBodyAt',
       'screenshotAt',
+      'cachedFrom',
     ] as const)
       delete bare[field];
     delete bare.warnings;
@@ -81,6 +83,7 @@ describe('the pages table mapping', () => {
       rendered: null,
       fetchedBodyAt: null,
       screenshotAt: null,
+      cachedFrom: null,
     });
   });
 

@@ -154,6 +154,7 @@ export const pages = new Hono<CrawlEnv>()
         status: page.status,
         contentType: page.contentType,
         fetchedAt: new Date(page.fetchedAt).toISOString(),
+        cachedFrom: page.cachedFrom,
         ...record,
       });
     },

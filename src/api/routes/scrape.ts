@@ -6,13 +6,13 @@ import { errorSchema, scrapeResultSchema } from '../responses';
 import { MAX_BODY_BYTES, scrapeSchema } from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody } from '../validate';
 
-/** POST /v1/scrape: one URL fetched and extracted now, its record and outputs in the answer; nothing stored. */
+/** POST /v1/scrape: one URL fetched (or taken from the page cache) and extracted now, answered inline. */
 export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
   '/',
   routeDoc({
     summary: 'Scrape one URL now',
     description:
-      'Fetched (rendered when needed or asked), extracted, and answered inline: nothing is stored. Robots.txt and the host rate limit apply.',
+      'Fetched (rendered when needed or asked), extracted, and answered inline. Robots.txt and the host rate limit apply. A page any crawl or scrape stored within maxAge seconds (default 300) is answered from that copy, re-extracted, with no request to the site (cached: true); a page fetched is stored for the next scrapes.',
     tag: 'Scrape',
     responses: {
       200: json('The page', scrapeResultSchema),
@@ -26,13 +26,15 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
   limitBody(MAX_BODY_BYTES),
   jsonInput(scrapeSchema),
   async (c) => {
-    const { url, extract, render, waitFor, actions } = c.req.valid('json');
+    const { url, extract, render, waitFor, actions, maxAge } = c.req.valid('json');
     assertRequestAllowed(c.env, { seeds: [url], webhook: null });
     // Actions are done in the browser: a page given actions is rendered.
-    const result = await scrape(c.env, url, extract, {
+    const result = await scrape(c.env, url, {
+      spec: extract,
       render: actions.length > 0 ? 'always' : render,
       waitFor,
       actions,
+      maxAge,
     });
     if (result.kind === 'refused') throw new ApiError(result.status, result.code, result.message);
     const { kind: _kind, record, outputs, ...page } = result;

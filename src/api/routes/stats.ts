@@ -96,6 +96,7 @@ export const stats = new Hono<CrawlEnv>()
         status: snapshot.status,
         counts: snapshot.counts,
         pending: snapshot.pending,
+        cached: activity.cached,
         createdAt: new Date(crawl.createdAt).toISOString(),
         finishedAt: crawl.finishedAt === null ? null : new Date(crawl.finishedAt).toISOString(),
         rate: rates(snapshot, activity, query.window, now),

@@ -125,6 +125,7 @@ const FIELDS: { [F in PageField]: Mapping<F> } = {
   rendered: column('rendered', orNull(text)),
   fetchedBodyAt: span('fetched_key', 'fetched_offset', 'fetched_length'),
   screenshotAt: span('screenshot_key', 'screenshot_offset', 'screenshot_length'),
+  cachedFrom: column('cached_from', orNull(text)),
 };
 
 const isField = (name: string): name is PageField => name in FIELDS;

@@ -17,7 +17,17 @@ import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
 // its rows through readPage.
 
 /** The fields a listing shows. */
-const LISTED = ['url', 'status', 'contentType', 'title', 'depth', 'bytes', 'fetchedAt', 'rendered'] as const;
+const LISTED = [
+  'url',
+  'status',
+  'contentType',
+  'title',
+  'depth',
+  'bytes',
+  'fetchedAt',
+  'rendered',
+  'cachedFrom',
+] as const;
 
 /** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
 export interface PageView extends Omit<PageOf<(typeof LISTED)[number]>, 'fetchedAt'> {
@@ -33,6 +43,7 @@ const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
   bytes: p.bytes,
   fetchedAt: new Date(p.fetchedAt).toISOString(),
   rendered: p.rendered,
+  cachedFrom: p.cachedFrom,
 });
 
 /** Pages of a crawl in URL order (keyset pagination: stable while the crawl adds pages). */
@@ -128,6 +139,7 @@ const STORED = [
   'rendered',
   'fetchedBodyAt',
   'screenshotAt',
+  'cachedFrom',
 ] as const;
 
 /** A page's stored body, record and links, and what its record is reported with. */
@@ -329,6 +341,7 @@ export const PAGE_RECORD_FIELDS = [
   'etag',
   'lastModified',
   'change',
+  'cachedFrom',
   'stored',
 ] as const satisfies readonly (keyof ExportRecord)[];
 
@@ -429,30 +442,44 @@ export function pageUpserts(db: D1Database, crawlId: string, pages: readonly Pag
 // ---- aggregates for the stats endpoint and the dashboard ----
 
 export interface CrawlActivity {
-  /** First and last page fetched, epoch ms (null before the first). */
+  /** First and last page fetched from the site, epoch ms (null before the first). */
   firstAt: number | null;
   lastAt: number | null;
   /** Pages fetched at or after `since`. */
   recent: number;
+  /** Pages stored from the page cache (maxAge), not fetched: left out of the times and rates. */
+  cached: number;
 }
 
 export async function crawlActivity(db: D1Database, crawlId: string, since: number): Promise<CrawlActivity> {
+  const fetched = (value: string) => `CASE WHEN cached_from IS NULL THEN ${value} END`;
   const row = await db
     .prepare(
-      'SELECT MIN(fetched_at) AS first_at, MAX(fetched_at) AS last_at, SUM(fetched_at >= ?) AS recent FROM pages WHERE crawl_id = ?',
+      `SELECT MIN(${fetched('fetched_at')}) AS first_at, MAX(${fetched('fetched_at')}) AS last_at,
+       SUM(${fetched('fetched_at >= ?')}) AS recent, SUM(cached_from IS NOT NULL) AS cached FROM pages WHERE crawl_id = ?`,
     )
     .bind(since, crawlId)
-    .first<{ first_at: number | null; last_at: number | null; recent: number | null }>();
-  return { firstAt: row?.first_at ?? null, lastAt: row?.last_at ?? null, recent: row?.recent ?? 0 };
+    .first<{ first_at: number | null; last_at: number | null; recent: number | null; cached: number | null }>();
+  return {
+    firstAt: row?.first_at ?? null,
+    lastAt: row?.last_at ?? null,
+    recent: row?.recent ?? 0,
+    cached: row?.cached ?? 0,
+  };
 }
 
-/** Pages fetched per interval (interval start, epoch ms). */
+/** Pages fetched from the site per interval (interval start, epoch ms); those from the page cache are not. */
 export async function pageSeries(
   db: D1Database,
   crawlId: string,
   seconds: number,
 ): Promise<{ at: number; fetched: number }[]> {
-  const counted = await perInterval(db, { column: 'fetched_at', from: 'pages WHERE crawl_id = ?' }, crawlId, seconds);
+  const counted = await perInterval(
+    db,
+    { column: 'fetched_at', from: 'pages WHERE crawl_id = ? AND cached_from IS NULL' },
+    crawlId,
+    seconds,
+  );
   return counted.map(({ at, n }) => ({ at, fetched: n }));
 }
 

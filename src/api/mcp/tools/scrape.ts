@@ -24,9 +24,9 @@ export const scrapeTool: Tool = {
     'extracts it: the page as markdown of its main content, and a JSON line of its metadata (title, description, ' +
     'language, ...), status and any `fields` asked for with CSS selectors in `extract`. `render`: "auto" renders in ' +
     'a browser only pages that need JavaScript, "always" or "never" force it; a "screenshot" format comes back as ' +
-    'an image. Nothing is stored. Long markdown is ' +
-    'cut at 20,000 characters: call again with the `offset` the result gives (the page is fetched again; for long ' +
-    'pages a crawl with get_page reads a stored copy).',
+    'an image. A page scraped or crawled within `maxAge` seconds (default 300) is answered from its stored copy, ' +
+    'with no request to the site. Long markdown is cut at 20,000 characters: call again with the `offset` the ' +
+    'result gives (within maxAge the stored copy is read again, not the site).',
   input: scrapeRequestObject.extend(own.shape),
   readOnly: false,
   async run(args, api) {
