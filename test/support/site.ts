@@ -20,6 +20,7 @@
  *   cond-<n>          ETag / Last-Modified and 304s for recrawls; PUT /__bump/<ns> changes p2, removes p3,
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
+ *   pdf               PDFs: text with metadata, links, scanned, broken, huge (see pdf-site.ts).
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
  *                     paragraphs), for reading a page in parts.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
@@ -34,6 +35,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { docsSite } from './docs-site.ts';
 import type { HostLogEntry } from './host-log';
+import { pdfSite } from './pdf-site.ts';
 import { spaSite, trapHit, trapHits } from './spa-site.ts';
 
 export interface SiteServer {
@@ -721,6 +723,7 @@ function handler(ports: Ports) {
     }
     const fault = /^\/t\/([A-Za-z0-9_-]+)\/faults\/(.*)$/.exec(url.pathname);
     if (fault && faults(fault[1] as string, fault[2] as string, req, res, ports.a)) return;
+    if (await pdfSite(url.pathname, req, res)) return;
     const reply = route(url.pathname, ports, host);
     const send = () => {
       res.writeHead(reply.status, reply.headers ?? {});
