@@ -7,6 +7,7 @@ import { normalizeUrl } from '../domain/normalize';
 import { isPdf, pdfTitle } from '../domain/pdf';
 import { isFinal } from '../domain/url-life';
 import type { PreviousVersion } from '../storage/d1/pages';
+import { encodeRecord } from '../storage/records';
 import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
 import type { GateReport, GateResult } from './gate';
@@ -158,8 +159,8 @@ function setChange(job: Job, page: PageRecord, previous: PreviousVersion | undef
 }
 
 /**
- * A PDF larger than the body cap (the fetch stopped reading at the cap): stored unread, with a warning and no body,
- * rather than failed. Its content hash is of its length and validators, so a recrawl still tells a change.
+ * A PDF larger than the body cap (the fetch stopped reading at the cap): stored unread, with a warning and no body
+ * (and a record of no content when the crawl extracts), rather than failed. Its content hash is of its length and validators, so a recrawl still tells a change.
  */
 async function oversizedPdf(
   job: Job,
@@ -177,7 +178,11 @@ async function oversizedPdf(
   page.warnings = [`pdf: larger than the ${limit}-byte body cap${size}: not read, body not stored`];
   page.contentHash = await sha256Hex(`pdf ${size} ${page.etag ?? ''} ${page.lastModified ?? ''}`);
   setChange(job, page, previous);
-  return finish(job, { kind: 'stored', fetched: true, links: [] }, { page });
+  // A crawl (or scrape) that extracts gets a record saying why it is empty.
+  const record = job.deps.extract
+    ? { record: encodeRecord({ wordCount: 0, contentHash: page.contentHash, warnings: page.warnings }, {}) }
+    : {};
+  return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, ...record });
 }
 
 function pageRecord(job: Job, response: FetchedResponse): PageRecord {

@@ -40,7 +40,16 @@ const exported = async (id: string): Promise<Map<string, ExportRow>> => {
   return new Map(rows.map((row) => [row.url, row]));
 };
 
-const PDFS = ['report.pdf', 'links.pdf', 'scanned.pdf', 'broken.pdf', 'truncated.pdf', 'download', 'huge.pdf'];
+const PDFS = [
+  'report.pdf',
+  'links.pdf',
+  'scanned.pdf',
+  'broken.pdf',
+  'encrypted.pdf',
+  'truncated.pdf',
+  'download',
+  'huge.pdf',
+];
 
 describe('PDFs in a crawl', () => {
   it('reads text, markdown, metadata and links; follows the links; stores every PDF, unreadable ones with a warning', async () => {
@@ -52,8 +61,8 @@ describe('PDFs in a crawl', () => {
       extract: { formats: ['markdown', 'text', 'metadata', 'links'] },
     });
     const crawl = await waitForCrawl(id);
-    // index, 7 documents, and a.html, b.html, c.html reached only through links.pdf.
-    expect(crawl.counts).toMatchObject({ stored: 11, failed: 0 });
+    // index, 8 documents, and a.html, b.html, c.html reached only through links.pdf.
+    expect(crawl.counts).toMatchObject({ stored: 12, failed: 0 });
 
     const report = await record(id, `${root}report.pdf`);
     expect(report.metadata).toMatchObject({
@@ -96,6 +105,7 @@ describe('PDFs in a crawl', () => {
       warnings: ['pdf: no text layer (scanned?)'],
     });
     expect((await record(id, `${root}scanned.pdf`)).metadata).toMatchObject({ pages: 2, pagesRead: 2, title: null });
+    expect(rows.get(`${root}encrypted.pdf`)?.warnings).toEqual(['pdf: encrypted (a password is needed), not read']);
     for (const broken of ['broken.pdf', 'truncated.pdf'])
       expect(rows.get(`${root}${broken}`)?.warnings, broken).toEqual([
         expect.stringMatching(/^pdf: could not be parsed: /),
@@ -159,11 +169,19 @@ describe('POST /v1/scrape of a PDF', () => {
     expect(scraped.warnings).toEqual([]);
   });
 
-  it('answers a broken PDF with its warning, not an error', async () => {
-    const url = `${site()}/t/${namespace()}/pdf/broken.pdf`;
-    const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url }) });
-    expect(res.status).toBe(200);
-    const scraped = (await res.json()) as { warnings: string[]; markdown?: string };
-    expect(scraped.warnings).toEqual([expect.stringMatching(/^pdf: could not be parsed: /)]);
+  it('answers a broken or oversized PDF with its warning, not an error', async () => {
+    const root = `${site()}/t/${namespace()}/pdf/`;
+    const scrape = async (name: string) => {
+      const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: `${root}${name}` }) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as { warnings: string[]; wordCount: number; markdown?: string };
+    };
+    expect((await scrape('broken.pdf')).warnings).toEqual([expect.stringMatching(/^pdf: could not be parsed: /)]);
+    expect(await scrape('huge.pdf')).toMatchObject({
+      wordCount: 0,
+      warnings: [
+        `pdf: larger than the ${env.MAX_BODY_BYTES}-byte body cap (209715200 bytes): not read, body not stored`,
+      ],
+    });
   });
 });

@@ -7,13 +7,14 @@
  *   a.html, b.html, c.html   pages the links lead to
  *   scanned.pdf     two pages of drawn shapes only: no text layer
  *   broken.pdf      "%PDF-1.7" and then garbage
+ *   encrypted.pdf   encrypted with a password
  *   truncated.pdf   the first half of report.pdf
  *   download        report.pdf sent as application/octet-stream
  *   huge.pdf        declared 200 MB, streamed (never held) until the client goes away
  *   huge-sent       JSON: bytes of huge.pdf written before the client went away, for this namespace
  */
 import type http from 'node:http';
-import { garbagePdf, imageOnlyPdf, prose, textPdf } from './pdfs.ts';
+import { encryptedPdf, garbagePdf, imageOnlyPdf, prose, textPdf } from './pdfs.ts';
 
 const HUGE_PDF_BYTES = 200 * 1024 * 1024;
 
@@ -62,7 +63,16 @@ const linked = (origin: string, ns: string) =>
 const html = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
-const DOCUMENTS = ['report.pdf', 'links.pdf', 'scanned.pdf', 'broken.pdf', 'truncated.pdf', 'download', 'huge.pdf'];
+const DOCUMENTS = [
+  'report.pdf',
+  'links.pdf',
+  'scanned.pdf',
+  'broken.pdf',
+  'encrypted.pdf',
+  'truncated.pdf',
+  'download',
+  'huge.pdf',
+];
 
 function streamHuge(key: string, res: http.ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(HUGE_PDF_BYTES) });
@@ -95,6 +105,8 @@ async function documentFor(rest: string, origin: string, ns: string): Promise<Ui
       return once('scanned', () => imageOnlyPdf(2));
     case 'broken.pdf':
       return garbagePdf();
+    case 'encrypted.pdf':
+      return once('encrypted', encryptedPdf);
     case 'truncated.pdf': {
       const whole = await report();
       return whole.subarray(0, Math.floor(whole.length / 2));

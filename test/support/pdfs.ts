@@ -2,7 +2,7 @@
  * PDFs made for tests and measurements (pdf-lib): text over pages with Info metadata, URI link annotations, pages with
  * no text layer, and broken files. Deterministic: the same arguments give the same bytes.
  */
-import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 
 export interface TextPdf {
   title?: string;
@@ -83,6 +83,35 @@ export async function imageOnlyPdf(pages = 2): Promise<Uint8Array> {
     const page = doc.addPage([612, 792]);
     for (let r = 0; r < 20; r++) page.drawRectangle({ x: 40 + r * 5, y: 100 + r * 30, width: 400, height: 12 });
   }
+  return doc.save({ useObjectStreams: false });
+}
+
+/** Hex of `n` deterministic bytes. */
+const hexBytes = (n: number, seed: number) =>
+  Array.from({ length: n }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, '0')).join('');
+
+/**
+ * A PDF encrypted with the standard handler and a user password (its O and U entries are arbitrary bytes, so no
+ * password opens it): a reader asks for a password.
+ */
+export async function encryptedPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setCreationDate(FIXED_DATE);
+  doc.setModificationDate(FIXED_DATE);
+  doc.addPage([612, 792]).drawText('secret');
+  const { context } = doc;
+  context.trailerInfo.Encrypt = context.register(
+    context.obj({
+      Filter: 'Standard',
+      V: 1,
+      R: 2,
+      Length: 40,
+      P: -4,
+      O: PDFHexString.of(hexBytes(32, 1)),
+      U: PDFHexString.of(hexBytes(32, 2)),
+    }),
+  );
+  context.trailerInfo.ID = context.obj([PDFHexString.of(hexBytes(16, 3)), PDFHexString.of(hexBytes(16, 3))]);
   return doc.save({ useObjectStreams: false });
 }
 

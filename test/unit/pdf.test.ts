@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/pdf';
 import { pdfExtract } from '../../src/domain/pdf-extract';
 import { readPdf } from '../../src/domain/pdf-read';
-import { garbagePdf, imageOnlyPdf, prose, textPdf } from '../support/pdfs';
+import { encryptedPdf, garbagePdf, imageOnlyPdf, prose, textPdf } from '../support/pdfs';
 
 const item = (str: string, y: number, hasEOL = true, height = 11) => ({ str, y, height, hasEOL });
 const PDF_HEAD = new TextEncoder().encode('%PDF-1.4\n');
@@ -126,10 +126,12 @@ describe('readPdf', () => {
     expect(big.warnings).toEqual([`pdf: ${bytes.byteLength} bytes, more than the 100 read: not read`]);
   });
 
-  it('says what it could not read: no text layer, garbage, a truncated file; never throws', async () => {
+  it('says what it could not read: no text layer, encrypted, garbage, a truncated file; never throws', async () => {
     const scanned = await readPdf(await imageOnlyPdf(2), 'https://x.example/s.pdf', LIMITS);
     expect(scanned.pages).toEqual([[], []]);
     expect(scanned.warnings).toEqual(['pdf: no text layer (scanned?)']);
+    const encrypted = await readPdf(await encryptedPdf(), 'https://x.example/e.pdf', LIMITS);
+    expect(encrypted.warnings).toEqual(['pdf: encrypted (a password is needed), not read']);
     const garbage = await readPdf(garbagePdf(), 'https://x.example/g.pdf', LIMITS);
     expect(garbage.warnings).toEqual([expect.stringMatching(/^pdf: could not be parsed: /)]);
     const whole = await textPdf({ pages: [prose(1, 3)] });
