@@ -110,6 +110,13 @@ describe('PDFs in a crawl', () => {
       expect(rows.get(`${root}${broken}`)?.warnings, broken).toEqual([
         expect.stringMatching(/^pdf: could not be parsed: /),
       ]);
+
+    // llms.txt lists the PDFs stored with their titles; llms-full.txt holds their markdown.
+    const llms = await (await api(`/v1/crawls/${id}/llms.txt`)).text();
+    expect(llms).toContain(`- [Quarterly Crawl Report](${root}report.pdf)`);
+    expect(llms).not.toContain(`${root}huge.pdf`);
+    const full = await (await api(`/v1/crawls/${id}/llms-full.txt`)).text();
+    expect(full).toContain(`# Quarterly Crawl Report\n\nSource: ${root}report.pdf\n\n## Page 1\n\nIntroduction`);
   });
 
   it('stores a PDF larger than the body cap unread, with a warning, having read no more than the cap', async () => {
