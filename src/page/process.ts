@@ -160,7 +160,8 @@ function setChange(job: Job, page: PageRecord, previous: PreviousVersion | undef
 
 /**
  * A PDF larger than the body cap (the fetch stopped reading at the cap): stored unread, with a warning and no body
- * (and a record of no content when the crawl extracts), rather than failed. Its content hash is of its length and validators, so a recrawl still tells a change.
+ * (and a record of no content when the crawl extracts), rather than failed. Its content hash is of its length and
+ * validators, so a recrawl still tells a change.
  */
 async function oversizedPdf(
   job: Job,

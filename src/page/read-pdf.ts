@@ -1,4 +1,3 @@
-import { isPdf } from '../domain/pdf';
 import { pdfExtract } from '../domain/pdf-extract';
 import { readPdf } from '../domain/pdf-read';
 import { limiter } from '../lib/limit';
@@ -6,11 +5,9 @@ import { encodeRecord } from '../storage/records';
 import type { PageRecord, Processed } from '../types';
 import { finish, type Job, MAX_LINKS_RECORDED } from './job';
 
-export { isPdf };
-
 /**
- * One PDF read at a time per isolate: pdf.js holds several times a document's bytes while it reads it (see
- * docs/extraction.md), and a consumer fetches many pages at once within its 128 MB.
+ * One PDF read at a time per isolate: pdf.js holds a copy of a document's bytes and 10-40 MB more while it reads it
+ * (measured: docs/extraction.md), and a consumer fetches many pages at once within its 128 MB.
  */
 const reading = limiter(1);
 

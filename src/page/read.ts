@@ -4,13 +4,14 @@ import type { ExtractSpec } from '../domain/extract/spec';
 import { sha256Hex } from '../domain/hash';
 import { decodeBody, isHtml } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
+import { isPdf } from '../domain/pdf';
 import { CONTENT_WORDS, renderNeed } from '../domain/render-need';
 import { isGzip, parseSitemap } from '../domain/sitemap';
 import { encodeRecord } from '../storage/records';
 import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../types';
 import { gunzipCapped } from './fetcher';
 import { finish, type Job, MAX_LINKS_RECORDED } from './job';
-import { isPdf, readPdfBody } from './read-pdf';
+import { readPdfBody } from './read-pdf';
 import { type RenderStep, renderStep } from './rendering';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
