@@ -126,23 +126,24 @@ export async function readPdf(bytes: Uint8Array, url: string, limits: PdfLimits 
     return read;
   }
   const reading: Reading = { read, limits, url, started: Date.now(), chars: 0, seen: new Set() };
-  const { getDocument } = await getResolvedPDFJS();
-  // pdf.js takes the buffer it is given (it may detach it): it gets a copy, the body is stored as fetched.
-  const loading = getDocument({
-    data: bytes.slice(),
-    isEvalSupported: false,
-    useSystemFonts: true,
-    disableFontFace: true,
-    verbosity: 0,
-  });
   const timer = overrun(limits.budgetMs + 1000);
+  let loading: Loading | undefined;
   try {
+    const { getDocument } = await getResolvedPDFJS();
+    // pdf.js takes the buffer it is given (it detaches it): it gets a copy, the body is stored as fetched.
+    loading = getDocument({
+      data: bytes.slice(),
+      isEvalSupported: false,
+      useSystemFonts: true,
+      disableFontFace: true,
+      verbosity: 0,
+    });
     await Promise.race([readDocument(reading, loading), timer.promise]);
   } catch (error) {
     read.warnings.push(failure(error));
   } finally {
     timer.clear();
-    await loading.destroy().catch(() => undefined);
+    await loading?.destroy().catch(() => undefined);
   }
   if (read.pages.length > 0 && read.pages.every((p) => p.length === 0))
     read.warnings.push('pdf: no text layer (scanned?)');
