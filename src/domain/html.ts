@@ -106,7 +106,7 @@ export function decodeBody(bytes: Uint8Array, contentType: string | null): strin
 }
 
 /** Media type without parameters, lower-cased ("text/html"), or null. */
-function mediaType(contentType: string | null): string | null {
+export function mediaType(contentType: string | null): string | null {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   return type ? type : null;
 }

@@ -20,8 +20,10 @@ export class NetworkError extends Error {
     super(failure.message);
   }
 }
-/** The decompressed body exceeded the cap; permanent. */
-export class BodyTooLargeError extends Error {}
+/** The decompressed body exceeded the cap; permanent. `response`: the answer's head, when a response got that far. */
+export class BodyTooLargeError extends Error {
+  response?: Omit<FetchedResponse, 'body'>;
+}
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
@@ -183,7 +185,10 @@ export async function fetchOnce(
     try {
       body = await readBody(response, settings.maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw error;
+      if (error instanceof BodyTooLargeError) {
+        error.response = { status: response.status, headers: response.headers, respondedAt };
+        throw error;
+      }
       throw new NetworkError(
         controller.signal.aborted
           ? { kind: 'timeout', message: `timeout after ${timeoutMs} ms reading body` }

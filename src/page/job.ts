@@ -56,6 +56,9 @@ export interface ProcessDeps {
   now?: () => number;
 }
 
+/** Outgoing links recorded per page, in R2 beside its body (all of them are still considered for crawling). */
+export const MAX_LINKS_RECORDED = 1000;
+
 /** A claimed task being worked on: the one place outcomes are built. */
 export interface Job {
   task: CrawlTask;

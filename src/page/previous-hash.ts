@@ -1,5 +1,6 @@
 import { extractPage } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec';
+import { isHtml } from '../domain/html';
 import type { UsageMeter } from '../domain/usage';
 import type { PreviousVersion } from '../storage/d1/pages';
 import { readSpan } from '../storage/spans';
@@ -17,7 +18,7 @@ export async function previousHash(
   spec: ExtractSpec,
   meter?: UsageMeter,
 ): Promise<string | null> {
-  if (!previous.bodyAt) return null;
+  if (!previous.bodyAt || !isHtml(previous.contentType)) return null;
   const body = await readSpan(bucket, previous.bodyAt, meter);
   if (!body) return null;
   return (await extractPage(body, previous.contentType, url, spec)).record.contentHash;

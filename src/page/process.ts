@@ -2,9 +2,12 @@ import { isRefusedUrl } from '../domain/address';
 import { backoffSeconds } from '../domain/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/classify';
 import { isHostUnreachable } from '../domain/fetch-failure';
+import { sha256Hex } from '../domain/hash';
 import { normalizeUrl } from '../domain/normalize';
+import { isPdf, pdfTitle } from '../domain/pdf';
 import { isFinal } from '../domain/url-life';
 import type { PreviousVersion } from '../storage/d1/pages';
+import { encodeRecord } from '../storage/records';
 import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';
 import { fromCache } from './cache';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
@@ -106,7 +109,7 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
     );
   } catch (error) {
     await done();
-    return fetchFailed(job, error);
+    return (await oversizedPdf(job, error, previous)) ?? fetchFailed(job, error);
   }
   if (typeof response === 'string') {
     await done();
@@ -148,6 +151,34 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       return processed;
     }
   }
+}
+
+/**
+ * A PDF larger than the body cap (the fetch stopped reading at the cap): stored unread, with a warning and no body
+ * (and a record of no content when the crawl extracts), rather than failed. Its content hash is of its length and
+ * validators, so a recrawl still tells a change.
+ */
+async function oversizedPdf(
+  job: Job,
+  error: unknown,
+  previous: PreviousVersion | undefined,
+): Promise<Processed | null> {
+  const head = error instanceof BodyTooLargeError ? error.response : undefined;
+  if (!head || head.status < 200 || head.status > 299 || !isPdf(head.headers.get('content-type'))) return null;
+  const page = pageRecord(job, { ...head, body: new Uint8Array(0) });
+  const declared = Number(head.headers.get('content-length') ?? Number.NaN);
+  const limit = job.deps.settings.maxBodyBytes;
+  const size = Number.isSafeInteger(declared) ? ` (${declared} bytes)` : '';
+  page.bytes = Number.isSafeInteger(declared) ? declared : limit;
+  page.title = pdfTitle(null, [], job.task.url);
+  page.warnings = [`pdf: larger than the ${limit}-byte body cap${size}: not read, body not stored`];
+  page.contentHash = await sha256Hex(`pdf ${size} ${page.etag ?? ''} ${page.lastModified ?? ''}`);
+  if (job.deps.recrawl !== undefined) page.change = await changeOf(job, page, previous);
+  // A crawl (or scrape) that extracts gets a record saying why it is empty.
+  const record = job.deps.extract
+    ? { record: encodeRecord({ wordCount: 0, contentHash: page.contentHash, warnings: page.warnings }, {}) }
+    : {};
+  return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, ...record });
 }
 
 function pageRecord(job: Job, response: FetchedResponse): PageRecord {

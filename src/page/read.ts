@@ -4,26 +4,27 @@ import type { ExtractSpec } from '../domain/extract/spec';
 import { sha256Hex } from '../domain/hash';
 import { decodeBody, isHtml } from '../domain/html';
 import { normalizeUrl } from '../domain/normalize';
+import { isPdf } from '../domain/pdf';
 import { CONTENT_WORDS, renderNeed } from '../domain/render-need';
 import { isGzip, parseSitemap } from '../domain/sitemap';
 import { encodeRecord } from '../storage/records';
 import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../types';
 import { gunzipCapped } from './fetcher';
-import { finish, type Job } from './job';
+import { finish, type Job, MAX_LINKS_RECORDED } from './job';
+import { readPdfBody } from './read-pdf';
 import { type RenderStep, renderStep } from './rendering';
-
-/** Outgoing links recorded per page, in R2 beside its body (all of them are still considered for crawling). */
-const MAX_LINKS_RECORDED = 1000;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
 /**
  * A 2xx response to store, with what it offers: a sitemap's locations (more sitemaps for an index), an HTML page's
- * links and title (and its extraction record when the crawl extracts); other content types are stored as they are.
+ * links and title (and its extraction record when the crawl extracts), a PDF's text, metadata and links (read-pdf.ts);
+ * other content types are stored as they are.
  * What cannot be read of a page is a property of the page: it is stored with a warning, never retried.
  */
 export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
   if (job.claim.kind === 'sitemap') return readSitemap(job, page, body);
+  if (isPdf(page.contentType, body)) return readPdfBody(job, page, body);
   if (!isHtml(page.contentType)) {
     page.contentHash = await sha256Hex(body);
     return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, links: [], body });

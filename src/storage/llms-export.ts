@@ -6,8 +6,8 @@ import { recordsOf } from './page-export';
 const ROWS = 500;
 const ROWS_WITH_RECORDS = 100;
 
-/** A page llms.txt lists: stored, and HTML (a redirect, an error or an image says nothing to a reader). */
-const listed = (row: ExportRow): boolean => row.stored && /html/i.test(row.contentType ?? '');
+/** A page llms.txt lists: stored, and HTML or PDF (a redirect, an error or an image says nothing to a reader). */
+const listed = (row: ExportRow): boolean => row.stored && /html|pdf/i.test(row.contentType ?? '');
 
 /** Streams text made from the crawl's pages, a step of rows at a time, in URL order. */
 function streamRows(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ExtractedRecord, ExtractOutputs } from '../domain/extract';
+import type { PdfRecord } from '../domain/pdf-extract';
 import type { Span } from '../types';
 import { readSpan } from './spans';
 
@@ -24,7 +25,7 @@ const storedRecordSchema = z.object({
 
 export type StoredRecord = z.output<typeof storedRecordSchema>;
 
-export function encodeRecord(record: ExtractedRecord, outputs: ExtractOutputs): Uint8Array {
+export function encodeRecord(record: ExtractedRecord | PdfRecord, outputs: ExtractOutputs): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ record, outputs }));
 }
 

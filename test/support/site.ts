@@ -22,6 +22,7 @@
  *   watch             a site that changes between two crawls (text, a field, a removed page, noise), see
  *                     watch-site.ts.
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
+ *   pdf               PDFs: text with metadata, links, scanned, broken, huge (see pdf-site.ts).
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
  *                     paragraphs), for reading a page in parts.
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
@@ -36,6 +37,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { docsSite } from './docs-site.ts';
 import type { HostLogEntry } from './host-log';
+import { pdfSite } from './pdf-site.ts';
 import { spaSite, trapHit, trapHits } from './spa-site.ts';
 import { watchSite } from './watch-site.ts';
 
@@ -726,6 +728,7 @@ function handler(ports: Ports) {
     }
     const fault = /^\/t\/([A-Za-z0-9_-]+)\/faults\/(.*)$/.exec(url.pathname);
     if (fault && faults(fault[1] as string, fault[2] as string, req, res, ports.a)) return;
+    if (await pdfSite(url.pathname, req, res)) return;
     const reply = route(url.pathname, ports, host);
     const send = () => {
       res.writeHead(reply.status, reply.headers ?? {});

@@ -44,7 +44,7 @@ export interface PageExtract {
 }
 
 /** Words of a text: runs of letters or digits, and each ideograph or kana on its own. */
-function countWords(text: string): number {
+export function countWords(text: string): number {
   return (
     text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{N}\p{M}'’_-]*/gu) ?? []
   ).length;
