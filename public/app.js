@@ -482,7 +482,7 @@ const usd = (/** @type {number} */ n) => (n === 0 ? '$0' : n < 0.01 ? `$${n.toPr
 /** @param {ReturnType<typeof progressParts>} parts @param {Stats} s @param {Usage} u */
 function renderProgress(parts, s, u) {
   const c = s.counts;
-  const done = c.stored + c.failed + c.skipped;
+  const done = c.stored + c.failed + c.skipped + (c.duplicates ?? 0);
   const percent = s.status === 'completed' ? 100 : c.discovered > 0 ? Math.floor((100 * done) / c.discovered) : 0;
   parts.bar.style.width = `${percent}%`;
   parts.progress.setAttribute('aria-valuenow', String(percent));
@@ -497,6 +497,7 @@ function renderProgress(parts, s, u) {
     figure('stored', fmt(c.stored)),
     figure('failed', fmt(c.failed)),
     figure('skipped', fmt(c.skipped)),
+    figure('duplicates', fmt(c.duplicates ?? 0)),
     figure('rendered', `${fmt(u.renders)} · ${u.operations.browserSeconds.toFixed(1)} browser s`),
     figure('cost so far', usd(u.estimate.usd)),
     figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),

@@ -196,6 +196,7 @@ async function processDeps(
     sitemapInScope,
     readSitemaps: config.sitemaps,
     extract: config.extract ?? null,
+    duplicates: config.duplicates,
     crawlId,
     gate,
     politeness,

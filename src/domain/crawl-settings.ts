@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DUPLICATE_MODES } from './duplicates';
 import { extractSpecSchema, selectorSchema } from './extract/spec-schema';
 import { normalizeUrl } from './normalize';
 import { compilePattern, PatternError } from './patterns';
@@ -99,6 +100,12 @@ const settings = {
     .nullable()
     .default(null)
     .describe('What each HTML page is extracted into; null: the raw body, title and links only.'),
+  duplicates: z
+    .enum(DUPLICATE_MODES)
+    .default('skip')
+    .describe(
+      'skip: a page whose rel=canonical names another URL of the crawl, or whose content another page had first, is recorded as a duplicate of it (no second copy); keep: every URL stored.',
+    ),
   retentionDays: count(1, 3650).default(null).describe("Days the crawl's data is kept once it ended; null: kept."),
   ...renderFields,
   maxRenders: count(0, 100_000_000)

@@ -19,6 +19,7 @@
  *                     lastmod), and big.xml.gz: <n> URLs in one gzipped sitemap.
  *   cond-<n>          ETag / Last-Modified and 304s for recrawls; PUT /__bump/<ns> changes p2, removes p3,
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
+ *   shop, copies      canonicals and pages of the same content, for duplicates (see shop-site.ts).
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
  *                     paragraphs), for reading a page in parts.
@@ -34,6 +35,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { docsSite } from './docs-site.ts';
 import type { HostLogEntry } from './host-log';
+import { shopSite } from './shop-site.ts';
 import { spaSite, trapHit, trapHits } from './spa-site.ts';
 
 export interface SiteServer {
@@ -536,6 +538,7 @@ function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply
   const atlasN = /^atlas-(\d+)$/.exec(variant);
   if (atlasN) return atlas(ns, rest, host, Number(atlasN[1]));
   if (variant === 'docs') return docsSite(ns, rest);
+  if (variant === 'shop' || variant === 'copies') return shopSite(ns, variant, rest);
   if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
   const long = /^long-(\d+)$/.exec(variant);
   if (long) return longSite(rest, Number(long[1]));

@@ -20,6 +20,8 @@ export const SCHEMA: SchemaStep[] = [
    ) WITHOUT ROWID;`,
   // 2: a throttled URL keeps the slot its host reserved for it (epoch ms), handed back with its next claim.
   'ALTER TABLE urls ADD COLUMN reserved_at INTEGER',
+  // 3: the first URL of each content hash (domain/duplicates.ts): one row per distinct content the crawl stored.
+  'CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, url TEXT NOT NULL) WITHOUT ROWID',
 ];
 
 export interface UrlRow {
