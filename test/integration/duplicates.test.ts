@@ -3,6 +3,7 @@ import { env } from 'cloudflare:workers';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { pageListSchema } from '../../src/api/responses';
+import { runDueSchedules } from '../../src/jobs/schedules';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { exportWarc } from '../../src/storage/warc-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
@@ -107,6 +108,43 @@ describe('duplicates', () => {
     expect(crawl.counts).toEqual({ discovered: 89, fetched: 89, stored: 88, duplicates: 0, failed: 1, skipped: 0 });
     expect(crawl.config).toMatchObject({ duplicates: 'keep' });
     expect((await allPages(id)).filter((p) => p.duplicateOf !== null)).toEqual([]);
+  });
+
+  it('a recrawl keeps duplicates duplicates, and lists none of them as new, changed or gone', async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const res = await api('/v1/schedules', {
+      method: 'POST',
+      body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [base] } }),
+    });
+    const { id: scheduleId } = (await res.json()) as { id: string };
+    const runOnce = async () => {
+      await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(scheduleId).run();
+      await runDueSchedules(env);
+      const row = await env.DB.prepare('SELECT last_crawl_id FROM schedules WHERE id = ?')
+        .bind(scheduleId)
+        .first<{ last_crawl_id: string }>();
+      return row?.last_crawl_id ?? '';
+    };
+    const first = await runOnce();
+    expect((await waitForCrawl(first)).counts).toMatchObject({ stored: 44, duplicates: 44 });
+    const second = await runOnce();
+    expect(second).not.toBe(first);
+    expect((await waitForCrawl(second)).counts).toMatchObject({ stored: 44, duplicates: 44 });
+    const pages = await allPages(second);
+    const duplicates = new Set(pages.filter((p) => p.duplicateOf !== null).map((p) => p.url));
+    for (let n = 1; n <= SHOP_PRODUCTS; n++) expect(duplicates.has(`${base}p/${n}.html`)).toBe(true);
+    const changes = (await (await api(`/v1/crawls/${second}/changes?limit=1000`)).json()) as {
+      changes: { url: string; kind: string }[];
+    };
+    // Nothing of the shop changed: at most the pages of the same content trade places (about.html and
+    // company/about.html, a.html and b.html: whichever comes first is kept), never a duplicate.
+    expect(changes.changes.filter((c) => duplicates.has(c.url) || c.kind === 'gone')).toEqual([]);
+    expect(changes.changes.filter((c) => !/\/(company\/)?about\.html$|\/[ab]\.html$/.test(c.url))).toEqual([]);
+    const unchanged = (await (await api(`/v1/crawls/${second}/changes?kind=unchanged&limit=1000`)).json()) as {
+      changes: { url: string }[];
+    };
+    expect(unchanged.changes.filter((c) => duplicates.has(c.url))).toEqual([]);
+    expect(unchanged.changes.length).toBeGreaterThanOrEqual(42);
   });
 
   it('keeps exactly one of many identical pages racing through the consumers', async () => {
