@@ -160,6 +160,7 @@ describe('POST /v1/crawls validation', () => {
       boost: [],
       webhook: null,
       extract: null,
+      duplicates: 'skip',
       retentionDays: null,
       render: 'auto',
       waitFor: null,

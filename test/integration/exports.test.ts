@@ -97,6 +97,8 @@ describe('exports', () => {
         'etag',
         'lastModified',
         'change',
+        'duplicateOf',
+        'duplicateReason',
         'stored',
       ]);
       expect(rows).toHaveLength(pages.length);

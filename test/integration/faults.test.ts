@@ -17,7 +17,6 @@ describe('a crawl of a hostile site: every URL ends stored, skipped or failed wi
       stored: 3,
       failed: 7,
       skipped: 8,
-      duplicates: 0,
     });
 
     const { results } = await env.DB.prepare('SELECT url, outcome, reason FROM errors WHERE crawl_id = ? ORDER BY url')

@@ -27,6 +27,8 @@ const page: PageRecord = {
   rendered: 'auto: empty-app-root',
   fetchedBodyAt: { key: 'crawls/x/segments/2', offset: 42, length: 512 },
   screenshotAt: { key: 'crawls/x/segments/2', offset: 554, length: 20_000 },
+  duplicateOf: 'https://example.com/canonical',
+  duplicateReason: 'canonical',
 };
 
 async function written(record: PageRecord): Promise<Record<string, unknown>> {
@@ -63,6 +65,8 @@ describe('the pages table mapping', () => {
       'rendered',
       'fetchedBodyAt',
       'screenshotAt',
+      'duplicateOf',
+      'duplicateReason',
     ] as const)
       delete bare[field];
     delete bare.warnings;
@@ -81,6 +85,8 @@ describe('the pages table mapping', () => {
       rendered: null,
       fetchedBodyAt: null,
       screenshotAt: null,
+      duplicateOf: null,
+      duplicateReason: null,
     });
   });
 
