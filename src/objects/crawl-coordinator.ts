@@ -183,6 +183,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     this.meta.forget();
     this.work.leases.clear();
+    this.duplicates.forget();
     this.ledger.reset();
   }
 

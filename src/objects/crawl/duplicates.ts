@@ -56,6 +56,11 @@ export class Duplicates {
     );
   }
 
+  /** Forgets what is held in memory (the crawl's storage was deleted). */
+  forget(): void {
+    this.pending.clear();
+  }
+
   /** The outcomes of these URLs are recorded: they are in the seen-set now. */
   settled(urls: readonly string[]): void {
     for (const url of urls) this.pending.delete(url);
