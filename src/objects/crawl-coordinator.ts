@@ -104,7 +104,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const running = this.mirror.status === 'running';
     const done = this.work.complete(outcomes, running, now);
     this.duplicates.settled(outcomes.map((o) => o.url));
-    const accepted = running ? this.work.offer(this.meta.config?.maxPages ?? null, done.links) : [];
+    const givenBack = running ? this.duplicates.giveBack(outcomes, now) : [];
+    const accepted = running ? [...givenBack, ...this.work.offer(this.meta.config?.maxPages ?? null, done.links)] : [];
     this.finishIfDone();
     this.ledger.save();
     await this.sweeper.recordCancelled(this.env, this.meta.id, done.cancelled);

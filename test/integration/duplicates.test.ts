@@ -17,14 +17,14 @@ describe('duplicates', () => {
     const base = `${site()}/t/${namespace()}/shop/`;
     const id = await createCrawl({ seeds: [base] });
     const crawl = await waitForCrawl(id);
-    // Stored: the listing, 40 products under their canonical URL, one of the two about pages, one of a/b, away.html.
-    // Duplicates: index.html (the listing's bytes), 40 product URLs, the other about page, the other of a/b,
-    // gone.html (its canonical then failed: it stays a duplicate of it). Failed: missing.html (404).
+    // Stored: the listing, 40 products under their canonical URL, one of the two about pages, one of a/b, away.html,
+    // and gone.html: a duplicate of missing.html until that failed (404), then given back, fetched again and stored.
+    // Duplicates: index.html (the listing's bytes), 40 product URLs, the other about page, the other of a/b.
     expect(crawl.counts).toEqual({
       discovered: 89,
-      fetched: 89,
-      stored: 44,
-      duplicates: 44,
+      fetched: 90,
+      stored: 45,
+      duplicates: 43,
       failed: 1,
       skipped: 0,
     });
@@ -46,7 +46,7 @@ describe('duplicates', () => {
     const pair = [pages.get(`${base}a.html`), pages.get(`${base}b.html`)];
     expect(pair.map((p) => p?.duplicateReason ?? null).sort()).toEqual(['canonical', null]);
     expect(pages.get(`${base}away.html`)).toMatchObject({ status: 200, duplicateOf: null });
-    expect(pages.get(`${base}gone.html`)).toMatchObject({ duplicateOf: `${base}missing.html` });
+    expect(pages.get(`${base}gone.html`)).toMatchObject({ status: 200, duplicateOf: null, title: 'Gone' });
     expect(pages.get(`${base}missing.html`)).toMatchObject({ status: 404 });
 
     // A duplicate has no content of its own.
@@ -60,9 +60,9 @@ describe('duplicates', () => {
       expect(res.status).toBe(200);
       return pageListSchema.parse(await res.json()).pages;
     };
-    expect(await listed('exclude')).toHaveLength(45);
+    expect(await listed('exclude')).toHaveLength(46);
     expect((await listed('only')).every((p) => p.duplicateOf !== null)).toBe(true);
-    expect(await listed('only')).toHaveLength(44);
+    expect(await listed('only')).toHaveLength(43);
     expect((await api(`/v1/crawls/${id}/pages?duplicates=some`)).status).toBe(400);
   });
 
@@ -70,7 +70,7 @@ describe('duplicates', () => {
     const base = `${site()}/t/${namespace()}/shop/`;
     const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown'] } });
     const crawl = await waitForCrawl(id);
-    expect(crawl.counts).toMatchObject({ stored: 44, duplicates: 44 });
+    expect(crawl.counts).toMatchObject({ stored: 45, duplicates: 43 });
 
     const llms = await (await api(`/v1/crawls/${id}/llms.txt`)).text();
     const listedProducts = [...llms.matchAll(/\((\S+\/p\/\d+\.html\S*)\)/g)].map((m) => m[1]);
@@ -93,7 +93,7 @@ describe('duplicates', () => {
 
     const row = await getCrawlRow(env.DB, id);
     const warc = await exportWarc(env.BODIES, env.DB, row!);
-    expect(warc).toMatchObject({ records: 44 + 1, missing: [] });
+    expect(warc).toMatchObject({ records: 45 + 1, missing: [] });
     const object = await env.BODIES.get(warc.key);
     const text = new TextDecoder().decode(gunzipSync(new Uint8Array(await object!.arrayBuffer())));
     expect(text.match(/WARC-Target-URI: \S+\/p\/1\.html\S*/g)).toEqual([
@@ -126,10 +126,10 @@ describe('duplicates', () => {
       return row?.last_crawl_id ?? '';
     };
     const first = await runOnce();
-    expect((await waitForCrawl(first)).counts).toMatchObject({ stored: 44, duplicates: 44 });
+    expect((await waitForCrawl(first)).counts).toMatchObject({ stored: 45, duplicates: 43 });
     const second = await runOnce();
     expect(second).not.toBe(first);
-    expect((await waitForCrawl(second)).counts).toMatchObject({ stored: 44, duplicates: 44 });
+    expect((await waitForCrawl(second)).counts).toMatchObject({ stored: 45, duplicates: 43 });
     const pages = await allPages(second);
     const duplicates = new Set(pages.filter((p) => p.duplicateOf !== null).map((p) => p.url));
     for (let n = 1; n <= SHOP_PRODUCTS; n++) expect(duplicates.has(`${base}p/${n}.html`)).toBe(true);

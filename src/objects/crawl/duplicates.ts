@@ -5,7 +5,7 @@ import {
   type DedupeCandidate,
   type Verdict,
 } from '../../domain/duplicates';
-import { UrlState } from '../../domain/url-life';
+import { type FrontierEntry, type Outcome, UrlState } from '../../domain/url-life';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
 
@@ -54,6 +54,34 @@ export class Duplicates {
     return candidates.map(
       (c, i) => verdicts[i] ?? contentVerdict(c, c.key === null ? null : (firsts.get(c.key) ?? null)),
     );
+  }
+
+  /**
+   * After outcomes are recorded: each duplicate of a canonical is kept under it (one row), and the duplicates of a
+   * canonical that ended without content (failed or skipped, now or before) go back to the frontier: fetched again,
+   * they are stored, their canonical's state says so (canonicalVerdict). Returns them, to be enqueued.
+   */
+  giveBack(outcomes: readonly Outcome[], now: number): FrontierEntry[] {
+    const pairs = outcomes.flatMap((o) => (o.kind === 'duplicate' && o.reason === 'canonical' ? [[o.of, o.url]] : []));
+    if (pairs.length > 0)
+      this.ledger.exec(
+        `INSERT INTO canonicals (target, url) SELECT value->>0, value->>1 FROM json_each(?) WHERE true
+         ON CONFLICT DO NOTHING`,
+        JSON.stringify(pairs),
+      );
+    const ended = outcomes.flatMap((o) => (o.kind === 'failed' || o.kind === 'skipped' ? [o.url] : []));
+    const targets = pairs.map(([target]) => target ?? '');
+    const endedBefore =
+      targets.length === 0
+        ? []
+        : [...this.seen.find(targets).values()]
+            .filter((r) => r.state === UrlState.Failed || r.state === UrlState.Skipped)
+            .map((r) => r.url);
+    if (ended.length + endedBefore.length === 0) return [];
+    const reopened = this.seen.reopenDuplicatesOf([...ended, ...endedBefore], now);
+    this.ledger.bump('duplicates', -reopened.length);
+    this.ledger.bump('pending', reopened.length);
+    return reopened;
   }
 
   /** Forgets what is held in memory (the crawl's storage was deleted). */
