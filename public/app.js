@@ -631,7 +631,9 @@ function renderTables(boxes, s, hostList, pages, short) {
   const pageRows = pages.map((p) => [
     h('a', { href: `${location.hash}/page?url=${encodeURIComponent(p.url)}` }, short(p.url)),
     String(p.status),
-    p.title ?? '',
+    p.duplicateOf
+      ? h('span', { class: 'muted', title: p.duplicateOf }, `duplicate (${p.duplicateReason})`)
+      : (p.title ?? ''),
     p.rendered ? h('span', { title: `rendered: ${p.rendered}` }, 'JS') : '',
     clock(p.fetchedAt),
   ]);
