@@ -12,12 +12,7 @@ describe('a crawl of a hostile site: every URL ends stored, skipped or failed wi
 
     expect(crawl.status).toBe('completed');
     const { discovered, stored, failed, skipped } = crawl.counts;
-    expect({ discovered, stored, failed, skipped }).toEqual({
-      discovered: 18,
-      stored: 3,
-      failed: 7,
-      skipped: 8,
-    });
+    expect({ discovered, stored, failed, skipped }).toEqual({ discovered: 18, stored: 3, failed: 7, skipped: 8 });
 
     const { results } = await env.DB.prepare('SELECT url, outcome, reason FROM errors WHERE crawl_id = ? ORDER BY url')
       .bind(id)
