@@ -2,7 +2,7 @@
 
 export interface Progress {
   status: string;
-  counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number };
+  counts: { discovered: number; fetched: number; stored: number; failed: number; skipped: number; duplicates?: number };
   /** URLs queued or in flight. */
   pending: number;
   /** Pages fetched per second, lately. */
@@ -45,6 +45,7 @@ export function progressLine(p: Progress, barWidth: number): string {
   const done = Math.max(0, discovered - p.pending);
   const parts = [`${done}/${discovered}`, `${stored} stored`, `${failed} failed`];
   if (skipped > 0) parts.push(`${skipped} skipped`);
+  if (p.counts.duplicates) parts.push(`${p.counts.duplicates} duplicates`);
   if (p.status === 'running')
     parts.push(
       `${p.pending} pending`,

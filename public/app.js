@@ -496,7 +496,7 @@ const usd = (/** @type {number} */ n) => (n === 0 ? '$0' : n < 0.01 ? `$${n.toPr
 /** @param {ReturnType<typeof progressParts>} parts @param {Stats} s @param {Usage} u */
 function renderProgress(parts, s, u) {
   const c = s.counts;
-  const done = c.stored + c.failed + c.skipped;
+  const done = c.stored + c.failed + c.skipped + (c.duplicates ?? 0);
   const percent = s.status === 'completed' ? 100 : c.discovered > 0 ? Math.floor((100 * done) / c.discovered) : 0;
   parts.bar.style.width = `${percent}%`;
   parts.progress.setAttribute('aria-valuenow', String(percent));
@@ -511,6 +511,7 @@ function renderProgress(parts, s, u) {
     figure('stored', fmt(c.stored)),
     figure('failed', fmt(c.failed)),
     figure('skipped', fmt(c.skipped)),
+    figure('duplicates', fmt(c.duplicates ?? 0)),
     figure('rendered', `${fmt(u.renders)} · ${u.operations.browserSeconds.toFixed(1)} browser s`),
     figure('cost so far', usd(u.estimate.usd)),
     figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),
@@ -647,7 +648,9 @@ function renderTables(boxes, s, hostList, pages, short) {
   const pageRows = pages.map((p) => [
     h('a', { href: `${location.hash}/page?url=${encodeURIComponent(p.url)}` }, short(p.url)),
     String(p.status),
-    p.title ?? '',
+    p.duplicateOf
+      ? h('span', { class: 'muted', title: p.duplicateOf }, `duplicate (${p.duplicateReason})`)
+      : (p.title ?? ''),
     p.rendered ? h('span', { title: `rendered: ${p.rendered}` }, 'JS') : '',
     clock(p.fetchedAt),
   ]);

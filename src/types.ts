@@ -1,4 +1,4 @@
-import type { FrontierEntry, Outcome, TaskKind } from './domain/url-life';
+import type { DuplicateReason, FrontierEntry, Outcome, TaskKind } from './domain/url-life';
 
 export type { FrontierEntry, Outcome };
 
@@ -12,13 +12,15 @@ export type Webhook = NonNullable<CrawlConfig['webhook']>;
 export type CrawlStatus = 'running' | 'completed' | 'cancelled';
 
 export interface Counts {
-  /** Unique in-scope URLs accepted into the frontier. Each ends stored, failed or skipped. */
+  /** Unique in-scope URLs accepted into the frontier. Each ends stored, duplicate, failed or skipped. */
   discovered: number;
   /** HTTP responses received (any status). */
   fetched: number;
   stored: number;
   failed: number;
   skipped: number;
+  /** Fetched, and recorded as a duplicate of another URL of the crawl (its content stored once, there). */
+  duplicates: number;
 }
 
 export interface CrawlSnapshot {
@@ -82,6 +84,10 @@ export interface PageRecord {
    * page's fetchedAt being that copy's; null: fetched from the site.
    */
   cachedFrom?: string | null;
+  /** A duplicate: the URL of the crawl its content is stored under; null: it is not one. */
+  duplicateOf?: string | null;
+  /** Why it is a duplicate: its rel=canonical names `duplicateOf`, or that page had its content first. */
+  duplicateReason?: DuplicateReason | null;
 }
 
 /** What extraction sets on a page's row: its facts and where its record is. */
@@ -105,6 +111,8 @@ export interface Processed {
   fetchedBody?: Uint8Array;
   /** The page's PNG screenshot, stored beside its body. */
   screenshot?: Uint8Array;
+  /** The URL the page's rel=canonical sends its content to (domain/duplicates.ts canonicalTarget), if any. */
+  canonical?: string;
 }
 
 /** A claimed URL, as the Durable Object knows it. */

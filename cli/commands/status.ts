@@ -12,11 +12,11 @@ export async function status(args: string[], client: Client): Promise<void> {
   const res = await expectOk(client.v1.crawls[':id'].$get({ param: { id } }));
   const crawl = await res.json();
   if (values.json) return void process.stdout.write(`${JSON.stringify(crawl, null, 2)}\n`);
-  const { discovered, fetched, stored, failed, skipped } = crawl.counts;
+  const { discovered, fetched, stored, failed, skipped, duplicates } = crawl.counts;
   const lines = [
     `crawl ${crawl.id}: ${crawl.status}`,
     `  seeds: ${crawl.config.seeds.join(' ')}`,
-    `  discovered ${discovered} · fetched ${fetched} · stored ${stored} · failed ${failed} · skipped ${skipped} · pending ${crawl.pending}`,
+    `  discovered ${discovered} · fetched ${fetched} · stored ${stored} · failed ${failed} · skipped ${skipped} · duplicates ${duplicates} · pending ${crawl.pending}`,
     `  created ${crawl.createdAt}`,
   ];
   if (crawl.extraction)

@@ -17,11 +17,18 @@ export const errorSchema = z
 
 const countsSchema = z
   .object({
-    discovered: z.number().int().describe('Unique in-scope URLs accepted; each ends stored, failed or skipped.'),
+    discovered: z
+      .number()
+      .int()
+      .describe('Unique in-scope URLs accepted; each ends stored, duplicate, failed or skipped.'),
     fetched: z.number().int().describe('HTTP responses received (any status).'),
     stored: z.number().int(),
     failed: z.number().int(),
     skipped: z.number().int(),
+    duplicates: z
+      .number()
+      .int()
+      .describe('Pages recorded as a duplicate of another URL of the crawl (their content stored once, there).'),
   })
   .meta({ id: 'Counts' });
 
@@ -96,6 +103,14 @@ const pageSchema = z
       .describe(
         "Taken from the page cache (the crawl's maxAge): the crawl whose stored copy was used ('scrape': a scrape's), fetchedAt being that copy's; null: fetched from the site.",
       ),
+    duplicateOf: z
+      .string()
+      .nullable()
+      .describe('A duplicate: the URL of the crawl its content is stored under (no body or record of its own).'),
+    duplicateReason: z
+      .enum(['canonical', 'content'])
+      .nullable()
+      .describe('Why: its rel=canonical names duplicateOf, or that page had the same content first.'),
   })
   .meta({ id: 'Page' });
 

@@ -12,6 +12,7 @@ import { extractSpecSchema, selectorSchema } from '../domain/extract/spec-schema
 import { DEFAULT_SCRAPE_MAX_AGE_SECONDS, MAX_CACHE_AGE_SECONDS } from '../domain/page-cache';
 import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render';
 import { SCOPES } from '../domain/scope';
+import { DUPLICATE_FILTERS } from '../storage/d1/pages';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -119,6 +120,10 @@ export const pageListQuerySchema = z
       .refine((words) => words.length <= MAX_SEARCH_WORDS, `q takes at most ${MAX_SEARCH_WORDS} words`)
       .optional()
       .describe("Words that must each appear (ASCII case-insensitive) in the page's title, description or URL."),
+    duplicates: z
+      .enum(DUPLICATE_FILTERS)
+      .default('include')
+      .describe('include: every page; exclude: no duplicates (each content once); only: the duplicates alone.'),
   })
   .strict()
   .refine((query) => query.q === undefined || query.q.length === 0 || query.order === 'url', {

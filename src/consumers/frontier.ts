@@ -217,6 +217,7 @@ async function processDeps(
     readSitemaps: config.sitemaps,
     extract: extractionOf(config),
     ...(recrawl && !config.extract ? { compare: comparisonOf(config) } : {}),
+    duplicates: config.duplicates,
     crawlId,
     gate,
     politeness,

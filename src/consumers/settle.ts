@@ -13,6 +13,7 @@ import { emitWebhookEvents, pageChangedEvents, pageFailedEvents } from '../queue
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
 import type { CrawlConfig, CrawlStatus, CrawlTask, FrontierEntry, Processed } from '../types';
+import { dedupeChunk } from './dedupe';
 import { heardStatus } from './fetch-guard';
 import { OfferedUrls } from './offered';
 
@@ -46,13 +47,20 @@ const answerEach = (chunk: readonly Finished[], event: (f: Finished) => UrlEvent
 
 /**
  * Settles a chunk of finished attempts, carrying out domain/url-life.ts: each outcome resolved (a retry on the last
- * attempt is a failure); bodies to R2 and rows to D1 (record); outcomes and the links they found to the crawl's
+ * attempt is a failure); its duplicates decided (dedupeChunk); bodies to R2 and rows to D1 (record); outcomes and the links they found to the crawl's
  * coordinator (report), which answers whether the crawl still runs; accepted links to the queues; throttled URLs sent
  * again, delayed to their slot (resendThrottled); then each message acked or retried on its own. Never throws.
  */
 export async function settle(chunk: Finished[], context: SettleContext): Promise<void> {
   const { env, crawlId, config, meter, limits } = context;
-  const resolved = chunk.map((f) => ({ ...f, processed: resolveAttempt(f.processed, limits.maxAttempts) }));
+  let resolved = chunk.map((f) => ({ ...f, processed: resolveAttempt(f.processed, limits.maxAttempts) }));
+  try {
+    resolved = await dedupeChunk(resolved, config, context.stub);
+  } catch (error) {
+    // Nothing is recorded: the messages come back, their leases still theirs.
+    log('error', 'deciding duplicates failed', { crawlId, error: String(error) });
+    return answerEach(resolved, (f) => ({ on: 'coordinator-unreachable', deliveries: f.message.attempts }), limits);
+  }
   try {
     await record(env, crawlId, resolved, meter);
   } catch (error) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DUPLICATE_MODES } from './duplicates';
 import { type ExtractSpec, extractSpecSchema, selectorSchema } from './extract/spec-schema';
 import { normalizeUrl } from './normalize';
 import { MAX_CACHE_AGE_SECONDS } from './page-cache';
@@ -107,6 +108,12 @@ const settings = {
     .default([])
     .describe(
       'CSS selectors of noise (a timestamp, a token, a rotating ad): removed from each page before it is extracted, hashed and compared, so they never count as a change.',
+    ),
+  duplicates: z
+    .enum(DUPLICATE_MODES)
+    .default('skip')
+    .describe(
+      'skip: a page whose rel=canonical names another URL of the crawl, or whose content another page had first, is recorded as a duplicate of it (no second copy); keep: every URL stored.',
     ),
   retentionDays: count(1, 3650).default(null).describe("Days the crawl's data is kept once it ended; null: kept."),
   previousCrawlId: z

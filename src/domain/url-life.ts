@@ -25,7 +25,8 @@ export interface FrontierEntry {
  * What became of one attempt at a claimed URL. `fetched`: an HTTP response was received. `links`: candidate URLs
  * found (links, a redirect target or sitemaps), already scope-checked. `retryDelaySeconds`: when the URL's next
  * attempt is due (a Retry-After, the host gate's next slot); none: the backoff of the attempt.
- * - stored, skipped, failed: final.
+ * - stored, skipped, failed, duplicate: final. A duplicate's content is stored once, under the URL it names (`of`):
+ *   the canonical it declares, or the page of the crawl that first had its content (domain/duplicates.ts).
  * - retry: a transient failure of the site (5xx, 429, a timeout); uses up an attempt, and fails for good at the last.
  * - throttled: the host could not take the URL in time (politeness); uses up no attempt. `reservation`: the slot the
  *   host gate reserved for it (epoch ms), which the coordinator keeps and hands back with the URL's next claim.
@@ -36,6 +37,7 @@ export type Outcome =
   | { kind: 'stored'; url: string; fetched: boolean; links?: FrontierEntry[] }
   | { kind: 'skipped'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
   | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
+  | { kind: 'duplicate'; url: string; fetched: boolean; reason: DuplicateReason; of: string; links?: FrontierEntry[] }
   | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
   | {
       kind: 'throttled';
@@ -47,7 +49,10 @@ export type Outcome =
     }
   | { kind: 'released'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
 
-export type FinalKind = 'stored' | 'skipped' | 'failed';
+/** Why a page is a duplicate: it declares another URL of the crawl canonical, or another page had its content first. */
+export type DuplicateReason = 'canonical' | 'content';
+
+export type FinalKind = 'stored' | 'skipped' | 'failed' | 'duplicate';
 type Requeued = Extract<Outcome, { kind: 'retry' | 'throttled' | 'released' }>;
 
 /** The reason an outcome gives, if any. */
@@ -56,15 +61,16 @@ export function reasonOf(outcome: Outcome): string | null {
 }
 
 export const isFinal = (outcome: Outcome): outcome is Extract<Outcome, { kind: FinalKind }> =>
-  outcome.kind === 'stored' || outcome.kind === 'skipped' || outcome.kind === 'failed';
+  outcome.kind === 'stored' || outcome.kind === 'skipped' || outcome.kind === 'failed' || outcome.kind === 'duplicate';
 
 /** A URL's state in the seen-set, as stored (the integers are the stored values; 1 is retired). */
-export const UrlState = { Queued: 0, Stored: 2, Failed: 3, Skipped: 4 } as const;
+export const UrlState = { Queued: 0, Stored: 2, Failed: 3, Skipped: 4, Duplicate: 5 } as const;
 export type UrlState = (typeof UrlState)[keyof typeof UrlState];
 export const FINAL_STATE: Record<FinalKind, UrlState> = {
   stored: UrlState.Stored,
   failed: UrlState.Failed,
   skipped: UrlState.Skipped,
+  duplicate: UrlState.Duplicate,
 };
 
 /** What the consumer does with the queue message. `resend`: ack it and send the URL as a new, delayed message. */
@@ -117,7 +123,7 @@ export const DEAD_LETTER_REASON = 'dead-lettered: retries exhausted';
  *
  * | event                      | condition               | coordinator records                | message           |
  * |----------------------------|-------------------------|------------------------------------|-------------------|
- * | outcome stored/skipped/failed |                      | final                              | ack               |
+ * | outcome stored/skipped/failed/duplicate |             | final                              | ack               |
  * | outcome retry              | attempt < maxAttempts   | queued, attempt counted, due later | retry after delay |
  * | outcome retry              | attempt >= maxAttempts  | final failed (the retry's reason)  | ack               |
  * | outcome throttled          | a delivery to spare     | queued, no attempt, the slot kept  | retry at the slot |

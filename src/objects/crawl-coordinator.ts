@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import type { DedupeCandidate, Verdict } from '../domain/duplicates';
 import { DEFAULT_MAX_RENDERS } from '../domain/render';
 import { WAKE_QUIET_MS } from '../domain/sweep';
 import type { FrontierEntry, Outcome } from '../domain/url-life';
@@ -6,6 +7,7 @@ import { emptyUsage, type Usage } from '../domain/usage';
 import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus } from '../types';
 import { alarmBy } from './alarm';
+import { Duplicates } from './crawl/duplicates';
 import { Ledger } from './crawl/ledger';
 import { CrawlMeta } from './crawl/meta';
 import { SCHEMA, SeenSet } from './crawl/seen-set';
@@ -28,8 +30,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private readonly mirror: StatusMirror;
   private readonly work: Work;
   private readonly sweeper: Sweeper;
+  private readonly duplicates: Duplicates;
   /** The crawl's parts, for tests (runInDurableObject); an instance's own fields are not exposed over RPC. */
-  readonly parts: { ledger: Ledger; seen: SeenSet; work: Work };
+  readonly parts: { ledger: Ledger; seen: SeenSet; work: Work; duplicates: Duplicates };
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -40,7 +43,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const seen = new SeenSet(this.ledger);
     this.work = new Work(seen, this.ledger, this.settings);
     this.sweeper = new Sweeper(seen, this.work, this.ledger);
-    this.parts = { ledger: this.ledger, seen, work: this.work };
+    this.duplicates = new Duplicates(seen, this.ledger);
+    this.parts = { ledger: this.ledger, seen, work: this.work, duplicates: this.duplicates };
     if (!this.meta.tablesExist()) return;
     this.load();
     const woke = this.sweeper.woke + WAKE_QUIET_MS;
@@ -79,6 +83,18 @@ export class CrawlCoordinator extends DurableObject<Env> {
     return { status, config, ...claimed };
   }
 
+  /**
+   * Which of a chunk's stored pages are duplicates (see Duplicates.decide): one call per chunk, before the chunk is
+   * recorded, so a duplicate's content is never written. Null for no such crawl.
+   */
+  dedupe(candidates: DedupeCandidate[]): Verdict[] | null {
+    if (this.meta.id === null) return null;
+    this.ledger.request();
+    const verdicts = this.duplicates.decide(candidates);
+    this.ledger.save();
+    return verdicts;
+  }
+
   /** Records claimed URLs' outcomes and offers the links they found; returns the links accepted, to be enqueued. */
   async complete(outcomes: Outcome[]): Promise<CompleteAnswer> {
     if (this.meta.id === null) return { accepted: [], failed: [], status: 'cancelled' };
@@ -87,7 +103,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.ledger.request();
     const running = this.mirror.status === 'running';
     const done = this.work.complete(outcomes, running, now);
-    const accepted = running ? this.work.offer(this.meta.config?.maxPages ?? null, done.links) : [];
+    this.duplicates.settled(outcomes.map((o) => o.url));
+    const givenBack = running ? this.duplicates.giveBack(outcomes, now) : [];
+    const accepted = running ? [...givenBack, ...this.work.offer(this.meta.config?.maxPages ?? null, done.links)] : [];
     this.finishIfDone();
     this.ledger.save();
     await this.sweeper.recordCancelled(this.env, this.meta.id, done.cancelled);
@@ -166,6 +184,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     this.meta.forget();
     this.work.leases.clear();
+    this.duplicates.forget();
     this.ledger.reset();
   }
 

@@ -1,3 +1,4 @@
+import type { DuplicateMode } from '../domain/duplicates';
 import type { ExtractSpec } from '../domain/extract/spec';
 import type { LinkPolicy } from '../domain/policy';
 import type { Limit } from '../lib/limit';
@@ -16,6 +17,8 @@ export interface ProcessDeps {
   sitemapInScope: (url: string) => boolean;
   /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
   readSitemaps: boolean;
+  /** What the crawl does with duplicates (domain/duplicates.ts); none: keep them. */
+  duplicates?: DuplicateMode;
   /** What each HTML page is extracted into; none: links and title only. */
   extract?: ExtractSpec | null;
   /** A recrawl without extraction: pages are hashed by what this spec reads of them (their main text), not bytes. */

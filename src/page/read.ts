@@ -1,4 +1,5 @@
 import { discoverLinks } from '../domain/discover';
+import { canonicalTarget } from '../domain/duplicates';
 import { extractPage, type PageExtract } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec';
 import { sha256Hex } from '../domain/hash';
@@ -37,8 +38,7 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
     step.kind === 'rendered'
       ? withWarnings(page, await readRendered(job, page, step, spec), step.warnings)
       : withWarnings(page, plain, step.kind === 'unrendered' ? [step.warning] : []);
-  const depth = job.claim.depth + 1;
-  const candidates = read.links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
+  const { candidates, canonical } = linksToFollow(job, read);
   const rendered =
     step.kind === 'rendered'
       ? { body: step.html, fetchedBody: body, ...(step.screenshot ? { screenshot: step.screenshot } : {}) }
@@ -51,8 +51,28 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
       links: read.links.slice(0, MAX_LINKS_RECORDED),
       ...rendered,
       ...(read.record ? { record: read.record } : {}),
+      ...(canonical ? { canonical } : {}),
     },
   );
+}
+
+/**
+ * The links a page offers (those the crawl's policy takes, one level deeper) and, when the crawl skips duplicates,
+ * the URL its rel=canonical sends its content to (domain/duplicates.ts): offered first, at the page's own depth and
+ * one hop further, as a redirect's target is.
+ */
+function linksToFollow(job: Job, read: Read): { candidates: FrontierEntry[]; canonical: string | null } {
+  const { claim, deps, task } = job;
+  const depth = claim.depth + 1;
+  const canonical =
+    deps.duplicates === 'skip'
+      ? canonicalTarget(task.url, read.canonical, claim.hops, (url) => deps.policy(url, claim.depth))
+      : null;
+  const candidates = read.links
+    .filter((url) => url !== canonical && deps.policy(url, depth))
+    .map((url): FrontierEntry => ({ url, depth, hops: 0 }));
+  if (canonical) candidates.unshift({ url: canonical, depth: claim.depth, hops: claim.hops + 1 });
+  return { candidates, canonical };
 }
 
 /** The rendered DOM read as the page: stored as UTF-8 HTML, extracted (or its links found) as a fetched page is. */
@@ -78,20 +98,21 @@ function withWarnings(page: PageRecord, read: Read, warnings: string[]): Read {
 }
 
 /** Links and title by streaming the page (no DOM); a page the parser gives up on keeps no links and says why. */
-async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promise<string[]> {
+async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promise<Read> {
   try {
     const parsed = await discoverLinks(body, page.contentType, job.task.url);
     page.title = parsed.title;
-    return parsed.links;
+    return { links: parsed.links, canonical: parsed.canonical };
   } catch (error) {
     page.warnings = [...(page.warnings ?? []), `links: the page could not be parsed (${messageOf(error)})`];
-    return [];
+    return { links: [], canonical: null };
   }
 }
 
-/** What reading a page found: its links, and its encoded extraction record when the crawl extracts. */
+/** What reading a page found: its links and canonical, and its encoded extraction record when the crawl extracts. */
 interface Read {
   links: string[];
+  canonical: string | null;
   record?: Uint8Array;
   result?: PageExtract;
 }
@@ -107,11 +128,11 @@ async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise
     if (result?.links) {
       page.title = result.summary.title;
       page.contentHash = result.record.contentHash;
-      return { links: result.links };
+      return { links: result.links, canonical: result.canonical };
     }
   }
   page.contentHash = await sha256Hex(body);
-  return { links: await streamLinks(job, page, body) };
+  return streamLinks(job, page, body);
 }
 
 /** Sets what extraction says of a page on its record row; returns the encoded record to store beside the body. */
@@ -137,9 +158,9 @@ async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: Ext
     return discovered(job, page, body);
   }
   const record = applyExtract(page, result);
-  if (result.links !== null) return { links: result.links, record, result };
+  if (result.links !== null) return { links: result.links, canonical: result.canonical, record, result };
   // Not parsed into a DOM (too large): links by streaming, as without extraction.
-  return { links: await streamLinks(job, page, body), record, result };
+  return { ...(await streamLinks(job, page, body)), record, result };
 }
 
 async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {

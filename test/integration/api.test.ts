@@ -161,6 +161,7 @@ describe('POST /v1/crawls validation', () => {
       webhook: null,
       extract: null,
       ignore: [],
+      duplicates: 'skip',
       retentionDays: null,
       previousCrawlId: null,
       maxAge: null,

@@ -38,7 +38,7 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     );
     expect(await siteLog(ns)).toHaveLength(2);
     const snapshot = await env.CRAWL.getByName(id).snapshot();
-    expect(snapshot?.counts).toEqual({ discovered: 2, fetched: 2, stored: 1, failed: 0, skipped: 0 });
+    expect(snapshot?.counts).toEqual({ discovered: 2, fetched: 2, stored: 1, failed: 0, skipped: 0, duplicates: 0 });
     expect(snapshot?.pending).toBe(1);
   });
 
@@ -55,7 +55,14 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     }
     const snapshot = await stub.snapshot();
     expect(snapshot?.status).toBe('completed');
-    expect(snapshot?.counts).toEqual({ discovered: 1, fetched: maxAttempts, stored: 0, failed: 1, skipped: 0 });
+    expect(snapshot?.counts).toEqual({
+      discovered: 1,
+      fetched: maxAttempts,
+      stored: 0,
+      failed: 1,
+      skipped: 0,
+      duplicates: 0,
+    });
     const error = await env.DB.prepare('SELECT outcome, reason, attempts, http_status FROM errors WHERE crawl_id = ?')
       .bind(id)
       .first();

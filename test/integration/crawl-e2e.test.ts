@@ -22,6 +22,7 @@ describe('a crawl of a 300-page site through the real API, queue, Durable Object
       stored: expected.size,
       failed: 0,
       skipped: 0,
+      duplicates: 0,
     });
     expect(crawl.pending).toBe(0);
 

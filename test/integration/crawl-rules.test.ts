@@ -14,7 +14,7 @@ describe('redirects, errors and non-HTML responses', () => {
     const crawl = await waitForCrawl(id);
 
     expect(crawl.status).toBe('completed');
-    expect(crawl.counts).toEqual({ discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10 });
+    expect(crawl.counts).toEqual({ discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10, duplicates: 0 });
     const { discovered, stored, failed, skipped } = crawl.counts;
     expect(stored + failed + skipped).toBe(discovered);
 

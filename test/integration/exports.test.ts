@@ -98,6 +98,8 @@ describe('exports', () => {
         'lastModified',
         'change',
         'cachedFrom',
+        'duplicateOf',
+        'duplicateReason',
         'stored',
       ]);
       expect(rows).toHaveLength(pages.length);

@@ -65,6 +65,7 @@ describe('the OpenAPI document', () => {
       'query:cursor',
       'query:order',
       'query:q',
+      'query:duplicates',
     ]);
     expect(pages?.responses['401']).toBeDefined();
     expect(pages?.responses['404']).toBeDefined();

@@ -28,6 +28,8 @@ const page: PageRecord = {
   fetchedBodyAt: { key: 'crawls/x/segments/2', offset: 42, length: 512 },
   screenshotAt: { key: 'crawls/x/segments/2', offset: 554, length: 20_000 },
   cachedFrom: 'scrape',
+  duplicateOf: 'https://example.com/canonical',
+  duplicateReason: 'canonical',
 };
 
 async function written(record: PageRecord): Promise<Record<string, unknown>> {
@@ -65,6 +67,8 @@ describe('the pages table mapping', () => {
       'fetchedBodyAt',
       'screenshotAt',
       'cachedFrom',
+      'duplicateOf',
+      'duplicateReason',
     ] as const)
       delete bare[field];
     delete bare.warnings;
@@ -84,6 +88,8 @@ describe('the pages table mapping', () => {
       fetchedBodyAt: null,
       screenshotAt: null,
       cachedFrom: null,
+      duplicateOf: null,
+      duplicateReason: null,
     });
   });
 

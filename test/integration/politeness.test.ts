@@ -46,7 +46,7 @@ describe('robots.txt in a crawl', () => {
 
     expect(crawl.status).toBe('completed');
     // root, p1, p3, p6, p12, p13, p24-p27 fetched; p2 and p7 skipped (so their subtrees are never found).
-    expect(crawl.counts).toEqual({ discovered: 12, fetched: 10, stored: 10, failed: 0, skipped: 2 });
+    expect(crawl.counts).toEqual({ discovered: 12, fetched: 10, stored: 10, failed: 0, skipped: 2, duplicates: 0 });
     const { entries } = await hostLog(base);
     const paths = entries.map((e) => e.path);
     expect(paths[0]).toBe('/robots.txt');
@@ -125,7 +125,7 @@ describe('per-host rate limiting, measured at the server', () => {
     const id = await createCrawl({ seeds: [`${base}/t/${ns}/busy-3/`], hostConcurrency: 1 });
     const crawl = await waitForCrawl(id);
     expect(crawl.status).toBe('completed');
-    expect(crawl.counts).toEqual({ discovered: 4, fetched: 8, stored: 4, failed: 0, skipped: 0 });
+    expect(crawl.counts).toEqual({ discovered: 4, fetched: 8, stored: 4, failed: 0, skipped: 0, duplicates: 0 });
     const entries = (await hostLog(base)).entries.filter((e) => e.path !== '/robots.txt').sort((a, b) => a.at - b.at);
     expect(entries).toHaveLength(8);
     // The first request for each page got a 429 with Retry-After: 1; nothing reached the host for 1 s after.

@@ -97,6 +97,7 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
       stored: 1,
       failed: 0,
       skipped: 0,
+      duplicates: 0,
     });
   });
 
@@ -110,7 +111,14 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
       { url: 'https://example.com/', kind: 'failed', fetched: true, reason: 'http 503' },
     ]);
     expect(done.status).toBe('completed');
-    expect((await stub.snapshot())?.counts).toEqual({ discovered: 1, fetched: 2, stored: 0, failed: 1, skipped: 0 });
+    expect((await stub.snapshot())?.counts).toEqual({
+      discovered: 1,
+      fetched: 2,
+      stored: 0,
+      failed: 1,
+      skipped: 0,
+      duplicates: 0,
+    });
     // Nothing is handed out once the crawl is over.
     expect((await stub.claim(['https://example.com/'])).claims).toEqual([null]);
   });

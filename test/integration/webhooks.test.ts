@@ -110,7 +110,7 @@ describe('webhooks', () => {
     });
     const crawl = await waitForCrawl(id, 30_000);
     expect(crawl.status).toBe('completed');
-    expect(crawl.counts).toEqual({ discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10 });
+    expect(crawl.counts).toEqual({ discovered: 19, fetched: 20, stored: 6, failed: 3, skipped: 10, duplicates: 0 });
   });
 
   it('validates the webhook: an absolute http(s) URL, not private unless allowed, a secret of 16+ characters', async () => {

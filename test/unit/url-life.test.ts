@@ -44,6 +44,11 @@ const rows: [string, UrlEvent, Transition][] = [
     { record: { to: 'final', kind: 'failed', reason: 'http 404' }, message: { do: 'ack' } },
   ],
   [
+    'duplicate: final with its reason (canonical or content), acked',
+    at({ kind: 'duplicate', fetched: true, reason: 'canonical', of: `${url}?ref=canonical`, links }, 1),
+    { record: { to: 'final', kind: 'duplicate', reason: 'canonical' }, message: { do: 'ack' } },
+  ],
+  [
     'retry before the last attempt: queued, the attempt counted, the message retried after the delay asked for',
     at({ kind: 'retry', fetched: true, reason: 'http 503', retryDelaySeconds: 30 }, 2),
     { record: { to: 'queued', countsAttempt: true, dueInSeconds: 30 }, message: { do: 'retry', delaySeconds: 30 } },

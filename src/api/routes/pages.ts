@@ -28,7 +28,8 @@ export const pages = new Hono<CrawlEnv>()
     '/:id/pages',
     routeDoc({
       summary: "A crawl's pages",
-      description: 'Every fetched page (any status), in URL order, or most recently fetched first with order=recent.',
+      description:
+        'Every fetched page (any status), in URL order, or most recently fetched first with order=recent. A duplicate names the URL its content is stored under (duplicateOf); duplicates=exclude leaves them out.',
       tag: 'Pages',
       responses: { 200: json('Pages', pageListSchema) },
     }),
@@ -42,6 +43,7 @@ export const pages = new Hono<CrawlEnv>()
           crawl.id,
           query.limit,
           parseCursor(query.cursor, recentCursorSchema),
+          query.duplicates,
         );
         return c.json({
           pages: rows.map(({ cursor: _cursor, ...page }) => page),
@@ -51,11 +53,11 @@ export const pages = new Hono<CrawlEnv>()
       const after = parseCursor(query.cursor, keyCursorSchema);
       if (query.q !== undefined && query.q.length > 0) {
         // A search reads a bounded window of the crawl's rows: it may answer fewer pages than asked, and a cursor.
-        const found = await searchPages(c.env.DB, crawl.id, query.q, query.limit, after);
+        const found = await searchPages(c.env.DB, crawl.id, query.q, query.limit, after, query.duplicates);
         const cursor = nextCursor(found.pages, query.limit, (last) => last.url);
         return c.json({ pages: found.pages, cursor: cursor ?? (found.windowEnd && encodeCursor(found.windowEnd)) });
       }
-      const rows = await listPages(c.env.DB, crawl.id, query.limit, after);
+      const rows = await listPages(c.env.DB, crawl.id, query.limit, after, query.duplicates);
       return c.json({ pages: rows, cursor: nextCursor(rows, query.limit, (last) => last.url) });
     },
   )

@@ -39,6 +39,8 @@ export interface PageExtract {
   summary: { title: string | null; description: string | null; language: string | null };
   /** Every link of the page (normalized), for the crawl to follow; null when the page was not parsed (or not whole). */
   links: string[] | null;
+  /** The page's first rel=canonical (normalized), if it has one and was parsed whole. */
+  canonical: string | null;
   source: ContentSource | null;
   encoding: string;
 }
@@ -69,7 +71,8 @@ function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec,
       : undefined;
   const page = readPage(document, pageUrl);
   const images = spec.formats.includes('images') ? readImages(root, base) : undefined;
-  return { base, jsonLd, metadata, fields, fieldErrors, links: page.links, images, title: page.title };
+  const { links, title, canonical } = page;
+  return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title };
 }
 
 /**
@@ -96,6 +99,7 @@ export async function extractPage(
       outputs: {},
       summary: { title: null, description: null, language: null },
       links: null,
+      canonical: null,
       source: null,
       encoding,
     };
@@ -126,5 +130,6 @@ export async function extractPage(
     language: read.metadata.language,
   };
   // A page cut short has its links found by the streaming parser, which reads it all.
-  return { record, outputs, summary, links: whole ? read.links : null, source, encoding };
+  const parsed = whole ? { links: read.links, canonical: read.canonical } : { links: null, canonical: null };
+  return { record, outputs, summary, ...parsed, source, encoding };
 }

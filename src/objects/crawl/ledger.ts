@@ -11,6 +11,7 @@ const ledgerSchema = z.object({
     stored: z.number(),
     failed: z.number(),
     skipped: z.number(),
+    duplicates: z.number().default(0),
     pending: z.number(),
   }),
   usage: z.object({
@@ -33,7 +34,7 @@ const ledgerSchema = z.object({
 type LedgerState = z.infer<typeof ledgerSchema>;
 
 const fresh = (): LedgerState => ({
-  counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, pending: 0 },
+  counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, duplicates: 0, pending: 0 },
   usage: emptyUsage(),
 });
 

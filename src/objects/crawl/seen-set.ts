@@ -20,6 +20,10 @@ export const SCHEMA: SchemaStep[] = [
    ) WITHOUT ROWID;`,
   // 2: a throttled URL keeps the slot its host reserved for it (epoch ms), handed back with its next claim.
   'ALTER TABLE urls ADD COLUMN reserved_at INTEGER',
+  // 3: the first URL of each content hash (domain/duplicates.ts): one row per distinct content the crawl stored.
+  'CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, url TEXT NOT NULL) WITHOUT ROWID',
+  // 4: each duplicate of a canonical under its canonical (one row per such duplicate), to give it back if that fails.
+  'CREATE TABLE IF NOT EXISTS canonicals (target TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (target, url)) WITHOUT ROWID',
 ];
 
 export interface UrlRow {
@@ -187,6 +191,23 @@ export class SeenSet {
           limit,
         );
     return rows.map(entryOf);
+  }
+
+  /**
+   * Puts the duplicates of `targets` (their canonicals, which ended without content) back in the frontier, attempts
+   * starting over; returns them.
+   */
+  reopenDuplicatesOf(targets: readonly string[], now: number): FrontierEntry[] {
+    return this.ledger
+      .exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
+        `UPDATE urls SET state = ?, attempts = 0, enqueued_at = ?, reason = NULL WHERE state = ? AND url IN (
+           SELECT url FROM canonicals WHERE target IN (SELECT value FROM json_each(?))) RETURNING ${ENTRY}`,
+        UrlState.Queued,
+        now,
+        UrlState.Duplicate,
+        JSON.stringify(targets),
+      )
+      .map(entryOf);
   }
 
   countFailed(): number {

@@ -139,7 +139,7 @@ export class Work {
   /** Ends URLs (still queued) in a final state, with their counts. */
   end(kind: FinalKind, reason: string | null, urls: readonly string[]): void {
     this.seen.finish(kind, reason, urls);
-    this.ledger.bump(kind, urls.length);
+    this.ledger.bump(kind === 'duplicate' ? 'duplicates' : kind, urls.length);
     this.ledger.bump('pending', -urls.length);
   }
 

@@ -55,6 +55,14 @@ const orNull =
     value === null ? null : read(value, column);
 
 const CHANGES = ['new', 'changed', 'unchanged'] as const;
+const DUPLICATE_REASONS = ['canonical', 'content'] as const;
+
+const duplicateReason: Reader<StoredFields['duplicateReason']> = (value, column) => {
+  if (value === null) return null;
+  const found = DUPLICATE_REASONS.find((r) => r === value);
+  if (found) return found;
+  throw new PageRowError(column, value);
+};
 
 const change: Reader<StoredFields['change']> = (value, column) => {
   if (value === null) return null;
@@ -126,6 +134,8 @@ const FIELDS: { [F in PageField]: Mapping<F> } = {
   fetchedBodyAt: span('fetched_key', 'fetched_offset', 'fetched_length'),
   screenshotAt: span('screenshot_key', 'screenshot_offset', 'screenshot_length'),
   cachedFrom: column('cached_from', orNull(text)),
+  duplicateOf: column('duplicate_of', orNull(text)),
+  duplicateReason: column('duplicate_reason', duplicateReason),
 };
 
 const isField = (name: string): name is PageField => name in FIELDS;

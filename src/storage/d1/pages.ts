@@ -27,7 +27,17 @@ const LISTED = [
   'fetchedAt',
   'rendered',
   'cachedFrom',
+  'duplicateOf',
+  'duplicateReason',
 ] as const;
+
+/** Which pages a listing shows: all, all but the duplicates, or the duplicates alone. */
+export const DUPLICATE_FILTERS = ['include', 'exclude', 'only'] as const;
+export type DuplicateFilter = (typeof DUPLICATE_FILTERS)[number];
+
+/** The SQL condition of a duplicate filter (a constant: nothing of the request is in it). */
+const duplicatesWhere = (filter: DuplicateFilter = 'include'): string =>
+  filter === 'exclude' ? ' AND duplicate_of IS NULL' : filter === 'only' ? ' AND duplicate_of IS NOT NULL' : '';
 
 /** A page as the API lists it: its record's fields, fetch time as an ISO string, no storage internals. */
 export interface PageView extends Omit<PageOf<(typeof LISTED)[number]>, 'fetchedAt'> {
@@ -44,6 +54,8 @@ const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
   fetchedAt: new Date(p.fetchedAt).toISOString(),
   rendered: p.rendered,
   cachedFrom: p.cachedFrom,
+  duplicateOf: p.duplicateOf,
+  duplicateReason: p.duplicateReason,
 });
 
 /** Pages of a crawl in URL order (keyset pagination: stable while the crawl adds pages). */
@@ -52,9 +64,11 @@ export async function listPages(
   crawlId: string,
   limit: number,
   afterUrl: string | null,
+  duplicates?: DuplicateFilter,
 ): Promise<PageView[]> {
+  const where = `crawl_id = ? AND url > ?${duplicatesWhere(duplicates)}`;
   const { results } = await db
-    .prepare(`SELECT ${columnsOf(LISTED)} FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?`)
+    .prepare(`SELECT ${columnsOf(LISTED)} FROM pages WHERE ${where} ORDER BY url LIMIT ?`)
     .bind(crawlId, afterUrl ?? '', limit)
     .all();
   return results.map((row) => toPageView(readPage(row, LISTED)));
@@ -77,6 +91,7 @@ export async function searchPages(
   words: readonly string[],
   limit: number,
   afterUrl: string | null,
+  duplicates?: DuplicateFilter,
 ): Promise<{ pages: PageView[]; windowEnd: string | null }> {
   const match = words
     .map(() => "(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')")
@@ -88,7 +103,7 @@ export async function searchPages(
       .prepare(
         `SELECT ${columnsOf(LISTED)} FROM (
            SELECT ${columnsOf(LISTED)}, description FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?
-         ) WHERE ${match} ORDER BY url LIMIT ?`,
+         ) WHERE ${match}${duplicatesWhere(duplicates)} ORDER BY url LIMIT ?`,
       )
       .bind(crawlId, after, SEARCH_WINDOW, ...patterns, limit),
     db
@@ -114,11 +129,13 @@ export async function listRecentPages(
   crawlId: string,
   limit: number,
   after: RecentCursor | null,
+  duplicates?: DuplicateFilter,
 ): Promise<(PageView & { cursor: RecentCursor })[]> {
   const { results } = await db
     .prepare(
       `SELECT ${columnsOf(LISTED)} FROM pages
-       WHERE crawl_id = ? AND (? IS NULL OR (fetched_at, url) < (?, ?)) ORDER BY fetched_at DESC, url DESC LIMIT ?`,
+       WHERE crawl_id = ? AND (? IS NULL OR (fetched_at, url) < (?, ?))${duplicatesWhere(duplicates)}
+       ORDER BY fetched_at DESC, url DESC LIMIT ?`,
     )
     .bind(crawlId, after?.t ?? null, after?.t ?? 0, after?.u ?? '', limit)
     .all();
@@ -203,7 +220,8 @@ export async function previousVersions(
 ): Promise<Map<string, PreviousVersion>> {
   const statements = chunkedIn(
     db,
-    `SELECT ${columnsOf(PREVIOUS)} FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})`,
+    `SELECT ${columnsOf(PREVIOUS)} FROM pages
+     WHERE crawl_id = ? AND status IN (200, 304) AND duplicate_of IS NULL AND url IN ({in})`,
     [crawlId],
     urls,
   );
@@ -269,7 +287,7 @@ export async function changeCounts(
     db
       .prepare(
         `SELECT 'gone' AS change, COUNT(*) AS n FROM pages p WHERE p.crawl_id = ? AND p.status IN (200, 304)
-         AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ? AND q.url = p.url AND q.status IN (200, 304))`,
+         AND p.duplicate_of IS NULL AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ? AND q.url = p.url AND q.status IN (200, 304))`,
       )
       .bind(previousCrawlId ?? '', crawlId),
   ]);
@@ -312,7 +330,7 @@ export async function listChanges(
   if (query.kinds.includes('gone'))
     parts.push(
       `SELECT p.url, 'gone' AS kind, p.title FROM pages p WHERE p.crawl_id = ?2 AND p.url > ?3 AND p.status IN (200, 304)
-       AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ?1 AND q.url = p.url AND q.status IN (200, 304))`,
+       AND p.duplicate_of IS NULL AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ?1 AND q.url = p.url AND q.status IN (200, 304))`,
     );
   if (parts.length === 0) return [];
   const { results } = await db
@@ -342,6 +360,8 @@ export const PAGE_RECORD_FIELDS = [
   'lastModified',
   'change',
   'cachedFrom',
+  'duplicateOf',
+  'duplicateReason',
   'stored',
 ] as const satisfies readonly (keyof ExportRecord)[];
 

@@ -26,7 +26,7 @@ export const searchPagesTool: Tool = {
   name: 'search_pages',
   title: 'Find pages of a crawl',
   description:
-    'Lists stored pages of a crawl (url, title, HTTP status) in URL order, those whose title, description or URL ' +
+    'Lists stored pages of a crawl (url, title, HTTP status) in URL order, each content once (no duplicates), those whose title, description or URL ' +
     'holds every word of `q` (case-insensitive; the page text is not searched), or all of them without `q`. A ' +
     'non-null `cursor` in the answer means more may follow: pass it back as `cursor` (an answer can hold fewer ' +
     'pages than `limit`, even none, and still a cursor: a search reads the crawl in windows of 5,000 pages).',
@@ -34,7 +34,8 @@ export const searchPagesTool: Tool = {
   readOnly: true,
   async run(args, api) {
     const { crawlId, q, limit, cursor } = ownArgs(searchArgs, args);
-    const query = new URLSearchParams({ limit: String(limit) });
+    // Each content once: a duplicate has nothing of its own to read (its content is under the URL it names).
+    const query = new URLSearchParams({ limit: String(limit), duplicates: 'exclude' });
     if (q !== undefined) query.set('q', q);
     if (cursor !== undefined) query.set('cursor', cursor);
     const text = expectOk(await api.get(`/v1/crawls/${encodeURIComponent(crawlId)}/pages?${query}`));

@@ -1,0 +1,68 @@
+import { contentKey, type DedupeCandidate, type Verdict } from '../domain/duplicates';
+import type { CrawlConfig, Processed } from '../types';
+import type { CrawlStub, Finished } from './settle';
+
+/** A stored page of the chunk, as deduplication is asked about it; null: not one to compare (a sitemap, no page). */
+function candidateOf({ task, processed }: Finished): DedupeCandidate | null {
+  const { outcome, page } = processed;
+  if (task.kind === 'sitemap' || outcome.kind !== 'stored' || !page) return null;
+  const key = contentKey(page);
+  const canonical = processed.canonical ?? null;
+  if (key === null && canonical === null) return null;
+  return { url: outcome.url, canonical, key, unchanged: page.status === 304 };
+}
+
+/**
+ * A page found a duplicate: its outcome says of what, its row keeps the small facts (status, type, title, hash) and
+ * names that URL, and nothing of its content is written (no body, record, links or screenshot). Its links are still
+ * followed.
+ */
+function asDuplicate(processed: Processed, verdict: Extract<Verdict, { duplicate: true }>): Processed {
+  const { outcome, page, attempts } = processed;
+  const links = 'links' in outcome && outcome.links ? { links: outcome.links } : {};
+  return {
+    outcome: {
+      kind: 'duplicate',
+      url: outcome.url,
+      fetched: outcome.fetched,
+      reason: verdict.reason,
+      of: verdict.of,
+      ...links,
+    },
+    attempts,
+    ...(page
+      ? {
+          page: {
+            ...page,
+            change: null,
+            recordAt: null,
+            duplicateOf: verdict.of,
+            duplicateReason: verdict.reason,
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The chunk with its duplicates decided by the crawl's coordinator (one call for the chunk, see
+ * CrawlCoordinator.dedupe) and turned into duplicates (asDuplicate). A crawl that keeps duplicates, or a chunk with
+ * nothing to compare, makes no call. Throws when the coordinator cannot be reached.
+ */
+export async function dedupeChunk(chunk: Finished[], config: CrawlConfig, stub: CrawlStub): Promise<Finished[]> {
+  if (config.duplicates !== 'skip') return chunk;
+  const asked = chunk.flatMap((f, i) => {
+    const candidate = candidateOf(f);
+    return candidate ? [{ i, candidate }] : [];
+  });
+  if (asked.length === 0) return chunk;
+  const verdicts = await stub.dedupe(asked.map((a) => a.candidate));
+  if (verdicts === null) return chunk;
+  const out = [...chunk];
+  asked.forEach(({ i }, n) => {
+    const verdict = verdicts[n];
+    const f = out[i];
+    if (f && verdict?.duplicate) out[i] = { ...f, processed: asDuplicate(f.processed, verdict) };
+  });
+  return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * Duplicates: each content of a crawl stored once (docs/crawling.md, "Duplicates"). A page that declares another URL
+ * of the crawl canonical is a duplicate of it, and that URL is crawled instead; a page whose content hash another page
+ * of the crawl had first is a duplicate of that page. These are the decisions; the crawl's coordinator holds what
+ * they are decided against (the seen-set, and the first URL of each content hash).
+ */
+import type { DuplicateReason } from './url-life';
+
+/** What the crawl does with duplicates: skip (recorded as a duplicate, its content not stored again), or keep. */
+export const DUPLICATE_MODES = ['skip', 'keep'] as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
+
+/** Canonicals followed one after another at most (each is a hop, as a redirect is): a chain of them ends. */
+export const MAX_CANONICAL_HOPS = 5;
+
+/**
+ * The URL a page's rel=canonical sends its content to, or null: the page is its own canonical (both are normalized),
+ * names none, has followed too many hops already, or names a URL the crawl would not fetch (out of its scope, refused
+ * by its patterns: `allowed`). A null canonical leaves the page as it is.
+ */
+export function canonicalTarget(
+  pageUrl: string,
+  canonical: string | null | undefined,
+  hops: number,
+  allowed: (url: string) => boolean,
+): string | null {
+  if (!canonical || canonical === pageUrl || hops >= MAX_CANONICAL_HOPS) return null;
+  return allowed(canonical) ? canonical : null;
+}
+
+/**
+ * The content key a stored page is compared by: its content hash, or null when it has nothing to compare (no hash,
+ * or an extraction that found no words: every empty page has the hash of the empty text, and they are not one page).
+ */
+export function contentKey(page: { contentHash?: string | null; wordCount?: number | null }): string | null {
+  if (!page.contentHash) return null;
+  return page.wordCount === 0 ? null : page.contentHash;
+}
+
+/** A stored page, as deduplication is asked about it: its URL, the canonical it names (see canonicalTarget), its key. */
+export interface DedupeCandidate {
+  url: string;
+  canonical: string | null;
+  /** contentKey of the page; null: not compared by content. */
+  key: string | null;
+  /** A recrawl's 304 (unchanged): it keeps its previous status, and only claims its key for the pages after it. */
+  unchanged: boolean;
+}
+
+/** What is known of a candidate's canonical when it is decided: not seen yet, still to be fetched, or how it ended. */
+export type CanonicalState = 'unseen' | 'queued' | 'stored' | 'duplicate' | 'failed' | 'skipped';
+
+/** A candidate's verdict: unique (store it), or a duplicate of `of`. */
+export type Verdict = { duplicate: false } | { duplicate: true; of: string; reason: DuplicateReason };
+
+const UNIQUE: Verdict = { duplicate: false };
+
+/**
+ * The canonical verdict: a duplicate of its canonical, unless that URL already ended without content (failed, skipped:
+ * the page keeps its own) or is a duplicate itself (two pages naming each other: the second one keeps its content).
+ */
+export function canonicalVerdict(candidate: DedupeCandidate, state: CanonicalState): Verdict {
+  if (candidate.canonical === null || candidate.unchanged) return UNIQUE;
+  if (state === 'failed' || state === 'skipped' || state === 'duplicate') return UNIQUE;
+  return { duplicate: true, of: candidate.canonical, reason: 'canonical' };
+}
+
+/** The content verdict: a duplicate of the URL that first claimed its key, if that is another URL (and it is fetched). */
+export function contentVerdict(candidate: DedupeCandidate, first: string | null): Verdict {
+  if (candidate.key === null || candidate.unchanged || first === null || first === candidate.url) return UNIQUE;
+  return { duplicate: true, of: first, reason: 'content' };
+}

@@ -1,0 +1,188 @@
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { pageListSchema } from '../../src/api/responses';
+import { runDueSchedules } from '../../src/jobs/schedules';
+import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
+import { exportWarc } from '../../src/storage/warc-export';
+import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { testConfig } from '../support/fixtures';
+import { COPIES, SHOP_PRODUCTS } from '../support/shop-site';
+
+const byUrl = <P extends { url: string }>(pages: readonly P[]) => new Map(pages.map((p) => [p.url, p]));
+
+describe('duplicates', () => {
+  it('stores each product of a shop once, under its canonical URL, and counts the rest as duplicates', async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const id = await createCrawl({ seeds: [base] });
+    const crawl = await waitForCrawl(id);
+    // Stored: the listing, 40 products under their canonical URL, one of the two about pages, one of a/b, away.html,
+    // and gone.html: a duplicate of missing.html until that failed (404), then given back, fetched again and stored.
+    // Duplicates: index.html (the listing's bytes), 40 product URLs, the other about page, the other of a/b.
+    expect(crawl.counts).toEqual({
+      discovered: 89,
+      fetched: 90,
+      stored: 45,
+      duplicates: 43,
+      failed: 1,
+      skipped: 0,
+    });
+    const pages = byUrl(await allPages(id));
+    expect(pages.size).toBe(89);
+    for (let n = 1; n <= SHOP_PRODUCTS; n++) {
+      const canonical = `${base}p/${n}.html?ref=canonical`;
+      expect(pages.get(`${base}p/${n}.html`)).toMatchObject({
+        status: 200,
+        duplicateOf: canonical,
+        duplicateReason: 'canonical',
+      });
+      expect(pages.get(canonical)).toMatchObject({ status: 200, duplicateOf: null, title: `Product ${n}` });
+    }
+    expect(pages.get(`${base}index.html`)).toMatchObject({ duplicateOf: base, duplicateReason: 'content' });
+    const about = [pages.get(`${base}about.html`), pages.get(`${base}company/about.html`)];
+    expect(about.map((p) => p?.duplicateReason ?? null).sort()).toEqual(['content', null]);
+    // Two pages naming each other canonical: one keeps its content.
+    const pair = [pages.get(`${base}a.html`), pages.get(`${base}b.html`)];
+    expect(pair.map((p) => p?.duplicateReason ?? null).sort()).toEqual(['canonical', null]);
+    expect(pages.get(`${base}away.html`)).toMatchObject({ status: 200, duplicateOf: null });
+    expect(pages.get(`${base}gone.html`)).toMatchObject({ status: 200, duplicateOf: null, title: 'Gone' });
+    expect(pages.get(`${base}missing.html`)).toMatchObject({ status: 404 });
+
+    // A duplicate has no content of its own.
+    const dup = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${base}p/1.html`)}`);
+    expect(dup.status).toBe(404);
+    await dup.body?.cancel();
+
+    // The listing filters them out, or shows them alone.
+    const listed = async (filter: string) => {
+      const res = await api(`/v1/crawls/${id}/pages?limit=1000&duplicates=${filter}`);
+      expect(res.status).toBe(200);
+      return pageListSchema.parse(await res.json()).pages;
+    };
+    expect(await listed('exclude')).toHaveLength(46);
+    expect((await listed('only')).every((p) => p.duplicateOf !== null)).toBe(true);
+    expect(await listed('only')).toHaveLength(43);
+    expect((await api(`/v1/crawls/${id}/pages?duplicates=some`)).status).toBe(400);
+  });
+
+  it('exports, llms.txt and WARC hold each product once', async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown'] } });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toMatchObject({ stored: 45, duplicates: 43 });
+
+    const llms = await (await api(`/v1/crawls/${id}/llms.txt`)).text();
+    const listedProducts = [...llms.matchAll(/\((\S+\/p\/\d+\.html\S*)\)/g)].map((m) => m[1]);
+    expect(listedProducts).toHaveLength(SHOP_PRODUCTS);
+    expect(listedProducts.every((url) => url?.endsWith('?ref=canonical'))).toBe(true);
+    const full = await (await api(`/v1/crawls/${id}/llms-full.txt`)).text();
+    expect(full.match(/Product 1 is a fine thing/g)).toHaveLength(1);
+
+    const lines = (await (await api(`/v1/crawls/${id}/export?format=jsonl`)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string; duplicateOf: string | null; markdown?: string });
+    expect(lines).toHaveLength(89);
+    const withContent = lines.filter((l) => l.markdown?.includes('Product 7 is a fine thing'));
+    expect(withContent.map((l) => l.url)).toEqual([`${base}p/7.html?ref=canonical`]);
+    expect(lines.find((l) => l.url === `${base}p/7.html`)).toMatchObject({
+      duplicateOf: `${base}p/7.html?ref=canonical`,
+    });
+    expect(lines.filter((l) => l.duplicateOf !== null && l.markdown !== undefined)).toEqual([]);
+
+    const row = await getCrawlRow(env.DB, id);
+    const warc = await exportWarc(env.BODIES, env.DB, row!);
+    expect(warc).toMatchObject({ records: 45 + 1, missing: [] });
+    const object = await env.BODIES.get(warc.key);
+    const text = new TextDecoder().decode(gunzipSync(new Uint8Array(await object!.arrayBuffer())));
+    expect(text.match(/WARC-Target-URI: \S+\/p\/1\.html\S*/g)).toEqual([
+      `WARC-Target-URI: ${base}p/1.html?ref=canonical`,
+    ]);
+  });
+
+  it('keeps every URL with duplicates: "keep"', async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const id = await createCrawl({ seeds: [base], duplicates: 'keep' });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toEqual({ discovered: 89, fetched: 89, stored: 88, duplicates: 0, failed: 1, skipped: 0 });
+    expect(crawl.config).toMatchObject({ duplicates: 'keep' });
+    expect((await allPages(id)).filter((p) => p.duplicateOf !== null)).toEqual([]);
+  });
+
+  it('a recrawl keeps duplicates duplicates, and lists none of them as new, changed or gone', async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const res = await api('/v1/schedules', {
+      method: 'POST',
+      body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [base] } }),
+    });
+    const { id: scheduleId } = (await res.json()) as { id: string };
+    const runOnce = async () => {
+      await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(scheduleId).run();
+      await runDueSchedules(env);
+      const row = await env.DB.prepare('SELECT last_crawl_id FROM schedules WHERE id = ?')
+        .bind(scheduleId)
+        .first<{ last_crawl_id: string }>();
+      return row?.last_crawl_id ?? '';
+    };
+    const first = await runOnce();
+    expect((await waitForCrawl(first)).counts).toMatchObject({ stored: 45, duplicates: 43 });
+    const second = await runOnce();
+    expect(second).not.toBe(first);
+    expect((await waitForCrawl(second)).counts).toMatchObject({ stored: 45, duplicates: 43 });
+    const pages = await allPages(second);
+    const duplicates = new Set(pages.filter((p) => p.duplicateOf !== null).map((p) => p.url));
+    for (let n = 1; n <= SHOP_PRODUCTS; n++) expect(duplicates.has(`${base}p/${n}.html`)).toBe(true);
+    const changes = (await (await api(`/v1/crawls/${second}/changes?limit=1000`)).json()) as {
+      changes: { url: string; kind: string }[];
+    };
+    // Nothing of the shop changed: at most the pages of the same content trade places (about.html and
+    // company/about.html, a.html and b.html: whichever comes first is kept), never a duplicate.
+    expect(changes.changes.filter((c) => duplicates.has(c.url) || c.kind === 'gone')).toEqual([]);
+    expect(changes.changes.filter((c) => !/\/(company\/)?about\.html$|\/[ab]\.html$/.test(c.url))).toEqual([]);
+    const unchanged = (await (await api(`/v1/crawls/${second}/changes?kind=unchanged&limit=1000`)).json()) as {
+      changes: { url: string }[];
+    };
+    expect(unchanged.changes.filter((c) => duplicates.has(c.url))).toEqual([]);
+    expect(unchanged.changes.length).toBeGreaterThanOrEqual(42);
+  });
+
+  it('keeps exactly one of many identical pages racing through the consumers', async () => {
+    const base = `${site()}/t/${namespace()}/copies/`;
+    const id = await createCrawl({ seeds: [base] });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toMatchObject({ discovered: COPIES + 1, stored: 2, duplicates: COPIES - 1 });
+    const copies = (await allPages(id)).filter((p) => p.url.includes('/copy/'));
+    const kept = copies.filter((p) => p.duplicateOf === null);
+    expect(kept).toHaveLength(1);
+    expect(new Set(copies.flatMap((p) => (p.duplicateOf ? [p.duplicateOf] : [])))).toEqual(new Set([kept[0]?.url]));
+  });
+
+  it('the coordinator gives a content hash to one URL, whatever the calls racing for it', async () => {
+    const crawlId = crypto.randomUUID();
+    const stub = env.CRAWL.getByName(crawlId);
+    await stub.start(crawlId, testConfig());
+    const candidate = (n: number) => ({ url: `https://x.test/${n}`, canonical: null, key: 'same', unchanged: false });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, call) => stub.dedupe([candidate(call * 2), candidate(call * 2 + 1)])),
+    );
+    const verdicts = answers.flatMap((a) => a ?? []);
+    expect(verdicts).toHaveLength(40);
+    const unique = verdicts.filter((v) => !v.duplicate);
+    expect(unique).toHaveLength(1);
+    const ofs = new Set(verdicts.flatMap((v) => (v.duplicate ? [v.of] : [])));
+    expect(ofs.size).toBe(1);
+    // The first URL asked again (a redelivery) is still unique; a 304 keeps its status.
+    const [first] = [...ofs];
+    expect(await stub.dedupe([{ url: first!, canonical: null, key: 'same', unchanged: false }])).toEqual([
+      { duplicate: false },
+    ]);
+    expect(await stub.dedupe([{ url: 'https://x.test/304', canonical: null, key: 'same', unchanged: true }])).toEqual([
+      { duplicate: false },
+    ]);
+    // One row per distinct content.
+    await runInDurableObject(stub, (_instance, state) => {
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM contents').one().n).toBe(1);
+    });
+  });
+});
