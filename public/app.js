@@ -700,15 +700,14 @@ async function crawlView(/** @type {string} */ id) {
   let lastStatus = '';
   const crawl = /** @type {CrawlView} */ (await json(base));
   const short = shortener(new URL(crawl.config.seeds[0] ?? location.href).host);
-  const recrawl = crawl.changes !== undefined;
-  const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError, recrawl);
-  const refreshChanges = changesRefresher(id, boxes.changes, short);
+  const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError, crawl.changes !== undefined);
+  const refreshChanges = crawl.changes ? changesRefresher(id, boxes.changes, short) : async () => {};
 
   async function refresh() {
     const paths = ['stats', 'hosts', 'pages?order=recent&limit=10', 'errors?limit=100', 'usage'];
     const [stats, hostList, pages, errorList, usage] = await Promise.all([
       ...paths.map((path) => json(`${base}/${path}`)),
-      recrawl ? refreshChanges() : undefined,
+      refreshChanges(),
     ]);
     const s = /** @type {Stats} */ (stats);
     if (s.status !== lastStatus) {
