@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { api, countBy, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
+import { allPages, api, countBy, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
 
 interface RecordView {
   url: string;
@@ -59,6 +59,9 @@ describe('PDFs in a crawl', () => {
       seeds: [root],
       maxDepth: 2,
       extract: { formats: ['markdown', 'text', 'metadata', 'links'] },
+      // `download` serves report.pdf's bytes as application/octet-stream: read here as a PDF of its own (by default
+      // one of the two is recorded a duplicate of the other, as a test below checks).
+      duplicates: 'keep',
     });
     const crawl = await waitForCrawl(id);
     // index, 8 documents, and a.html, b.html, c.html reached only through links.pdf.
@@ -151,6 +154,18 @@ describe('PDFs in a crawl', () => {
       `${root}c.html`,
     ]);
     expect((await exported(id)).get(`${root}links.pdf`)?.title).toBe('Links Handout');
+  });
+
+  it('records the same document under a second URL as a duplicate (its text hashed, not its type)', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/pdf/`;
+    const id = await createCrawl({ seeds: [`${root}report.pdf`, `${root}download`], maxDepth: 0 });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts).toMatchObject({ stored: 1, duplicates: 1, failed: 0 });
+    const pages = await allPages(id);
+    const duplicate = pages.find((p) => p.duplicateOf !== null);
+    expect(duplicate?.duplicateReason).toBe('content');
+    expect([duplicate?.url, duplicate?.duplicateOf].sort()).toEqual([`${root}download`, `${root}report.pdf`]);
   });
 });
 

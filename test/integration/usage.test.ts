@@ -58,13 +58,13 @@ describe('GET /v1/crawls/:id/usage', () => {
     expect(usage.operations.r2ClassA).toBe(objects.length);
     expect(usage.storage.r2Bytes).toBe(objects.reduce((sum, o) => sum + o.size, 0));
 
-    // D1: the crawl's job row (3 rows written: the row, its primary key index, crawls_created) and one row per page
-    // (the links are in R2, not D1).
+    // D1: the crawl's job row (4 rows written: the row, its primary key index, crawls_created, crawls_finished) and one
+    // row per page (the links are in R2, not D1).
     const rows = await env.DB.prepare('SELECT COUNT(*) AS n FROM pages WHERE crawl_id = ?')
       .bind(id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(8);
-    expect(usage.operations.d1RowsWritten).toBe(3 + 8);
+    expect(usage.operations.d1RowsWritten).toBe(4 + 8);
 
     // The crawl's Durable Object: two rows per URL (offered, finished), plus its settings and a counters row per call.
     const perUrl = (usage.operations.durableObjectRowsWritten - 2 * 8) / usage.operations.durableObjectRequests;
@@ -76,7 +76,7 @@ describe('GET /v1/crawls/:id/usage', () => {
     // The estimate is the counts at the published prices.
     const { estimate } = usage;
     expect(estimate.breakdown.queueOperations).toBeCloseTo(24 * 0.4e-6, 9);
-    expect(estimate.breakdown.d1RowsWritten).toBeCloseTo(11 * 1e-6, 9);
+    expect(estimate.breakdown.d1RowsWritten).toBeCloseTo(12 * 1e-6, 9);
     expect(estimate.prices.perMillion.d1RowsWritten).toBe(1);
     expect(estimate.usd).toBeCloseTo(
       Object.values(estimate.breakdown).reduce((a, b) => a + b, 0),
