@@ -13,11 +13,21 @@ import { h, table } from './dom.js';
  *   markdown?: string, text?: string, html?: string }} PageRecord
  */
 
-/** Inline Markdown: code spans, links (http(s) only), bold and italics; everything else is text. */
-function inline(/** @type {string} */ text) {
+/**
+ * A link's text: escaped characters, and brackets nested one level deep (a footnote link is `[[1]](url)`, or
+ * `[\[1\]](url)` once escaped).
+ */
+const LINK_TEXT = String.raw`(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*`;
+const INLINE = new RegExp(
+  String.raw`(\x60+)([\s\S]*?)\1|!?\[(${LINK_TEXT})\]\((https?:[^)\s]+)\)|\*\*([^*]+)\*\*|(?<![\w\\])_([^_]+)_(?!\w)`,
+  'g',
+);
+
+/** Inline Markdown: code spans, links (http(s) only, their text inline Markdown too), bold and italics; the rest is text. */
+function inline(/** @type {string} */ text, inLink = false) {
   /** @type {Child[]} */
   const out = [];
-  const pattern = /(`+)([\s\S]*?)\1|!?\[([^\]]*)\]\((https?:[^)\s]+)\)|\*\*([^*]+)\*\*|(?<![\w\\])_([^_]+)_(?!\w)/g;
+  const pattern = INLINE;
   let last = 0;
   for (const m of text.matchAll(pattern)) {
     out.push(unescapeMarkdown(text.slice(last, m.index)));
@@ -26,7 +36,9 @@ function inline(/** @type {string} */ text) {
       out.push(
         m[0].startsWith('!')
           ? h('span', { class: 'muted' }, `[image: ${m[3] ?? ''}]`)
-          : h('a', { href: m[4], rel: 'noopener noreferrer', target: '_blank' }, unescapeMarkdown(m[3] ?? '')),
+          : inLink
+            ? unescapeMarkdown(m[0])
+            : h('a', { href: m[4], rel: 'noopener noreferrer', target: '_blank' }, inline(m[3] ?? '', true)),
       );
     else if (m[5]) out.push(h('strong', {}, unescapeMarkdown(m[5])));
     else out.push(h('em', {}, unescapeMarkdown(m[6] ?? '')));

@@ -9,6 +9,7 @@
  *   stamped.html  the same article with a live reading and its time in a paragraph of it, which change on every request
  *                 (noise only the crawl's `ignore` selectors can tell);
  *   new.html      appears, linked from the index.
+ * refs.html (not linked) has markup inside links and a footnote link, for the dashboard's markdown.
  */
 type Reply = { status: number; headers?: Record<string, string>; body?: string };
 
@@ -82,6 +83,12 @@ export function watchSite(ns: string, rest: string): Reply {
       return page(
         'Tides',
         `${paragraphs(PROSE.slice(0, 2))}<p class="live">The gauge at the harbour read ${(1 + (served % 7) / 10).toFixed(2)} metres when this page was made, at ${new Date().toISOString()}.</p>${paragraphs(PROSE.slice(2))}`,
+      );
+    case 'refs.html':
+      // Not linked: markup inside links and footnote links, for the dashboard's markdown (test/system/dashboard.test.ts).
+      return page(
+        'References',
+        '<p>JSON is defined in <a href="https://www.rfc-editor.org/rfc/rfc7159"><strong>RFC 7159</strong></a>; its media type is <a href="https://www.iana.org/assignments/media-types/application/json"><code>json</code></a>.<sup><a href="#fn1">[1]</a></sup></p><ol><li id="fn1">Also ECMA-404.</li></ol>',
       );
     case 'new.html':
       return second ? page('Estuaries', paragraphs(PROSE.slice(0, 1))) : { status: 404, body: 'not yet' };

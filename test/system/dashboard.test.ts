@@ -281,6 +281,15 @@ describe('the dashboard', () => {
     await expect
       .poll(() => page.locator('#try-result .record-part', { hasText: 'Fields' }).locator('pre').first().textContent())
       .toContain('"price": 1299');
+    // Markup inside links, and a footnote link, rendered as such (not as raw markdown).
+    await page.getByLabel('Page URL').fill(`${sites.siteA}/t/dashr${Date.now().toString(36)}/watch/refs.html`);
+    await page.getByLabel('Extraction spec (JSON)').fill(JSON.stringify({ formats: ['markdown'] }));
+    await page.getByRole('button', { name: 'Try spec' }).click();
+    const rendered = page.locator('#try-result .markdown');
+    await expect.poll(() => rendered.locator('a strong').textContent()).toBe('RFC 7159');
+    expect(await rendered.locator('a code').textContent()).toBe('json');
+    expect(await rendered.getByRole('link', { name: '[1]' }).count()).toBe(1);
+    expect(await rendered.textContent()).not.toMatch(/\*\*|\]\(/);
     await page.getByLabel('Extraction spec (JSON)').fill('{ not json');
     await page.getByRole('button', { name: 'Try spec' }).click();
     await expect.poll(() => page.locator('#try-spec .error').textContent()).toMatch(/not valid JSON/);
