@@ -1,14 +1,15 @@
 // @ts-check
 // The edgecrawl dashboard: plain DOM, no framework. Every figure comes from the /v1 API with the token the
-// operator typed, kept in sessionStorage (this tab only). Text from crawled pages is only ever set as text.
+// operator typed, kept for the browser session and shared by its tabs (session.js). Text from crawled pages is only
+// ever set as text.
 
 import { changesView, diffView } from './changes.js';
 import { h, table } from './dom.js';
 import { recordView } from './record.js';
+import { forget, remember, sessionToken, shareWithTabs, token } from './session.js';
 
 /** @typedef {import('./dom.js').Child} Child */
 
-const TOKEN_KEY = 'edgecrawl-token';
 const LIVE_MS = 1000;
 const IDLE_MS = 5000;
 
@@ -43,8 +44,6 @@ function byId(id) {
   if (!el) throw new Error(`#${id} missing`);
   return el;
 }
-
-const token = () => sessionStorage.getItem(TOKEN_KEY);
 
 /**
  * Calls the API with the session's token; a 401 logs out.
@@ -93,9 +92,12 @@ const badge = (status) => h('span', { class: `badge ${status}` }, status);
 
 // ---- login ----
 
-/** @param {string} [message] */
-function logout(message) {
-  sessionStorage.removeItem(TOKEN_KEY);
+/**
+ * Shows the login form; `everywhere` (the Log out button): every tab of the session forgets the token too.
+ * @param {string} [message] @param {boolean} [everywhere]
+ */
+function logout(message, everywhere = false) {
+  forget(everywhere);
   stopTimer();
   byId('view').replaceChildren();
   byId('login').hidden = false;
@@ -107,7 +109,7 @@ function logout(message) {
 async function login(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   const input = /** @type {HTMLInputElement} */ (byId('token'));
-  sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+  remember(input.value.trim());
   try {
     await call('/v1/crawls?limit=1');
   } catch (error) {
@@ -519,10 +521,22 @@ function renderProgress(parts, s, u) {
   parts.chart.replaceChildren(chart(s.series, s.interval));
 }
 
+/**
+ * What one origin's robots.txt says, in words: its rules, or allow-all and why (a 404: there is none), or why it
+ * could not be read; the origin first when the host has several (ports, http and https).
+ * @param {HostState['robots'][number]} r @param {boolean} named
+ */
+function robotsLabel(r, named) {
+  const kind = { rules: 'rules', 'allow-all': 'none: all allowed', unreachable: 'unreachable' }[r.kind];
+  const why = r.reason ? ` (${r.reason})` : '';
+  const delay = r.crawlDelayMs ? `, crawl-delay ${r.crawlDelayMs} ms` : '';
+  return `${named ? `${r.origin}: ` : ''}${kind}${why}${delay}`;
+}
+
 /** @param {HostState[]} hs */
 function hostsTable(hs) {
   const robots = (/** @type {HostState} */ x) =>
-    x.robots.map((r) => `${r.kind}${r.crawlDelayMs ? ` (delay ${r.crawlDelayMs} ms)` : ''}`).join(', ') || '–';
+    x.robots.map((r) => robotsLabel(r, x.robots.length > 1)).join('; ') || '–';
   return table(
     'Hosts and politeness',
     ['Host', ['Pages', 'num'], ['In flight', 'num'], ['Next slot', 'wide'], 'Backing off', ['robots.txt', 'wide']],
@@ -536,6 +550,13 @@ function hostsTable(hs) {
     ]),
   );
 }
+
+/**
+ * The crawl's errors, each with its details (see errorDetails).
+ * @param {ErrorItem[]} es @param {Parameters<typeof errorDetails>[1]} ctx
+ */
+const errorsView = (es, ctx) =>
+  es.length === 0 ? h('p', { class: 'muted' }, 'No errors.') : h('div', {}, ...es.map((e) => errorDetails(e, ctx)));
 
 /**
  * One error, with its details and, for a failed URL, a button to try it again.
@@ -683,6 +704,41 @@ function changesRefresher(id, box, short) {
   };
 }
 
+/**
+ * A view that cannot be shown, said plainly: what happened and what to do (back to the crawls, or try again).
+ * @param {string} title @param {string} message @param {(() => void) | null} retry
+ */
+function errorView(title, message, retry) {
+  byId('view').replaceChildren(
+    h('p', {}, h('a', { href: '#/' }, '← All crawls')),
+    h(
+      'section',
+      { class: 'card error-state', role: 'alert' },
+      h('h1', {}, title),
+      h('p', {}, message),
+      retry ? h('button', { type: 'button', onclick: retry }, 'Try again') : null,
+    ),
+  );
+}
+
+/** The crawl, or null once an error view says why it cannot be shown (unknown or purged, the API gone). */
+async function loadCrawl(/** @type {string} */ id) {
+  try {
+    return /** @type {CrawlView} */ (await json(`/v1/crawls/${id}`));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    if (error instanceof ApiError && error.status === 404)
+      errorView('Crawl not found', `There is no crawl ${id}: the link may be wrong, or the crawl was purged.`, null);
+    else
+      errorView(
+        'The API cannot be reached',
+        `${error instanceof Error ? error.message : String(error)}. The crawler may have stopped; try again once it is back.`,
+        () => route(),
+      );
+    return null;
+  }
+}
+
 async function crawlView(/** @type {string} */ id) {
   const base = `/v1/crawls/${id}`;
   const parts = progressParts();
@@ -698,7 +754,8 @@ async function crawlView(/** @type {string} */ id) {
   const open = new Set();
   let lastErrors = '';
   let lastStatus = '';
-  const crawl = /** @type {CrawlView} */ (await json(base));
+  const crawl = await loadCrawl(id);
+  if (!crawl) return;
   const short = shortener(new URL(crawl.config.seeds[0] ?? location.href).host);
   const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError, crawl.changes !== undefined);
   const refreshChanges = crawl.changes ? changesRefresher(id, boxes.changes, short) : async () => {};
@@ -730,15 +787,7 @@ async function crawlView(/** @type {string} */ id) {
     if (key === lastErrors) return;
     lastErrors = key;
     const ctx = { open, short, retry: lastStatus !== 'cancelled' ? retryUrl : null };
-    boxes.errors.replaceChildren(
-      es.length === 0
-        ? h('p', { class: 'muted' }, 'No errors.')
-        : h(
-            'div',
-            {},
-            es.map((e) => errorDetails(e, ctx)),
-          ),
-    );
+    boxes.errors.replaceChildren(errorsView(es, ctx));
   }
 
   await keepFresh(refresh, () => (lastStatus === 'running' ? LIVE_MS : IDLE_MS));
@@ -747,13 +796,15 @@ async function crawlView(/** @type {string} */ id) {
 // ---- start ----
 
 byId('login-form').addEventListener('submit', (event) => void login(/** @type {SubmitEvent} */ (event)));
-byId('logout').addEventListener('click', () => logout());
+byId('logout').addEventListener('click', () => logout(undefined, true));
 window.addEventListener('hashchange', () => {
   route();
   byId('main').focus();
 });
-if (token()) {
+shareWithTabs(() => logout('Logged out in another tab.'));
+void sessionToken().then((found) => {
+  if (!found) return logout();
   byId('login').hidden = true;
   byId('logout').hidden = false;
   route();
-} else logout();
+});

@@ -160,6 +160,11 @@ describe('the dashboard', () => {
         .getByRole('cell', { name: '127.0.0.1', exact: true })
         .count(),
     ).toBe(1);
+    // robots.txt in words, per origin when the host has several: a 404 means there is none, everything allowed.
+    const hostRow = page
+      .getByRole('table', { name: 'Hosts and politeness' })
+      .getByRole('row', { name: /^127\.0\.0\.1 / });
+    expect(await hostRow.textContent()).toContain(`${sites.siteA}: none: all allowed (robots.txt answered http 404)`);
     expect(await page.getByRole('table', { name: 'Recent pages' }).getByRole('row').count()).toBe(11);
 
     // Open an error: its details show, and stay open across refreshes.
@@ -295,6 +300,38 @@ describe('the dashboard', () => {
     await expect.poll(() => page.locator('#try-spec .error').textContent()).toMatch(/not valid JSON/);
     expect(problems).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the session', () => {
+  it('is shared by a second tab, which says so when a crawl does not exist; logging out ends it in every tab', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const first = await context.newPage();
+    const problems: string[] = [];
+    for (const page of [first]) page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await logIn(first);
+
+    // A second tab opened on an unknown crawl: no login asked, an error state instead of a blank page.
+    const second = await context.newPage();
+    second.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await second.goto(`${worker.url}/#/crawls/${crypto.randomUUID()}`);
+    await expect.poll(() => second.getByRole('heading', { name: 'Crawl not found' }).isVisible()).toBe(true);
+    expect(await second.locator('#login').isVisible()).toBe(false);
+    expect(await second.getByRole('alert').filter({ hasText: 'the crawl was purged' }).count()).toBe(1);
+    await second.screenshot({ path: join(shots, 'dashboard-not-found.png') });
+    await second.getByRole('link', { name: '← All crawls' }).click();
+    await expect.poll(() => second.getByRole('heading', { name: 'Crawls', level: 1 }).isVisible()).toBe(true);
+
+    // Log out in the second tab: the first one asks for the token again.
+    await second.getByRole('button', { name: 'Log out' }).click();
+    await expect.poll(() => first.locator('#login').isVisible()).toBe(true);
+    expect(await first.locator('#login-error').textContent()).toBe('Logged out in another tab.');
+    // A new tab now finds no session.
+    const third = await context.newPage();
+    await third.goto(`${worker.url}/`);
+    await expect.poll(() => third.locator('#login').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });
 
