@@ -193,10 +193,18 @@ function crawlsTable(list) {
       crawl.seeds[0] ?? crawl.id,
       crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : '',
     );
+  const took = (/** @type {CrawlItem} */ crawl) =>
+    crawl.finishedAt ? seconds(Date.parse(crawl.finishedAt) - Date.parse(crawl.createdAt)) : '–';
   return table(
     'Recent crawls',
-    ['Seed', 'Status', ['Started', 'wide']],
-    list.map((crawl) => [seed(crawl), badge(crawl.status), when(crawl.createdAt)]),
+    ['Seed', 'Status', 'Run of', ['Started', 'wide'], 'Took'],
+    list.map((crawl) => [
+      seed(crawl),
+      badge(crawl.status),
+      crawl.scheduleId ? h('span', { title: `schedule ${crawl.scheduleId}` }, 'schedule') : 'by hand',
+      when(crawl.createdAt),
+      took(crawl),
+    ]),
     'No crawls yet: start one above.',
   );
 }

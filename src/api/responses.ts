@@ -44,7 +44,16 @@ const shownConfigSchema = z
 export const crawlCreatedSchema = z.object({ id: z.uuid(), status: z.literal('running') });
 
 export const crawlListSchema = z.object({
-  crawls: z.array(z.object({ id: z.uuid(), status: crawlStatus, seeds: z.array(z.string()), createdAt: isoTime })),
+  crawls: z.array(
+    z.object({
+      id: z.uuid(),
+      status: crawlStatus,
+      seeds: z.array(z.string()),
+      createdAt: isoTime,
+      finishedAt: isoTime.nullable().describe('When it completed or was cancelled; null: running.'),
+      scheduleId: z.uuid().nullable().describe('The schedule this crawl is a run of; null: started by hand.'),
+    }),
+  ),
   cursor,
 });
 

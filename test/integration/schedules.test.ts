@@ -168,6 +168,13 @@ describe('the cron trigger', () => {
       .all<{ id: string }>();
     expect(crawls.results.map((c) => c.id)).toEqual([row?.last_crawl_id]);
     expect((await waitForCrawl(row?.last_crawl_id as string)).counts.stored).toBe(2);
+    // The crawl list says which schedule a run came from, and when it ended.
+    const listed = (await (await api('/v1/crawls?limit=100')).json()) as {
+      crawls: { id: string; scheduleId: string | null; finishedAt: string | null }[];
+    };
+    const run = listed.crawls.find((c) => c.id === row?.last_crawl_id);
+    expect(run).toMatchObject({ scheduleId: created.id, finishedAt: expect.any(String) });
+    expect(listed.crawls.some((c) => c.scheduleId === null)).toBe(true);
     await api(`/v1/schedules/${created.id}`, { method: 'DELETE' });
   });
 });

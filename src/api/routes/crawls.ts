@@ -84,6 +84,8 @@ export const crawls = new Hono<CrawlEnv>()
           status: r.status,
           seeds: r.config.seeds,
           createdAt: new Date(r.createdAt).toISOString(),
+          finishedAt: r.finishedAt === null ? null : new Date(r.finishedAt).toISOString(),
+          scheduleId: r.scheduleId,
         })),
         cursor: nextCursor(rows, query.limit, (last) => ({ c: last.createdAt, i: last.id })),
       });
