@@ -3,10 +3,13 @@
 // operator typed, kept for the browser session and shared by its tabs (session.js). Text from crawled pages is only
 // ever set as text.
 
-import { changesView, diffView } from './changes.js';
+import { ApiError, call, json, messageOf, onUnauthorized } from './api.js';
+import { changesView } from './changes.js';
 import { h, table } from './dom.js';
-import { recordView } from './record.js';
+import { newCrawlForm, trySpecPanel } from './new-crawl.js';
+import { pageView } from './page-view.js';
 import { forget, remember, sessionToken, shareWithTabs, token } from './session.js';
+import { announce, badge, byId, card, clock, fmt, loading, seconds, shortener, usd, when } from './ui.js';
 
 /** @typedef {import('./dom.js').Child} Child */
 
@@ -29,66 +32,6 @@ const IDLE_MS = 5000;
  * @typedef {import('../.types/api/responses').ChangeList} ChangeList
  * @typedef {import('../.types/api/responses').PageDiff} PageDiff
  */
-
-class ApiError extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
-
-/** @param {string} id @returns {HTMLElement} */
-function byId(id) {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`#${id} missing`);
-  return el;
-}
-
-/**
- * Calls the API with the session's token; a 401 logs out.
- * @param {string} path
- * @param {RequestInit} [init]
- * @returns {Promise<Response>}
- */
-async function call(path, init = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('authorization', `Bearer ${token() ?? ''}`);
-  if (typeof init.body === 'string') headers.set('content-type', 'application/json');
-  const res = await fetch(path, { ...init, headers });
-  if (res.status === 401) {
-    logout('Your token was not accepted. Log in again.');
-    throw new ApiError(401, 'unauthorized');
-  }
-  if (!res.ok) {
-    const body = await res.json().catch(() => null);
-    throw new ApiError(res.status, body?.error?.message ?? `${res.status} ${res.statusText}`);
-  }
-  return res;
-}
-
-/** @template T @param {string} path @param {RequestInit} [init] @returns {Promise<T>} */
-async function json(path, init) {
-  return /** @type {Promise<T>} */ ((await call(path, init)).json());
-}
-
-/** @param {string} message */
-function announce(message) {
-  byId('announce').textContent = message;
-}
-
-const number = new Intl.NumberFormat();
-/** @param {number} n */
-const fmt = (n) => number.format(n);
-/** @param {string | null} iso */
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
-/** @param {string} iso */
-const clock = (iso) => new Date(iso).toLocaleTimeString();
-/** @param {number} ms */
-const seconds = (ms) => (ms > 0 ? `${(ms / 1000).toFixed(1)} s` : 'now');
-
-/** @param {string} status */
-const badge = (status) => h('span', { class: `badge ${status}` }, status);
 
 // ---- login ----
 
@@ -143,47 +86,6 @@ function route() {
   else void homeView();
 }
 
-/** The form that starts a crawl. */
-function newCrawlForm() {
-  const numberField = (
-    /** @type {string} */ id,
-    /** @type {string} */ name,
-    /** @type {string} */ label,
-    /** @type {number} */ min,
-  ) =>
-    h('div', {}, h('label', { for: id }, label), h('input', { id, name, type: 'number', min, inputmode: 'numeric' }));
-  return h(
-    'form',
-    { id: 'new-crawl', onsubmit: startCrawl },
-    h('label', { for: 'seeds' }, 'Seed URLs (one per line)'),
-    h('textarea', { id: 'seeds', name: 'seeds', required: true, placeholder: 'https://example.com/' }),
-    h(
-      'div',
-      { class: 'field-row' },
-      numberField('max-pages', 'maxPages', 'Max pages', 1),
-      numberField('max-depth', 'maxDepth', 'Max depth', 0),
-    ),
-    h('label', { for: 'scope' }, 'Scope'),
-    h(
-      'select',
-      { id: 'scope', name: 'scope' },
-      ['same-host', 'same-domain', 'same-origin', 'any'].map((s) => h('option', { value: s }, s)),
-    ),
-    h('label', { for: 'render' }, 'JavaScript'),
-    h(
-      'select',
-      { id: 'render', name: 'render' },
-      [
-        ['auto', 'auto: render pages that need it'],
-        ['always', 'always render'],
-        ['never', 'never render'],
-      ].map(([value, label]) => h('option', { value }, label)),
-    ),
-    h('div', { class: 'row' }, h('button', { type: 'submit' }, 'Start crawl')),
-    h('p', { id: 'start-error', class: 'error', role: 'alert' }),
-  );
-}
-
 /** @param {CrawlItem[]} list */
 function crawlsTable(list) {
   const seed = (/** @type {CrawlItem} */ crawl) =>
@@ -224,93 +126,9 @@ function schedulesTable(rows) {
   );
 }
 
-/** The "try a spec" panel: one URL scraped now with a spec, its record shown as a crawl would store it. */
-function trySpecPanel() {
-  const result = h('div', { id: 'try-result', 'aria-live': 'polite' });
-  const error = h('p', { class: 'error', role: 'alert' });
-  const spec = JSON.stringify(
-    { formats: ['markdown', 'metadata', 'jsonLd'], mainContent: true, fields: { title: { selector: 'h1' } } },
-    null,
-    2,
-  );
-  const submit = async (/** @type {Event} */ event) => {
-    event.preventDefault();
-    const form = /** @type {HTMLFormElement} */ (event.target);
-    const data = new FormData(form);
-    error.textContent = '';
-    try {
-      const body = { url: String(data.get('url') ?? '').trim(), extract: JSON.parse(String(data.get('spec') ?? '{}')) };
-      result.replaceChildren(h('p', { class: 'muted' }, 'Fetching…'));
-      result.replaceChildren(
-        recordView(
-          /** @type {import('./record.js').PageRecord} */ (
-            await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) })
-          ),
-        ),
-      );
-    } catch (e) {
-      result.replaceChildren();
-      error.textContent =
-        e instanceof SyntaxError
-          ? `The spec is not valid JSON: ${e.message}`
-          : e instanceof Error
-            ? e.message
-            : String(e);
-    }
-  };
-  const form = h(
-    'form',
-    { id: 'try-spec', onsubmit: (event) => void submit(event) },
-    h('label', { for: 'try-url' }, 'Page URL'),
-    h('input', { id: 'try-url', name: 'url', type: 'url', required: true, placeholder: 'https://example.com/article' }),
-    h('label', { for: 'try-spec-json' }, 'Extraction spec (JSON)'),
-    h('textarea', { id: 'try-spec-json', name: 'spec', rows: 8, spellcheck: 'false' }, spec),
-    h('div', { class: 'row' }, h('button', { type: 'submit' }, 'Try spec')),
-    error,
-  );
-  return card('try', 'Try an extraction spec', form, result);
-}
-
-/** One page of a crawl: its extraction record and outputs. */
-async function pageView(/** @type {string} */ id, /** @type {string} */ url) {
-  const base = `/v1/crawls/${id}`;
-  const query = `url=${encodeURIComponent(url)}`;
-  const body = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
-  byId('view').replaceChildren(
-    h('p', {}, h('a', { href: `#/crawls/${id}` }, '← Crawl')),
-    h('h1', { class: 'url-title' }, url),
-    card('record', 'Extracted', body),
-  );
-  const output = (/** @type {string} */ format) =>
-    call(`${base}/content?${query}&format=${format}`).then(
-      (r) => r.text(),
-      () => undefined,
-    );
-  void pageDiff(base, query);
-  try {
-    const [record, markdown, text] = await Promise.all([
-      json(`${base}/record?${query}`),
-      output('markdown'),
-      output('text'),
-    ]);
-    body.replaceChildren(recordView({ .../** @type {import('./record.js').PageRecord} */ (record), markdown, text }));
-  } catch (error) {
-    body.replaceChildren(h('p', { class: 'muted' }, error instanceof Error ? error.message : String(error)));
-  }
-}
-
-/** A recrawled page's diff against the previous crawl, in a card above its record (none outside recrawls). */
-async function pageDiff(/** @type {string} */ base, /** @type {string} */ query) {
-  const view = location.hash;
-  const res = await call(`${base}/diff?${query}`).catch(() => null);
-  if (!res?.ok || location.hash !== view) return;
-  const box = card('diff', 'Changes since the previous crawl', diffView(/** @type {PageDiff} */ (await res.json())));
-  byId('view').querySelector('#record-title')?.parentElement?.before(box);
-}
-
 async function homeView() {
-  const crawls = h('div', { id: 'crawls' }, h('p', { class: 'muted' }, 'Loading…'));
-  const schedules = h('div', { id: 'schedules' }, h('p', { class: 'muted' }, 'Loading…'));
+  const crawls = h('div', { id: 'crawls' }, loading());
+  const schedules = h('div', { id: 'schedules' }, loading());
   byId('view').replaceChildren(
     h('h1', {}, 'Crawls'),
     card('new', 'New crawl', newCrawlForm()),
@@ -334,36 +152,11 @@ async function keepFresh(/** @type {() => Promise<void>} */ refresh, /** @type {
       await refresh();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return;
-      announce(`Refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+      announce(`Refresh failed: ${messageOf(error)}`);
     }
     if (location.hash === hash && token()) timer = setTimeout(tick, next());
   };
   await tick();
-}
-
-async function startCrawl(/** @type {Event} */ event) {
-  event.preventDefault();
-  const form = /** @type {HTMLFormElement} */ (event.currentTarget);
-  const data = new FormData(form);
-  const seeds = String(data.get('seeds') ?? '')
-    .split(/\s+/)
-    .filter(Boolean);
-  /** @type {Record<string, unknown>} */
-  const request = { seeds, scope: data.get('scope'), render: data.get('render') };
-  if (data.get('maxPages')) request.maxPages = Number(data.get('maxPages'));
-  if (data.get('maxDepth')) request.maxDepth = Number(data.get('maxDepth'));
-  const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
-  button.disabled = true;
-  try {
-    const { id } = /** @type {{ id: string }} */ (
-      await json('/v1/crawls', { method: 'POST', body: JSON.stringify(request) })
-    );
-    location.hash = `#/crawls/${id}`;
-  } catch (error) {
-    byId('start-error').textContent = error instanceof Error ? error.message : String(error);
-  } finally {
-    button.disabled = false;
-  }
 }
 
 /** A bar chart of pages fetched (and failed) per interval. */
@@ -412,16 +205,6 @@ async function download(/** @type {string} */ path, /** @type {string} */ filena
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-/** @param {string} key @param {string} title @param {...Child} body */
-const card = (key, title, ...body) =>
-  h('section', { class: 'card', 'aria-labelledby': `${key}-title` }, h('h2', { id: `${key}-title` }, title), ...body);
-
-/** A URL on the first seed's host shown as its path, others in full; the full URL is the element's title. */
-const shortener = (/** @type {string} */ seedHost) => (/** @type {string} */ url) => {
-  const u = new URL(url);
-  return h('span', { title: url }, u.host === seedHost ? `${u.pathname}${u.search}` : url);
-};
 
 /**
  * The crawl's buttons: cancel, retry all, exports. `act` runs one, shows its error and refreshes.
@@ -499,9 +282,6 @@ function progressParts() {
     chart: h('div', { id: 'chart' }),
   };
 }
-
-/** US dollars, with enough digits for a crawl that has cost a fraction of a cent. */
-const usd = (/** @type {number} */ n) => (n === 0 ? '$0' : n < 0.01 ? `$${n.toPrecision(2)}` : `$${n.toFixed(2)}`);
 
 /** @param {ReturnType<typeof progressParts>} parts @param {Stats} s @param {Usage} u */
 function renderProgress(parts, s, u) {
@@ -610,7 +390,7 @@ function actionRunner(errorBox, refresh) {
       announce(done);
       await refresh();
     } catch (error) {
-      errorBox.textContent = error instanceof Error ? error.message : String(error);
+      errorBox.textContent = messageOf(error);
     }
   };
 }
@@ -622,7 +402,7 @@ function actionRunner(errorBox, refresh) {
  */
 function crawlLayout(id, config, parts, actions, actionError, recrawl) {
   const boxes = {
-    changes: h('div', {}, h('p', { class: 'muted' }, 'Loading…')),
+    changes: h('div', {}, loading()),
     statuses: h('div', {}),
     reasons: h('div', {}),
     hosts: h('div', {}),
@@ -740,7 +520,7 @@ async function loadCrawl(/** @type {string} */ id) {
     else
       errorView(
         'The API cannot be reached',
-        `${error instanceof Error ? error.message : String(error)}. The crawler may have stopped; try again once it is back.`,
+        `${messageOf(error)}. The crawler may have stopped; try again once it is back.`,
         () => route(),
       );
     return null;
@@ -803,6 +583,7 @@ async function crawlView(/** @type {string} */ id) {
 
 // ---- start ----
 
+onUnauthorized((message) => logout(message));
 byId('login-form').addEventListener('submit', (event) => void login(/** @type {SubmitEvent} */ (event)));
 byId('logout').addEventListener('click', () => logout(undefined, true));
 window.addEventListener('hashchange', () => {

@@ -26,6 +26,9 @@ const RANKS: Record<string, number> = {
   'index.ts': 7,
 };
 
+/** The dashboard's scripts (public/*.js), held to the same function length as the Worker. */
+const dashboardScripts = (): string[] => files(join(root, 'public'), /\.js$/);
+
 function files(dir: string, pattern = /\.ts$/): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -96,7 +99,7 @@ describe('the layout of src/', () => {
 describe('functions', () => {
   it('are at most 60 lines long, in the Worker and the dashboard', () => {
     const long: string[] = [];
-    for (const file of [...files(src), join(root, 'public/app.js')]) {
+    for (const file of [...files(src), ...dashboardScripts()]) {
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
       const visit = (node: ts.Node): void => {
         if (ts.isFunctionLike(node) && 'body' in node && node.body) {

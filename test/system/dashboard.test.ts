@@ -5,13 +5,13 @@
  * it all on a phone-sized screen. Screenshots go to SCREENSHOT_DIR (a temporary folder unless set;
  * `SCREENSHOT_DIR=docs/dashboard` refreshes the README's).
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import packagedChromium from '@sparticuz/chromium';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
+import { launchChromium, logInAs } from '../support/chromium.ts';
 
 const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'edgecrawl-screenshots-'));
 
@@ -25,41 +25,13 @@ beforeAll(async () => {
   worker = await startWorker({ HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '4', CHECK_RESPONSES: 'true' });
   browser = await launchChromium();
 });
+const logIn = (page: Page) => logInAs(page, worker);
+
 afterAll(async () => {
   await browser?.close();
   await worker?.stop();
   await sites?.stop();
 });
-
-/** This machine's network is closed: no background connections, no first-run work, no sandbox (root in CI). */
-const QUIET = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Chromium from CHROMIUM_PATH when set, else the one inside @sparticuz/chromium (unpacked to /tmp on first use). */
-async function launchChromium(): Promise<Browser> {
-  const override = process.env.CHROMIUM_PATH;
-  if (override && !existsSync(override)) throw new Error(`CHROMIUM_PATH=${override} does not exist`);
-  const executablePath = override ?? (await packagedChromium.executablePath());
-  // The package's flags are made for one page per process (AWS Lambda): --single-process closes the browser with
-  // its first page, and these tests open several.
-  const packaged = packagedChromium.args.filter((flag) => flag !== '--single-process');
-  const args = override ? QUIET : [...packaged, ...QUIET.filter((flag) => !packaged.includes(flag))];
-  return chromium.launch({ executablePath, headless: true, args });
-}
-
-async function logIn(page: Page): Promise<void> {
-  await page.goto(`${worker.url}/`);
-  await page.getByLabel('API token').fill(worker.token);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Crawls', level: 1 }).isVisible()).toBe(true);
-}
 
 describe('the dashboard', () => {
   it('logs in, starts a crawl, shows it reach 100%, opens an error and retries it', async () => {
