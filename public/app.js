@@ -5,6 +5,8 @@
 
 import { ApiError, call, json, messageOf, onUnauthorized } from './api.js';
 import { changesView } from './changes.js';
+import { chart } from './chart.js';
+import { cadence, crawlsTable, LIST_PAGE, pager } from './crawl-list.js';
 import { h, table } from './dom.js';
 import { newCrawlForm, trySpecPanel } from './new-crawl.js';
 import { pageView } from './page-view.js';
@@ -86,31 +88,6 @@ function route() {
   else void homeView();
 }
 
-/** @param {CrawlItem[]} list */
-function crawlsTable(list) {
-  const seed = (/** @type {CrawlItem} */ crawl) =>
-    h(
-      'a',
-      { href: `#/crawls/${crawl.id}` },
-      crawl.seeds[0] ?? crawl.id,
-      crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : '',
-    );
-  const took = (/** @type {CrawlItem} */ crawl) =>
-    crawl.finishedAt ? seconds(Date.parse(crawl.finishedAt) - Date.parse(crawl.createdAt)) : '–';
-  return table(
-    'Recent crawls',
-    ['Seed', 'Status', 'Run of', ['Started', 'wide'], 'Took'],
-    list.map((crawl) => [
-      seed(crawl),
-      badge(crawl.status),
-      crawl.scheduleId ? h('span', { title: `schedule ${crawl.scheduleId}` }, 'schedule') : 'by hand',
-      when(crawl.createdAt),
-      took(crawl),
-    ]),
-    'No crawls yet: start one above.',
-  );
-}
-
 /** @param {ScheduleItem[]} rows */
 function schedulesTable(rows) {
   return table(
@@ -118,7 +95,7 @@ function schedulesTable(rows) {
     ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide']],
     rows.map((sc) => [
       sc.crawl.seeds[0] ?? '',
-      sc.cron ? `cron ${sc.cron}` : `every ${fmt(sc.everySeconds ?? 0)} s`,
+      cadence(sc),
       when(sc.nextRunAt),
       sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
     ]),
@@ -136,10 +113,20 @@ async function homeView() {
     card('schedules', 'Schedules', schedules),
     trySpecPanel(),
   );
+  const pages = pager(() => void refresh().catch((error) => announce(messageOf(error))));
+  const list = h('div', {}, loading());
+  crawls.replaceChildren(list, pages.element);
   const refresh = async () => {
-    const [c, s] = await Promise.all([json('/v1/crawls?limit=50'), json('/v1/schedules?limit=50')]);
-    crawls.replaceChildren(crawlsTable(/** @type {{ crawls: CrawlItem[] }} */ (c).crawls));
-    schedules.replaceChildren(schedulesTable(/** @type {{ schedules: ScheduleItem[] }} */ (s).schedules));
+    const cursor = pages.current();
+    const [c, s] = await Promise.all([
+      json(`/v1/crawls?limit=${LIST_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+      json('/v1/schedules?limit=100'),
+    ]);
+    const found = /** @type {{ crawls: CrawlItem[], cursor: string | null }} */ (c);
+    const scheduleList = /** @type {{ schedules: ScheduleItem[] }} */ (s).schedules;
+    list.replaceChildren(crawlsTable(found.crawls, new Map(scheduleList.map((sc) => [sc.id, sc]))));
+    pages.shown(found.cursor);
+    schedules.replaceChildren(schedulesTable(scheduleList));
   };
   await keepFresh(refresh, () => IDLE_MS);
 }
@@ -157,42 +144,6 @@ async function keepFresh(/** @type {() => Promise<void>} */ refresh, /** @type {
     if (location.hash === hash && token()) timer = setTimeout(tick, next());
   };
   await tick();
-}
-
-/** A bar chart of pages fetched (and failed) per interval. */
-function chart(/** @type {Point[]} */ series, /** @type {number} */ interval) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const points = series.slice(-120);
-  const max = Math.max(1, ...points.map((p) => p.fetched + p.failed));
-  const width = Math.max(1, points.length);
-  svg.setAttribute('class', 'chart');
-  svg.setAttribute('viewBox', `0 0 ${width} 100`);
-  svg.setAttribute('preserveAspectRatio', 'none');
-  svg.setAttribute('role', 'img');
-  const total = points.reduce((n, p) => n + p.fetched, 0);
-  svg.setAttribute(
-    'aria-label',
-    `Pages fetched per ${interval} s: ${fmt(total)} in the last ${points.length} intervals, at most ${fmt(max)} in one.`,
-  );
-  points.forEach((p, i) => {
-    const fetchedHeight = (p.fetched / max) * 100;
-    const failedHeight = (p.failed / max) * 100;
-    for (const [cls, y, height] of /** @type {[string, number, number][]} */ ([
-      ['fetched', 100 - fetchedHeight, fetchedHeight],
-      ['failed', 100 - fetchedHeight - failedHeight, failedHeight],
-    ])) {
-      if (height <= 0) continue;
-      const rect = document.createElementNS(ns, 'rect');
-      rect.setAttribute('class', cls);
-      rect.setAttribute('x', String(i + 0.1));
-      rect.setAttribute('width', '0.8');
-      rect.setAttribute('y', String(y));
-      rect.setAttribute('height', String(height));
-      svg.append(rect);
-    }
-  });
-  return svg;
 }
 
 /** Downloads an export (the API wants the token, so a plain link cannot). */
@@ -306,7 +257,22 @@ function renderProgress(parts, s, u) {
     figure('cost so far', usd(u.estimate.usd)),
     figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),
   );
-  parts.chart.replaceChildren(chart(s.series, s.interval));
+  redrawChart(parts.chart, s);
+}
+
+/**
+ * Draws the chart again when its figures changed, keeping the operator's place: the table left open, the focus.
+ * @param {HTMLElement} box @param {Stats} s
+ */
+function redrawChart(box, s) {
+  const key = JSON.stringify([s.interval, s.series]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const wasOpen = box.querySelector('details')?.hasAttribute('open') ?? false;
+  const hadFocus = box.contains(document.activeElement);
+  box.replaceChildren(chart(s.series, s.interval));
+  if (wasOpen) box.querySelector('details')?.setAttribute('open', '');
+  if (hadFocus) /** @type {HTMLElement | null} */ (box.querySelector('.chart-area'))?.focus();
 }
 
 /**
