@@ -75,6 +75,7 @@ let timer;
 function stopTimer() {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
+  byId('offline').hidden = true;
 }
 
 /** Renders the view the URL's hash names, and keeps it fresh. */
@@ -134,14 +135,19 @@ async function homeView() {
 /** Runs refresh now and again after each wait, while its view is shown; errors show and do not stop it. */
 async function keepFresh(/** @type {() => Promise<void>} */ refresh, /** @type {() => number} */ next) {
   const hash = location.hash;
+  const banner = byId('offline');
   const tick = async () => {
     try {
       await refresh();
+      banner.hidden = true;
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return;
-      announce(`Refresh failed: ${messageOf(error)}`);
+      // What is shown stays, marked as no longer fresh; the next tick tries again.
+      banner.textContent = `Could not refresh (${messageOf(error)}). The figures below may be out of date; trying again…`;
+      banner.hidden = false;
     }
     if (location.hash === hash && token()) timer = setTimeout(tick, next());
+    else banner.hidden = true;
   };
   await tick();
 }

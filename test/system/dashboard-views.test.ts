@@ -156,6 +156,30 @@ describe('the activity chart', () => {
   });
 });
 
+describe('a server that went away', () => {
+  it('leaves the figures shown, marked out of date, then offers to try again; all is back when it is', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await logInAs(page, worker);
+    await page.goto(`${worker.url}/#/crawls/${crawlId}`);
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('completed');
+    // Every API call fails from now on, as when the crawler stops.
+    await page.route('**/v1/**', (route) => route.abort('connectionrefused'));
+    const banner = page.getByRole('status').filter({ hasText: 'Could not refresh' });
+    await expect.poll(() => banner.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await banner.textContent()).toMatch(/may be out of date; trying again/);
+    expect(await page.locator('#crawl-status .badge').textContent()).toBe('completed');
+    await page.screenshot({ path: join(shots, 'dashboard-offline.png') });
+    // A view opened meanwhile says the API cannot be reached, with a way to try again.
+    await page.goto(`${worker.url}/#/crawls/${runId}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'The API cannot be reached' }).isVisible()).toBe(true);
+    await page.unroute('**/v1/**');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('completed');
+    await expect.poll(() => banner.isVisible()).toBe(false);
+    await page.close();
+  });
+});
+
 describe('every view', () => {
   /** The views: where to go, what to wait for, and the screenshot's name. */
   const views = (): { name: string; hash: string; ready: (page: Page) => Promise<boolean> }[] => [
