@@ -410,8 +410,31 @@ function crawlLayout(id, config, parts, actions, actionError, recrawl) {
     card('hosts', 'Hosts and politeness', boxes.hosts),
     card('recent', 'Recent pages', boxes.recent),
     card('errors', 'Errors', boxes.errors),
+    settingsCard(config),
   );
   return boxes;
+}
+
+/** The settings the crawl runs with, as the API shows them (its request with the defaults filled in). */
+function settingsCard(/** @type {unknown} */ config) {
+  const text = JSON.stringify(config, null, 2);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text).then(
+      () => announce('Settings copied.'),
+      () => announce('Could not copy: select the text instead.'),
+    );
+  };
+  return card(
+    'settings',
+    'Settings',
+    h(
+      'details',
+      {},
+      h('summary', {}, 'The request this crawl runs with, defaults filled in (JSON)'),
+      h('pre', { class: 'json', tabindex: 0 }, text),
+      h('button', { type: 'button', class: 'secondary', onclick: () => void copy() }, 'Copy JSON'),
+    ),
+  );
 }
 
 /**
