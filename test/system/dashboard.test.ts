@@ -403,7 +403,7 @@ describe('the API reference', () => {
     await page.getByRole('link', { name: 'API reference' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/reference');
     const create = operation(page, 'POST /v1/crawls');
-    await expect.poll(() => create.isVisible()).toBe(true);
+    await expect.poll(() => create.isVisible(), { timeout: 10_000 }).toBe(true);
     const document = (await (await fetch(`${worker.url}/v1/openapi.json`)).json()) as { info: { title: string } };
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(document.info.title);
     expect(await page.getByRole('main').getAttribute('aria-busy')).toBeNull();
@@ -479,7 +479,7 @@ describe('the API reference', () => {
       problems,
     );
     await page.goto(`${worker.url}/reference`);
-    await expect.poll(() => operation(page, 'POST /v1/crawls').isVisible()).toBe(true);
+    await expect.poll(() => operation(page, 'POST /v1/crawls').isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(shots, 'reference-phone.png') });
     // The contents start closed on a phone; opened, they link to the operations.
@@ -512,7 +512,7 @@ describe('the API reference', () => {
     await page.screenshot({ path: join(shots, 'reference-error.png') });
     failing = false;
     await alert.getByRole('button', { name: 'Try again' }).click();
-    await expect.poll(() => operation(page, 'POST /v1/crawls').isVisible()).toBe(true);
+    await expect.poll(() => operation(page, 'POST /v1/crawls').isVisible(), { timeout: 10_000 }).toBe(true);
     // The failed request is the only thing the console reports.
     expect(problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
     await page.context().close();
