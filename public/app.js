@@ -79,8 +79,8 @@ function stopTimer() {
 function route() {
   stopTimer();
   if (!token()) return logout();
-  const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=(.+)$/.exec(location.hash);
-  if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''));
+  const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=([^&]+)(?:&tab=([a-z-]+))?$/.exec(location.hash);
+  if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''), page[3]);
   const match = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
   if (match) void crawlView(match[1] ?? '');
   else void homeView();

@@ -45,10 +45,10 @@ const INLINE = new RegExp(
 );
 
 /** Backslash escapes removed: `\*` is `*`. */
-export const unescapeMarkdown = (/** @type {string} */ text) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+const unescapeMarkdown = (/** @type {string} */ text) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
 /** Inline Markdown as a list of nodes. In a link's text (`inLink`), links and autolinks stay text. */
-export function parseInline(/** @type {string} */ text, /** @type {Context} */ ctx, inLink = false) {
+function parseInline(/** @type {string} */ text, /** @type {Context} */ ctx, inLink = false) {
   /** @type {Inline[]} */
   const out = [];
   const push = (/** @type {string} */ t) => {
