@@ -480,7 +480,7 @@ function renderStatus(box, s) {
  */
 function changesRefresher(id, box, short) {
   const base = `/v1/crawls/${id}`;
-  const pageLink = (/** @type {string} */ url) => `#/crawls/${id}/page?url=${encodeURIComponent(url)}`;
+  const pageLink = (/** @type {string} */ url) => `#/crawls/${id}/page?url=${encodeURIComponent(url)}&tab=changes`;
   let last = '';
   return async () => {
     const [view, list] = await Promise.all([json(base), json(`${base}/changes?limit=100`)]);
