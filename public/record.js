@@ -82,7 +82,12 @@ export function essentials(r) {
 const empty = (/** @type {string} */ words) => h('p', { class: 'muted empty' }, words);
 
 /** Buttons that copy `text` and download it as `name`. */
-function toolbar(/** @type {string} */ text, /** @type {string | null} */ name, /** @type {string} */ type) {
+function toolbar(
+  /** @type {string} */ text,
+  /** @type {string | null} */ name,
+  /** @type {string} */ type,
+  /** @type {Child} */ more = null,
+) {
   const copy = h('button', { type: 'button', class: 'secondary' }, 'Copy');
   copy.addEventListener('click', () =>
     navigator.clipboard.writeText(text).then(
@@ -101,6 +106,7 @@ function toolbar(/** @type {string} */ text, /** @type {string | null} */ name, 
           'Download',
         )
       : null,
+    more,
   );
 }
 
@@ -231,7 +237,7 @@ async function rawTab(/** @type {Sources} */ sources) {
   const text = await raw.blob.slice(0, RAW_SHOWN).text();
   const cut = raw.blob.size > RAW_SHOWN;
   return [
-    h('div', { class: 'row toolbar' }, toolbar(text, null, raw.blob.type), save),
+    toolbar(text, null, raw.blob.type, save),
     h(
       'p',
       { class: 'muted' },

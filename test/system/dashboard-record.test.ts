@@ -130,7 +130,7 @@ describe('the record view', () => {
     // The keyboard: arrows, Home and End move between tabs (wrapping), focus and selection together.
     await page.getByRole('tab', { name: 'Markdown' }).focus();
     const selected = async () => page.getByRole('tab', { selected: true }).textContent();
-    const focused = async () => page.evaluate(() => document.activeElement?.textContent);
+    const focused = async () => page.evaluate<string>('document.activeElement?.textContent');
     for (const [key, name] of [
       ['ArrowRight', 'Text'],
       ['End', 'Raw'],
@@ -192,7 +192,7 @@ describe('the record view', () => {
     const page = await watched(await context.newPage(), problems);
     await open(page);
     await expect.poll(() => panel(page).locator('.markdown table').count()).toBe(1);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(shots, 'dashboard-record-phone.png'), fullPage: true });
 
     await page.goto(`${worker.url}/#/crawls/${id}/page?url=${encodeURIComponent(`${url}?missing`)}`);
@@ -217,7 +217,9 @@ describe('the record view', () => {
       .poll(() => page.getByRole('tab', { selected: true }).textContent(), { timeout: 15_000 })
       .toBe('Screenshot');
     const image = panel(page).getByRole('img', { name: `Screenshot of ${article}` });
-    await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
     expect(await image.getAttribute('src')).toMatch(/^blob:/);
     await page.screenshot({ path: join(shots, 'dashboard-record-screenshot.png'), fullPage: true });
     expect(problems).toEqual([]);
@@ -250,7 +252,7 @@ describe('the record view', () => {
       'Second <script>alert(1)</script> note. ↩',
     ]);
     await md.getByRole('link', { name: 'Footnote 2' }).click();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Second/);
+    expect(await page.evaluate<string>('document.activeElement?.textContent')).toMatch(/^Second/);
     expect(page.url()).not.toContain('fn-');
     expect(await md.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))).not.toContainEqual(
       expect.stringMatching(/^(javascript|data):/),
