@@ -68,9 +68,16 @@ function pageSources(
       return res ? { blob: await res.blob(), name: 'page-body' } : undefined;
     },
     rawMissing: 'No stored body: the page was not a 2xx response, or is a duplicate.',
-    screenshot: screenshot ? URL.createObjectURL(screenshot) : undefined,
+    screenshot: screenshot ? objectUrl(screenshot) : undefined,
     changes: changes ?? undefined,
   };
+}
+
+/** An object URL for `blob`, revoked when the view changes. */
+function objectUrl(/** @type {Blob} */ blob) {
+  const href = URL.createObjectURL(blob);
+  addEventListener('hashchange', () => URL.revokeObjectURL(href), { once: true });
+  return href;
 }
 
 /** A response, or null when the API answers 404 (the thing is not there); other errors are thrown. */
