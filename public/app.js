@@ -82,8 +82,8 @@ function stopTimer() {
 function route() {
   stopTimer();
   if (!token()) return logout();
-  const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=(.+)$/.exec(location.hash);
-  if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''));
+  const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=([^&]+)(?:&tab=([a-z-]+))?$/.exec(location.hash);
+  if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''), page[3]);
   const match = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
   if (match) void crawlView(match[1] ?? '');
   else void homeView();
@@ -475,7 +475,7 @@ function renderStatus(box, s) {
  */
 function changesRefresher(id, box, short) {
   const base = `/v1/crawls/${id}`;
-  const pageLink = (/** @type {string} */ url) => `#/crawls/${id}/page?url=${encodeURIComponent(url)}`;
+  const pageLink = (/** @type {string} */ url) => `#/crawls/${id}/page?url=${encodeURIComponent(url)}&tab=changes`;
   let last = '';
   return async () => {
     const [view, list] = await Promise.all([json(base), json(`${base}/changes?limit=100`)]);

@@ -72,6 +72,21 @@ async function startCrawl(/** @type {Event} */ event) {
   }
 }
 
+/**
+ * The tabs' data of a scrape's answer: all in it (its screenshot a data URL); a scrape stores no body.
+ * @param {import('./record.js').PageRecord & { screenshot?: string | null }} record
+ * @returns {import('./record.js').Sources}
+ */
+const scrapeSources = (record) => ({
+  markdown: async () => record.markdown,
+  text: async () => record.text,
+  links: async () => record.links,
+  raw: async () =>
+    record.html === undefined ? undefined : { blob: new Blob([record.html], { type: 'text/html' }), name: 'page.html' },
+  rawMissing: "A scrape keeps no body: add 'html' to the formats to see the page's cleaned HTML here.",
+  screenshot: record.screenshot ?? undefined,
+});
+
 /** The "try a spec" panel: one URL scraped now with a spec, its record shown as a crawl would store it. */
 export function trySpecPanel() {
   const result = h('div', { id: 'try-result', 'aria-live': 'polite' });
@@ -89,13 +104,10 @@ export function trySpecPanel() {
     try {
       const body = { url: String(data.get('url') ?? '').trim(), extract: JSON.parse(String(data.get('spec') ?? '{}')) };
       result.replaceChildren(h('p', { class: 'muted' }, 'Fetching…'));
-      result.replaceChildren(
-        recordView(
-          /** @type {import('./record.js').PageRecord} */ (
-            await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) })
-          ),
-        ),
+      const record = /** @type {import('./record.js').PageRecord & { screenshot?: string | null }} */ (
+        await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) })
       );
+      result.replaceChildren(recordView(record, scrapeSources(record)));
     } catch (e) {
       result.replaceChildren();
       error.textContent =
