@@ -207,6 +207,12 @@ describe('every view', () => {
         hasTouch: device === 'phone',
       });
       const page = await context.newPage();
+      // Nothing the page does is refused by the CSP or throws (a 404 answer is the not-found view's own).
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !/status of 404/.test(m.text())) problems.push(m.text());
+      });
       await page.goto(`${worker.url}/`);
       expect(await violations(page), 'login').toEqual([]);
       await logInAs(page, worker);
@@ -221,6 +227,7 @@ describe('every view', () => {
         await page.screenshot({ path: join(shots, `dashboard-${view.name}-${device}.png`), fullPage: true });
       }
       expect(found).toEqual(Object.fromEntries(views().map((v) => [v.name, []])));
+      expect(problems).toEqual([]);
       await context.close();
     });
 });
