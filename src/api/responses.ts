@@ -120,10 +120,19 @@ const pageSchema = z
       .enum(['canonical', 'content'])
       .nullable()
       .describe('Why: its rel=canonical names duplicateOf, or that page had the same content first.'),
+    wordCount: z.number().int().nullable().describe('Words of its extracted text; null: not extracted.'),
   })
   .meta({ id: 'Page' });
 
-export const pageListSchema = z.object({ pages: z.array(pageSchema), cursor });
+export const pageListSchema = z.object({
+  pages: z.array(pageSchema),
+  cursor,
+  searched: z
+    .number()
+    .int()
+    .optional()
+    .describe('A filtered listing: rows of the crawl this answer read (a text search: records read).'),
+});
 
 export const errorListSchema = z.object({
   errors: z.array(
