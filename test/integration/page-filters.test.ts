@@ -105,4 +105,28 @@ describe('GET /v1/crawls/:id/pages filters', () => {
       expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(message);
     }
   });
+
+  it("filters a recrawl's pages by how they changed, as GET /changes lists them", async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/cond-5/`;
+    const first = await createCrawl({ seeds: [root] });
+    await waitForCrawl(first);
+    await fetch(`${site()}/__bump/${ns}`, { method: 'PUT' });
+    const second = await createCrawl({ seeds: [root], previousCrawlId: first });
+    expect((await waitForCrawl(second)).status).toBe('completed');
+    const listed = async (kind: string) =>
+      (
+        (await (await api(`/v1/crawls/${second}/changes?kind=${kind}`)).json()) as { changes: { url: string }[] }
+      ).changes
+        .map((c) => c.url)
+        .sort();
+    for (const kind of ['new', 'changed', 'unchanged']) {
+      const expected = await listed(kind);
+      expect(expected.length, kind).toBeGreaterThan(0);
+      expect((await filtered(second, `change=${kind}`)).urls, kind).toEqual(expected);
+    }
+    expect((await filtered(second, 'change=new,changed')).urls).toEqual(
+      [...(await listed('new')), ...(await listed('changed'))].sort(),
+    );
+  });
 });
