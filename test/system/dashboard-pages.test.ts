@@ -181,7 +181,7 @@ describe('the pages browser', () => {
       statuses.join(' | '),
     ).toBe(true);
     expect(page.url()).toMatch(/\/pages\?text=polite\+queue$/);
-    await page.screenshot({ path: join(shots, 'dashboard-pages.png'), fullPage: true });
+    await page.screenshot({ path: join(shots, 'dashboard-pages.png') });
     await page.getByRole('button', { name: 'Next' }).click();
     expect(await settled(page, /^Pages 101–/)).toEqual(inText.slice(100, 200));
 
