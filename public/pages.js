@@ -6,7 +6,7 @@
 import { ApiError, json, messageOf } from './api.js';
 import { loadCrawl } from './crawl-state.js';
 import { h, table } from './dom.js';
-import { announce, byId, card, fmt, loading, shortener, when } from './ui.js';
+import { byId, card, fmt, loading, shortener, when } from './ui.js';
 
 /**
  * @typedef {import('../.types/api/responses').PageList} PageList
@@ -211,7 +211,7 @@ const button = (id, label) =>
 /** The results card's parts. */
 function resultParts() {
   return {
-    status: h('p', { id: 'pages-status', role: 'status', 'aria-live': 'polite' }),
+    status: h('p', { id: 'pages-status', role: 'status', 'aria-live': 'polite', tabindex: -1 }),
     stop: h('button', { type: 'button', class: 'secondary', id: 'pages-stop', hidden: true }, 'Stop'),
     body: h('div', { id: 'pages-results' }, loading()),
     previous: button('pages-previous', 'Previous'),
@@ -239,7 +239,6 @@ async function showPage(parts, ctx, at, run, { current, canGoBack, again }) {
     parts.status.textContent = countText(at.start, page.pages.length, page.next, run.stopped);
     parts.previous.disabled = !canGoBack;
     parts.next.disabled = page.next === null;
-    announce(parts.status.textContent);
     return { next: page.next, shown: page.pages.length };
   } catch (error) {
     if (current()) failed(parts, error, again);
@@ -281,6 +280,9 @@ function pager(parts, ctx) {
       canGoBack: stack.length > 0,
       again: () => void show(where),
     });
+    // A paging or Stop button disabled or hidden while it had the focus left it on nothing: it goes to the count.
+    if (run === mine && (document.activeElement === document.body || document.activeElement === null))
+      parts.status.focus();
   };
   parts.stop.addEventListener('click', () => {
     run.stopped = true;

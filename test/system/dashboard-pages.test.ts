@@ -113,6 +113,8 @@ describe('the pages browser', () => {
       await page.getByRole('button', { name: 'Next' }).click();
     }
     expect(seen).toEqual(all.map((p) => p.url));
+    // Next, disabled on the last page, left the focus on the count rather than on nothing.
+    expect(await page.evaluate<string>('document.activeElement?.id ?? ""')).toBe('pages-status');
     expect(await page.locator('#pages-status').textContent()).toBe(
       `Pages ${pages.length * 100 - 99}–${all.length} (the last)`,
     );
