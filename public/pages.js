@@ -182,9 +182,9 @@ function resultsTable(pages, id, short, filtered) {
 
 /**
  * A page of results from `cursor`: one request, or for a filter that reads the crawl a window at a time, as many as
- * it takes to fill the page or reach the end; `progress` hears how many rows were searched, `stopped` ends it early.
- * @param {string} path @param {URLSearchParams} filters @param {string | null} cursor
- * @param {{ stopped: boolean, progress: (searched: number, found: number) => void }} run
+ * it takes to fill the page or reach the end; `progress` hears how many rows were searched. Stopped (`stopped`, and
+ * the request in flight aborted), it ends with what it found, its cursor the last answer's.
+ * @param {string} path @param {URLSearchParams} filters @param {string | null} cursor @param {Run} run
  */
 async function fetchPage(path, filters, cursor, run) {
   /** @type {Page[]} */
@@ -195,7 +195,14 @@ async function fetchPage(path, filters, cursor, run) {
     const query = new URLSearchParams(filters);
     query.set('limit', String(PAGE - pages.length));
     if (next) query.set('cursor', next);
-    const answer = /** @type {PageList} */ (await json(`${path}?${query}`));
+    /** @type {PageList} */
+    let answer;
+    try {
+      answer = await json(`${path}?${query}`, { signal: run.abort.signal });
+    } catch (error) {
+      if (run.stopped) break;
+      throw error;
+    }
     pages.push(...answer.pages);
     next = answer.cursor;
     searched += answer.searched ?? 0;
@@ -220,7 +227,7 @@ function resultParts() {
 }
 
 /** @typedef {{ cursor: string | null, start: number }} At where a page of results starts: its cursor and index */
-/** @typedef {{ stopped: boolean, progress: (searched: number, found: number) => void }} Run one page's requests */
+/** @typedef {{ stopped: boolean, abort: AbortController, progress: (searched: number, found: number) => void }} Run one page's requests */
 
 /**
  * Shows the page of results at `at` in `parts` (unless another run or view took over meanwhile); its next cursor.
@@ -262,12 +269,17 @@ function pager(parts, ctx) {
   /** @type {{ next: string | null, shown: number } | null} */
   let shown = null;
   /** @type {Run} */
-  let run = { stopped: false, progress: () => {} };
-  const show = async (/** @type {At} */ where) => {
+  let run = { stopped: false, abort: new AbortController(), progress: () => {} };
+  const stop = () => {
     run.stopped = true;
+    run.abort.abort();
+  };
+  const show = async (/** @type {At} */ where) => {
+    stop();
     /** @type {Run} */
     const mine = {
       stopped: false,
+      abort: new AbortController(),
       progress: (searched, found) => {
         if (run === mine && ctx.filters.size > 0)
           parts.status.textContent = `Searched ${fmt(searched)} rows so far, ${fmt(found)} found…`;
@@ -284,9 +296,7 @@ function pager(parts, ctx) {
     if (run === mine && (document.activeElement === document.body || document.activeElement === null))
       parts.status.focus();
   };
-  parts.stop.addEventListener('click', () => {
-    run.stopped = true;
-  });
+  parts.stop.addEventListener('click', stop);
   parts.next.addEventListener('click', () => {
     if (!shown?.next) return;
     stack.push(at);
@@ -306,7 +316,12 @@ function countText(
   /** @type {string | null} */ next,
   /** @type {boolean} */ stopped,
 ) {
-  if (n === 0) return next ? 'No pages found so far: Next searches on.' : 'No pages.';
+  if (n === 0)
+    return stopped
+      ? `Stopped: no pages found so far.${next ? ' Next searches on.' : ''}`
+      : next
+        ? 'No pages found so far: Next searches on.'
+        : 'No pages.';
   const range = `Pages ${fmt(start + 1)}–${fmt(start + n)}`;
   return stopped && next ? `${range} (stopped: Next searches on)` : next ? range : `${range} (the last)`;
 }

@@ -187,6 +187,26 @@ describe('the pages browser', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     expect(await settled(page, /^Pages 101–/)).toEqual(inText.slice(100, 200));
 
+    // Stop, with the API slowed down: what the first window found so far, and Next goes on from there.
+    await page.route(/\/pages\?.*text=/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue().catch(() => undefined);
+    });
+    await page.reload();
+    await expect
+      .poll(() => page.locator('#pages-status').textContent(), { timeout: 30_000 })
+      .toMatch(/^Searched 200 rows so far/);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    const partial = await settled(page, /\(stopped: Next searches on\)$/);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(100);
+    expect(partial).toEqual(inText.slice(0, partial.length));
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await settled(page, new RegExp(`^Pages ${partial.length + 1}–`))).toEqual(
+      inText.slice(partial.length, partial.length + 100),
+    );
+    await page.unroute(/\/pages\?.*text=/);
+
     // Nothing matches: said so.
     await applyFilters(page, async (p) => {
       await p.getByLabel('Search', { exact: true }).fill('nowhere-to-be-found');
