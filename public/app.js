@@ -7,9 +7,11 @@ import { ApiError, call, json, messageOf, onUnauthorized } from './api.js';
 import { changesView } from './changes.js';
 import { chart } from './chart.js';
 import { cadence, crawlsTable, LIST_PAGE, pager } from './crawl-list.js';
+import { loadCrawl } from './crawl-state.js';
 import { h, table } from './dom.js';
 import { newCrawlForm, trySpecPanel } from './new-crawl.js';
 import { pageView } from './page-view.js';
+import { pagesView } from './pages.js';
 import { forget, remember, sessionToken, shareWithTabs, token } from './session.js';
 import { announce, badge, byId, card, clock, fmt, loading, seconds, shortener, usd, when } from './ui.js';
 
@@ -84,6 +86,8 @@ function route() {
   if (!token()) return logout();
   const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=([^&]+)(?:&tab=([a-z-]+))?$/.exec(location.hash);
   if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''), page[3]);
+  const browse = /^#\/crawls\/([0-9a-f-]{36})\/pages(?:\?(.*))?$/.exec(location.hash);
+  if (browse) return void pagesView(browse[1] ?? '', new URLSearchParams(browse[2] ?? ''), route);
   const match = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
   if (match) void crawlView(match[1] ?? '');
   else void homeView();
@@ -408,7 +412,12 @@ function crawlLayout(id, config, parts, actions, actionError, recrawl) {
       card('reasons', 'Errors by reason', boxes.reasons),
     ),
     card('hosts', 'Hosts and politeness', boxes.hosts),
-    card('recent', 'Recent pages', boxes.recent),
+    card(
+      'recent',
+      'Recent pages',
+      boxes.recent,
+      h('p', {}, h('a', { href: `#/crawls/${id}/pages` }, 'Browse all pages')),
+    ),
     card('errors', 'Errors', boxes.errors),
     settingsCard(config),
   );
@@ -487,41 +496,6 @@ function changesRefresher(id, box, short) {
   };
 }
 
-/**
- * A view that cannot be shown, said plainly: what happened and what to do (back to the crawls, or try again).
- * @param {string} title @param {string} message @param {(() => void) | null} retry
- */
-function errorView(title, message, retry) {
-  byId('view').replaceChildren(
-    h('p', {}, h('a', { href: '#/' }, '← All crawls')),
-    h(
-      'section',
-      { class: 'card error-state', role: 'alert' },
-      h('h1', {}, title),
-      h('p', {}, message),
-      retry ? h('button', { type: 'button', onclick: retry }, 'Try again') : null,
-    ),
-  );
-}
-
-/** The crawl, or null once an error view says why it cannot be shown (unknown or purged, the API gone). */
-async function loadCrawl(/** @type {string} */ id) {
-  try {
-    return /** @type {CrawlView} */ (await json(`/v1/crawls/${id}`));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    if (error instanceof ApiError && error.status === 404)
-      errorView('Crawl not found', `There is no crawl ${id}: the link may be wrong, or the crawl was purged.`, null);
-    else
-      errorView(
-        'The API cannot be reached',
-        `${messageOf(error)}. The crawler may have stopped; try again once it is back.`,
-        () => route(),
-      );
-    return null;
-  }
-}
-
 async function crawlView(/** @type {string} */ id) {
   const base = `/v1/crawls/${id}`;
   const parts = progressParts();
@@ -537,7 +511,7 @@ async function crawlView(/** @type {string} */ id) {
   const open = new Set();
   let lastErrors = '';
   let lastStatus = '';
-  const crawl = await loadCrawl(id);
+  const crawl = await loadCrawl(id, route);
   if (!crawl) return;
   const short = shortener(new URL(crawl.config.seeds[0] ?? location.href).host);
   const boxes = crawlLayout(id, crawl.config, parts, actions.all, actionError, crawl.changes !== undefined);

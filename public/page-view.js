@@ -9,7 +9,7 @@ import { essentials, recordView } from './record.js';
 import { byId, card, loading } from './ui.js';
 
 /** @typedef {import('../.types/api/responses').PageDiff} PageDiff */
-/** @typedef {import('../.types/api/responses').PageList['pages'][number]} PageRow */
+/** @typedef {import('../.types/api/responses').PageDetail} PageDetail */
 /** @typedef {import('./record.js').PageRecord} PageRecord */
 
 /** One page of a crawl: its record in tabs; `tab` is the one shown first (the URL's `&tab=`). */
@@ -23,16 +23,18 @@ export async function pageView(/** @type {string} */ id, /** @type {string} */ u
     card('record', 'Record', body),
   );
   const view = location.hash;
-  const [record, row, screenshot, changes] = await Promise.all([
+  const row = /** @type {PageDetail | null} */ (await json(`${base}/page?${query}`).catch(() => null));
+  const [record, screenshot, changes] = await Promise.all([
     json(`${base}/record?${query}`).then(
       (r) => /** @type {PageRecord} */ (r),
       (error) => new Error(messageOf(error)),
     ),
-    pageRow(base, url),
     // A screenshot and a diff only when there is one: their tabs are left out otherwise.
-    optional(`${base}/screenshot?${query}`)
-      .then((r) => r?.blob() ?? null)
-      .catch(() => null),
+    row?.stored.screenshot
+      ? optional(`${base}/screenshot?${query}`)
+          .then((r) => r?.blob() ?? null)
+          .catch(() => null)
+      : null,
     optional(`${base}/diff?${query}`)
       .then(async (r) => r && diffView(/** @type {PageDiff} */ (await r.json())))
       .catch(() => null),
@@ -88,18 +90,4 @@ async function optional(/** @type {string} */ path) {
     if (error instanceof Error && 'status' in error && error.status === 404) return null;
     throw error;
   }
-}
-
-/**
- * The page's row of the crawl's page list (rendered, duplicate of): found by a search for its URL, or nothing.
- * @returns {Promise<(PageRow & { duplicateOf?: string | null }) | null>}
- */
-async function pageRow(/** @type {string} */ base, /** @type {string} */ url) {
-  // By its path: a search for the whole URL answers 500 (a bug of the page search, to be fixed in the Worker).
-  const { pathname, search } = new URL(url);
-  const words = `${pathname}${search}`;
-  if (words.length > 500 || /\s/.test(words)) return null;
-  const found = await json(`${base}/pages?q=${encodeURIComponent(words)}&limit=100`).catch(() => null);
-  const pages = /** @type {{ pages: PageRow[] } | null} */ (found)?.pages ?? [];
-  return pages.find((p) => p.url === url) ?? null;
 }

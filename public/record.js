@@ -13,7 +13,7 @@ import { announce, fmt, when } from './ui.js';
 /**
  * @typedef {{ url: string, status?: number, contentType?: string | null, fetchedAt?: string, finalUrl?: string,
  *   metadata?: Record<string, unknown>, jsonLd?: unknown[], fields?: Record<string, unknown>, fieldErrors?: Record<string, string>,
- *   links?: string[], images?: { src: string, alt: string }[], wordCount?: number, contentHash?: string, warnings?: string[],
+ *   links?: string[], images?: { src: string, alt: string }[], wordCount?: number | null, contentHash?: string, warnings?: string[],
  *   markdown?: string, text?: string, html?: string, rendered?: string | null, cachedFrom?: string | null,
  *   duplicateOf?: string | null, cached?: boolean }} PageRecord
  * @typedef {{ blob: Blob, name: string }} Raw
@@ -57,7 +57,7 @@ export function essentials(r) {
     ['Status', r.status === undefined ? null : `HTTP ${r.status}`],
     ['Content type', r.contentType ?? null],
     ['Fetched', r.fetchedAt ? when(r.fetchedAt) : null],
-    ['Words', r.wordCount === undefined ? null : fmt(r.wordCount)],
+    ['Words', r.wordCount === undefined || r.wordCount === null ? null : fmt(r.wordCount)],
     ['Rendered', r.rendered === undefined ? null : r.rendered ? `yes: ${r.rendered}` : 'no'],
     ['Duplicate of', r.duplicateOf ?? null],
     ['Cached from', r.cachedFrom ? `crawl ${r.cachedFrom}` : r.cached ? 'the page cache' : null],

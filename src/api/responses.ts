@@ -134,10 +134,38 @@ const pageSchema = z
       .enum(['canonical', 'content'])
       .nullable()
       .describe('Why: its rel=canonical names duplicateOf, or that page had the same content first.'),
+    wordCount: z.number().int().nullable().describe('Words of its extracted text; null: not extracted.'),
   })
   .meta({ id: 'Page' });
 
-export const pageListSchema = z.object({ pages: z.array(pageSchema), cursor });
+export const pageDetailSchema = pageSchema
+  .extend({
+    change: z
+      .enum(['new', 'changed', 'unchanged'])
+      .nullable()
+      .describe('In a recrawl: how the page compares with the previous crawl; null: not a recrawl.'),
+    stored: z
+      .object({
+        record: z.boolean().describe('GET /record answers its extraction record.'),
+        links: z.boolean().describe('GET /links answers its outgoing links.'),
+        screenshot: z.boolean().describe('GET /screenshot answers a PNG.'),
+        fetchedHtml: z
+          .boolean()
+          .describe("GET /content?source=fetched answers the HTML as fetched (a rendered page's)."),
+      })
+      .describe('Which of its parts are stored.'),
+  })
+  .meta({ id: 'PageDetail' });
+
+export const pageListSchema = z.object({
+  pages: z.array(pageSchema),
+  cursor,
+  searched: z
+    .number()
+    .int()
+    .optional()
+    .describe('A filtered listing: rows of the crawl this answer read (a text search: records read).'),
+});
 
 export const errorListSchema = z.object({
   errors: z.array(
@@ -367,3 +395,5 @@ export const diffSchema = z.object({
 export type ChangeList = z.output<typeof changeListSchema>;
 /** @public */
 export type PageDiff = z.output<typeof diffSchema>;
+/** @public */
+export type PageDetail = z.output<typeof pageDetailSchema>;

@@ -13,6 +13,7 @@ import { DEFAULT_SCRAPE_MAX_AGE_SECONDS, MAX_CACHE_AGE_SECONDS } from '../domain
 import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render';
 import { SCOPES } from '../domain/scope';
 import { DUPLICATE_FILTERS } from '../storage/d1/pages';
+import { pageFilterFields } from './page-filter-schemas';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -124,12 +125,21 @@ export const pageListQuerySchema = z
       .enum(DUPLICATE_FILTERS)
       .default('include')
       .describe('include: every page; exclude: no duplicates (each content once); only: the duplicates alone.'),
+    ...pageFilterFields,
   })
   .strict()
   .refine((query) => query.q === undefined || query.q.length === 0 || query.order === 'url', {
     message: 'q lists matching pages in URL order: it cannot be used with order=recent',
     path: ['q'],
-  });
+  })
+  .refine(
+    (query) =>
+      query.order === 'url' ||
+      [query.status, query.contentType, query.change, query.rendered, query.outcome, query.text].every(
+        (f) => f === undefined,
+      ),
+    { message: 'filters list matching pages in URL order: they cannot be used with order=recent', path: ['order'] },
+  );
 
 export const errorListQuerySchema = z
   .object({

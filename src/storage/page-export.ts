@@ -27,7 +27,7 @@ const cell = (value: unknown): string | number | null =>
         : JSON.stringify(value);
 
 function jsonLine(row: ExportRow, stored: StoredRecord | null): string {
-  const { recordAt: _where, warnings, contentHash, description, language, wordCount: _words, ...base } = row;
+  const { recordAt: _where, warnings, contentHash, description, language, ...base } = row;
   const extracted = stored ? { description, language, ...stored.record, ...stored.outputs } : {};
   return `${JSON.stringify({ ...base, contentHash, ...(warnings.length > 0 ? { warnings } : {}), ...extracted })}\n`;
 }

@@ -66,6 +66,12 @@ describe('the OpenAPI document', () => {
       'query:order',
       'query:q',
       'query:duplicates',
+      'query:status',
+      'query:contentType',
+      'query:change',
+      'query:rendered',
+      'query:outcome',
+      'query:text',
     ]);
     expect(pages?.responses['401']).toBeDefined();
     expect(pages?.responses['404']).toBeDefined();

@@ -24,9 +24,13 @@ describe('GET /v1/crawls/:id/pages?q=', () => {
     expect(all.cursor).toBeNull();
     // A word may match the URL while another matches the title.
     expect((await search(id, 'q=p5.html+tree')).pages.map((p) => p.title)).toEqual(['Tree page 5']);
-    // LIKE's wildcards are taken literally.
+    // Wildcards (LIKE's) are taken literally.
     expect((await search(id, 'q=%25')).pages).toEqual([]);
     expect((await search(id, 'q=p_.html')).pages).toEqual([]);
+    // A whole URL (longer than the 50 bytes D1 allows a LIKE pattern) finds its page.
+    const url = all.pages[0]?.url ?? '';
+    expect(url.length).toBeGreaterThan(50);
+    expect((await search(id, `q=${encodeURIComponent(url)}`)).pages.map((p) => p.url)).toEqual([url]);
     // Paged: 3, 3, then 1 with no cursor.
     const seen: string[] = [];
     let cursor: string | null = '';
@@ -51,5 +55,23 @@ describe('GET /v1/crawls/:id/pages?q=', () => {
     const many = await api(`/v1/crawls/${id}/pages?q=${encodeURIComponent('a b c d e f g h i')}`);
     expect(many.status).toBe(400);
     expect(await many.text()).toMatch(/at most 8 words/);
+  });
+});
+
+describe('GET /v1/crawls/:id/page?url=', () => {
+  it('answers one page as listed, with which of its parts are stored; 404 for a page the crawl lacks', async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/pure-2/`;
+    const id = await createCrawl({ seeds: [root] });
+    expect((await waitForCrawl(id)).status).toBe('completed');
+    const listed = ((await (await api(`/v1/crawls/${id}/pages`)).json()) as { pages: { url: string }[] }).pages;
+    const res = await api(`/v1/crawls/${id}/page?url=${encodeURIComponent(root)}`);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as Record<string, unknown>;
+    expect(page).toMatchObject({ ...listed.find((p) => p.url === root), change: null });
+    // A crawl without extract stores no record; the links are kept for every parsed page.
+    expect(page.stored).toEqual({ record: false, links: true, screenshot: false, fetchedHtml: false });
+    expect((await api(`/v1/crawls/${id}/page?url=${encodeURIComponent(`${root}nope.html`)}`)).status).toBe(404);
+    expect((await api(`/v1/crawls/${id}/page?url=notaurl`)).status).toBe(400);
   });
 });

@@ -3,15 +3,18 @@ import { encodeCursor } from '../../domain/cursor';
 import { normalizeUrl } from '../../domain/normalize';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
-import { getStoredPage, listPages, listRecentPages, type StoredPageRow, searchPages } from '../../storage/d1/pages';
+import { filterPages, isFiltered } from '../../storage/d1/page-filters';
+import { getPageView, getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
 import { readLinks } from '../../storage/links';
+import { searchText } from '../../storage/page-text';
 import { readRecord, type StoredRecord } from '../../storage/records';
 import type { Span } from '../../types';
 import { badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
 import { bytes, json, routeDoc } from '../openapi/route-doc';
-import { errorListSchema, linksSchema, pageListSchema, recordSchema } from '../responses';
+import { pageFiltersOf } from '../page-filter-schemas';
+import { errorListSchema, linksSchema, pageDetailSchema, pageListSchema, recordSchema } from '../responses';
 import {
   contentQuerySchema,
   errorListQuerySchema,
@@ -29,7 +32,9 @@ export const pages = new Hono<CrawlEnv>()
     routeDoc({
       summary: "A crawl's pages",
       description:
-        'Every fetched page (any status), in URL order, or most recently fetched first with order=recent. A duplicate names the URL its content is stored under (duplicateOf); duplicates=exclude leaves them out.',
+        'Every fetched page (any status), in URL order, or most recently fetched first with order=recent. A duplicate names the URL its content is stored under (duplicateOf); duplicates=exclude leaves them out. ' +
+        'Filters (q, status, contentType, change, rendered, outcome, text) combine: a page passes every one given. ' +
+        'A filtered listing reads a bounded window of the crawl (5,000 rows in URL order; with text, the first 200 of them that have an extraction record, each record read from R2, one ranged read per segment): it may answer fewer pages than asked, even none, with a cursor to continue; only a null cursor means the end. `searched` says how many rows (text: records) the answer read.',
       tag: 'Pages',
       responses: { 200: json('Pages', pageListSchema) },
     }),
@@ -51,11 +56,26 @@ export const pages = new Hono<CrawlEnv>()
         });
       }
       const after = parseCursor(query.cursor, keyCursorSchema);
-      if (query.q !== undefined && query.q.length > 0) {
-        // A search reads a bounded window of the crawl's rows: it may answer fewer pages than asked, and a cursor.
-        const found = await searchPages(c.env.DB, crawl.id, query.q, query.limit, after, query.duplicates);
+      const filters = pageFiltersOf(query);
+      const text = query.text ?? [];
+      if (isFiltered(filters) || text.length > 0) {
+        // A filter reads a bounded window of the crawl's rows: it may answer fewer pages than asked, and a cursor.
+        const found =
+          text.length > 0
+            ? await searchText(c.env.DB, c.env.BODIES, {
+                crawlId: crawl.id,
+                filters,
+                words: text,
+                limit: query.limit,
+                afterUrl: after,
+              })
+            : await filterPages(c.env.DB, crawl.id, filters, query.limit, after);
         const cursor = nextCursor(found.pages, query.limit, (last) => last.url);
-        return c.json({ pages: found.pages, cursor: cursor ?? (found.windowEnd && encodeCursor(found.windowEnd)) });
+        return c.json({
+          pages: found.pages,
+          cursor: cursor ?? (found.windowEnd && encodeCursor(found.windowEnd)),
+          searched: found.searched,
+        });
       }
       const rows = await listPages(c.env.DB, crawl.id, query.limit, after, query.duplicates);
       return c.json({ pages: rows, cursor: nextCursor(rows, query.limit, (last) => last.url) });
@@ -137,6 +157,24 @@ export const pages = new Hono<CrawlEnv>()
       const links = await readLinks(c.env.BODIES, page.linksAt);
       if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
       return c.json({ url: page.url, links });
+    },
+  )
+  .get(
+    '/:id/page',
+    routeDoc({
+      summary: 'One page of a crawl',
+      description:
+        'The page as GET /pages lists it, with its change (in a recrawl) and which of its parts are stored: one D1 row read.',
+      tag: 'Pages',
+      responses: { 200: json('The page', pageDetailSchema) },
+    }),
+    queryInput(recordQuerySchema),
+    async (c) => {
+      const url = normalizeUrl(c.req.valid('query').url);
+      if (url === null) throw badRequest('url must be an absolute http(s) URL');
+      const page = await getPageView(c.env.DB, c.var.crawl.id, url);
+      if (!page) throw notFound(`no page ${url} in this crawl`);
+      return c.json(page);
     },
   )
   .get(

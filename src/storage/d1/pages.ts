@@ -17,7 +17,7 @@ import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
 // its rows through readPage.
 
 /** The fields a listing shows. */
-const LISTED = [
+export const LISTED = [
   'url',
   'status',
   'contentType',
@@ -29,6 +29,7 @@ const LISTED = [
   'cachedFrom',
   'duplicateOf',
   'duplicateReason',
+  'wordCount',
 ] as const;
 
 /** Which pages a listing shows: all, all but the duplicates, or the duplicates alone. */
@@ -44,7 +45,7 @@ export interface PageView extends Omit<PageOf<(typeof LISTED)[number]>, 'fetched
   fetchedAt: string;
 }
 
-const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
+export const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
   url: p.url,
   status: p.status,
   contentType: p.contentType,
@@ -56,6 +57,7 @@ const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
   cachedFrom: p.cachedFrom,
   duplicateOf: p.duplicateOf,
   duplicateReason: p.duplicateReason,
+  wordCount: p.wordCount,
 });
 
 /** Pages of a crawl in URL order (keyset pagination: stable while the crawl adds pages). */
@@ -72,49 +74,6 @@ export async function listPages(
     .bind(crawlId, afterUrl ?? '', limit)
     .all();
   return results.map((row) => toPageView(readPage(row, LISTED)));
-}
-
-/** Rows of a crawl one page search reads at most, in URL order: a search that matches little stays bounded. */
-const SEARCH_WINDOW = 5000;
-
-/** `word` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally (ESCAPE '\'). */
-const containsPattern = (word: string) => `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
-/**
- * Pages of a crawl after `afterUrl` in URL order whose title, description or URL holds every one of `words` (LIKE:
- * case-insensitive for ASCII letters), among the next SEARCH_WINDOW rows only. `windowEnd` is the last URL of a full
- * window (a search continues after it), null when the window reached the crawl's last page.
- */
-export async function searchPages(
-  db: D1Database,
-  crawlId: string,
-  words: readonly string[],
-  limit: number,
-  afterUrl: string | null,
-  duplicates?: DuplicateFilter,
-): Promise<{ pages: PageView[]; windowEnd: string | null }> {
-  const match = words
-    .map(() => "(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')")
-    .join(' AND ');
-  const patterns = words.flatMap((word) => Array<string>(3).fill(containsPattern(word)));
-  const after = afterUrl ?? '';
-  const [found, end] = await db.batch<Record<string, unknown>>([
-    db
-      .prepare(
-        `SELECT ${columnsOf(LISTED)} FROM (
-           SELECT ${columnsOf(LISTED)}, description FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT ?
-         ) WHERE ${match}${duplicatesWhere(duplicates)} ORDER BY url LIMIT ?`,
-      )
-      .bind(crawlId, after, SEARCH_WINDOW, ...patterns, limit),
-    db
-      .prepare('SELECT url FROM pages WHERE crawl_id = ? AND url > ? ORDER BY url LIMIT 1 OFFSET ?')
-      .bind(crawlId, after, SEARCH_WINDOW - 1),
-  ]);
-  const last = end?.results[0]?.url;
-  return {
-    pages: (found?.results ?? []).map((row) => toPageView(readPage(row, LISTED))),
-    windowEnd: typeof last === 'string' ? last : null,
-  };
 }
 
 /** Where a listing of the most recent pages stopped: the last row's fetch time and URL. */
@@ -168,6 +127,31 @@ export async function getStoredPage(db: D1Database, crawlId: string, url: string
     .bind(crawlId, url)
     .first();
   return row ? readPage(row, STORED) : null;
+}
+
+const ONE = [...LISTED, 'change', 'recordAt', 'linksAt', 'screenshotAt', 'fetchedBodyAt'] as const;
+
+/**
+ * One page as listed, with its change and which of its parts are stored (record, links, screenshot, the HTML as
+ * fetched when it was rendered); null when the crawl has no such page.
+ */
+export async function getPageView(db: D1Database, crawlId: string, url: string) {
+  const row = await db
+    .prepare(`SELECT ${columnsOf(ONE)} FROM pages WHERE crawl_id = ? AND url = ?`)
+    .bind(crawlId, url)
+    .first();
+  if (!row) return null;
+  const page = readPage(row, ONE);
+  return {
+    ...toPageView(page),
+    change: page.change,
+    stored: {
+      record: page.recordAt !== null,
+      links: page.linksAt !== null,
+      screenshot: page.screenshotAt !== null,
+      fetchedHtml: page.fetchedBodyAt !== null,
+    },
+  };
 }
 
 const SUMMARY = ['url', 'title', 'description'] as const;
@@ -367,7 +351,12 @@ export const PAGE_RECORD_FIELDS = [
 
 /** What exports read of a page besides its record's fields: the extraction facts, and where the extraction record is. */
 const EXTRACTION = ['contentHash', 'description', 'language', 'wordCount', 'warnings', 'recordAt'] as const;
-const EXPORTED = [...LISTED, 'redirectTo', 'etag', 'lastModified', 'change', 'bodyAt', ...EXTRACTION] as const;
+// wordCount is a listed field already: selected once.
+const EXPORTED = [
+  ...LISTED,
+  ...(['redirectTo', 'etag', 'lastModified', 'change', 'bodyAt', 'contentHash', 'description'] as const),
+  ...(['language', 'warnings', 'recordAt'] as const),
+] as const;
 
 /** A page row as exports read it: the export's fields, the extraction facts, and where the page's record is. */
 export type ExportRow = ExportRecord & PageOf<(typeof EXTRACTION)[number]>;
