@@ -93,5 +93,5 @@ export function diffView(diff) {
           : undefined;
     return h('span', { class: cls }, line, '\n');
   });
-  return h('div', {}, head, fields, h('pre', { class: 'diff', 'aria-label': 'Unified diff' }, lines));
+  return h('div', {}, head, fields, h('pre', { class: 'diff', 'aria-label': 'Unified diff', tabindex: 0 }, lines));
 }

@@ -72,7 +72,7 @@ function block(/** @type {Block} */ b, /** @type {string} */ prefix) {
         'figure',
         { class: 'code' },
         b.lang ? h('figcaption', {}, b.lang) : null,
-        h('pre', {}, h('code', { 'data-lang': b.lang || undefined }, b.text)),
+        h('pre', { tabindex: 0 }, h('code', { 'data-lang': b.lang || undefined }, b.text)),
       );
     case 'hr':
       return h('hr', {});

@@ -35,9 +35,12 @@ export async function pageView(/** @type {string} */ id, /** @type {string} */ u
           .then((r) => r?.blob() ?? null)
           .catch(() => null)
       : null,
-    optional(`${base}/diff?${query}`)
-      .then(async (r) => r && diffView(/** @type {PageDiff} */ (await r.json())))
-      .catch(() => null),
+    // Only a recrawl's pages have a change (and a diff).
+    row?.change
+      ? optional(`${base}/diff?${query}`)
+          .then(async (r) => r && diffView(/** @type {PageDiff} */ (await r.json())))
+          .catch(() => null)
+      : null,
   ]);
   if (location.hash !== view) return;
   if (record instanceof Error) {

@@ -131,7 +131,7 @@ async function textTab(/** @type {Sources} */ sources) {
   const text = await sources.text();
   if (text === undefined) return empty("No text: the crawl's extract.formats does not include it.");
   if (text.trim() === '') return empty('This page has no text.');
-  return [toolbar(text, 'page.txt', 'text/plain'), h('pre', { class: 'text' }, text)];
+  return [toolbar(text, 'page.txt', 'text/plain'), h('pre', { class: 'text', tabindex: 0 }, text)];
 }
 
 function metadataTab(/** @type {PageRecord} */ record) {
@@ -151,7 +151,7 @@ function jsonLdTab(/** @type {PageRecord} */ record) {
       'section',
       { class: 'json-ld' },
       h('h3', {}, `Item ${i + 1}${type ? `: ${type}` : ''}`),
-      h('pre', { class: 'json' }, JSON.stringify(item, null, 2)),
+      h('pre', { class: 'json', tabindex: 0 }, JSON.stringify(item, null, 2)),
     );
   });
 }
@@ -243,6 +243,6 @@ async function rawTab(/** @type {Sources} */ sources) {
       { class: 'muted' },
       `${raw.blob.type}, ${fmt(raw.blob.size)} bytes${cut ? `: the first ${fmt(RAW_SHOWN)} shown` : ''}.`,
     ),
-    h('pre', { class: 'raw' }, text),
+    h('pre', { class: 'raw', tabindex: 0 }, text),
   ];
 }

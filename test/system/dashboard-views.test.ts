@@ -19,9 +19,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 let sites: Sites;
 let worker: Worker;
 let browser: Browser;
-/** A completed crawl with errors, and a schedule's run. */
+/** A completed crawl with errors, a schedule's run, and a crawl with an extract spec (and its article page). */
 let crawlId: string;
 let runId: string;
+let docsId: string;
+let article: string;
 
 const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
   const res = await fetch(`${worker.url}${path}`, {
@@ -66,8 +68,18 @@ beforeAll(async () => {
     const list = await api<{ crawls: { id: string; scheduleId: string | null }[] }>('/v1/crawls?limit=100');
     return list.crawls.find((c) => c.scheduleId === schedule.id)?.id ?? '';
   }, "the schedule's first run");
+  const docs = `${sites.siteA}/t/${ns}d/docs/`;
+  article = `${docs}article.html`;
+  const extract = { formats: ['markdown', 'text', 'metadata', 'jsonLd'], fields: { title: { selector: 'h1' } } };
+  docsId = (
+    await api<{ id: string }>('/v1/crawls', {
+      method: 'POST',
+      body: JSON.stringify({ seeds: [docs], maxDepth: 1, extract }),
+    })
+  ).id;
   await completed(crawlId);
   await completed(runId);
+  await completed(docsId);
 });
 afterAll(async () => {
   await browser?.close();
@@ -190,6 +202,23 @@ describe('every view', () => {
       ready: async (p) => (await p.locator('#crawl-status .badge').textContent()) === 'completed',
     },
     {
+      name: 'pages',
+      hash: `#/crawls/${crawlId}/pages`,
+      ready: (p) => p.getByRole('table', { name: 'Pages of the crawl' }).isVisible(),
+    },
+    {
+      name: 'pages-4xx',
+      hash: `#/crawls/${crawlId}/pages?status=4xx`,
+      ready: (p) => p.getByRole('table', { name: 'Pages of the crawl' }).isVisible(),
+    },
+    ...['markdown', 'text', 'metadata', 'json-ld', 'fields', 'links', 'raw'].map((tab) => ({
+      name: `record-${tab}`,
+      hash: `#/crawls/${docsId}/page?url=${encodeURIComponent(article)}&tab=${tab}`,
+      ready: async (p: Page) =>
+        (await p.getByRole('tab', { selected: true }).getAttribute('id'))?.endsWith(tab) === true &&
+        !(await p.getByRole('tabpanel').getByText('Loading…').isVisible()),
+    })),
+    {
       name: 'not-found',
       hash: `#/crawls/${crypto.randomUUID()}`,
       ready: (p) => p.getByRole('heading', { name: 'Crawl not found' }).isVisible(),
@@ -224,7 +253,9 @@ describe('every view', () => {
         expect(await page.evaluate<number>('document.documentElement.scrollWidth'), view.name).toBeLessThanOrEqual(
           viewport.width,
         );
-        await page.screenshot({ path: join(shots, `dashboard-${view.name}-${device}.png`), fullPage: true });
+        // The record's other tabs have their own screenshots (dashboard-record.test.ts).
+        if (!view.name.startsWith('record-') || view.name === 'record-markdown')
+          await page.screenshot({ path: join(shots, `dashboard-${view.name}-${device}.png`), fullPage: true });
       }
       expect(found).toEqual(Object.fromEntries(views().map((v) => [v.name, []])));
       expect(problems).toEqual([]);
