@@ -6,7 +6,7 @@
 import { ApiError, call, json, messageOf, onUnauthorized } from './api.js';
 import { changesView } from './changes.js';
 import { h, table } from './dom.js';
-import { newCrawlForm, trySpecPanel } from './new-crawl.js';
+import { newCrawlForm } from './new-crawl.js';
 import { pageView } from './page-view.js';
 import { forget, remember, sessionToken, shareWithTabs, token } from './session.js';
 import { announce, badge, byId, card, clock, fmt, loading, seconds, shortener, usd, when } from './ui.js';
@@ -111,18 +111,23 @@ function crawlsTable(list) {
   );
 }
 
+/** The schedule the form just created, highlighted in the list. */
+let newSchedule = '';
+
 /** @param {ScheduleItem[]} rows */
 function schedulesTable(rows) {
   return table(
     'Schedules',
     ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide']],
     rows.map((sc) => [
-      sc.crawl.seeds[0] ?? '',
+      sc.id === newSchedule
+        ? h('strong', { class: 'new-schedule', id: `schedule-${sc.id}` }, sc.crawl.seeds[0] ?? '', ' (new)')
+        : (sc.crawl.seeds[0] ?? ''),
       sc.cron ? `cron ${sc.cron}` : `every ${fmt(sc.everySeconds ?? 0)} s`,
       when(sc.nextRunAt),
       sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
     ]),
-    'No schedules. Create them with POST /v1/schedules.',
+    'No schedules: create one above with "Run on a schedule".',
   );
 }
 
@@ -131,10 +136,18 @@ async function homeView() {
   const schedules = h('div', { id: 'schedules' }, loading());
   byId('view').replaceChildren(
     h('h1', {}, 'Crawls'),
-    card('new', 'New crawl', newCrawlForm()),
+    card(
+      'new',
+      'New crawl',
+      newCrawlForm({
+        scheduled: (schedule) => {
+          newSchedule = schedule.id;
+          void refresh().then(() => document.getElementById(`schedule-${schedule.id}`)?.scrollIntoView());
+        },
+      }),
+    ),
     card('list', 'Recent crawls', crawls),
     card('schedules', 'Schedules', schedules),
-    trySpecPanel(),
   );
   const refresh = async () => {
     const [c, s] = await Promise.all([json('/v1/crawls?limit=50'), json('/v1/schedules?limit=50')]);
