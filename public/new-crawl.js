@@ -186,6 +186,7 @@ function liveCheck(ui) {
     const issues = issuesOf(answer, state);
     summarize(ui.summary, showIssues(ui.reg, issues));
     ui.status.textContent = issues.length === 0 ? 'The settings are valid.' : '';
+    if (issues.length === 0) ui.startError.textContent = '';
     ui.when.nextRuns.textContent =
       answer.valid && 'nextRuns' in answer
         ? `Next runs: ${answer.nextRuns.map((t) => new Date(t).toLocaleString()).join(', ')}`
