@@ -119,6 +119,20 @@ function recrawlGroups(reg) {
   ];
 }
 
+/** The webhook's events, registered as one field. @param {Registry} reg @param {HTMLElement[]} events */
+function eventSet(reg, events) {
+  const error = h('p', { id: 'webhook-events-error', class: 'error field-error' });
+  const set = h(
+    'fieldset',
+    { class: 'choices', id: 'webhook-events', tabindex: -1, 'aria-describedby': 'webhook-events-error' },
+    h('legend', {}, 'Events (none: all)'),
+    h('div', { class: 'checks' }, ...events),
+    error,
+  );
+  reg.set('webhook.events', { control: set, error, label: 'Webhook events' });
+  return set;
+}
+
 /** Where events are POSTed, signed. @param {Registry} reg */
 function webhookGroup(reg) {
   const events = ['crawl.completed', 'crawl.cancelled', 'page.failed', 'page.changed'].map((e) => {
@@ -139,12 +153,7 @@ function webhookGroup(reg) {
     false,
     field(reg, 'webhook.url', 'Webhook URL', url),
     field(reg, 'webhook.secret', 'Signing secret (16+ characters)', secret),
-    h(
-      'fieldset',
-      { class: 'choices', id: 'webhook-events' },
-      h('legend', {}, 'Events (none: all)'),
-      h('div', { class: 'checks' }, ...events),
-    ),
+    eventSet(reg, events),
   );
 }
 

@@ -214,8 +214,16 @@ describe('the new-crawl form', () => {
     await page.getByLabel('Seed URLs (one per line)').fill(`${sites.siteA}/t/phone/tree-10/`);
     await open(page, 'Extraction');
     await open(page, 'Webhook');
+    // A closed group opens itself when a field inside has an issue.
+    await open(page, 'Retention');
+    await page.getByLabel('Keep data for (days)').fill('0');
+    await open(page, 'Retention');
+    expect(await page.locator('#group-retention').getAttribute('open')).toBeNull();
     await page.getByLabel('Max pages').fill('0');
     await expect.poll(() => page.locator('#max-pages-error').textContent()).toMatch(/>=1/);
+    expect(await page.locator('#group-retention').getAttribute('open')).toBe('');
+    expect(await page.locator('#retention-error').textContent()).toMatch(/>=1/);
+    expect(await page.locator('#form-issues').textContent()).toMatch(/^2 issues to fix:/);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.locator('#new-crawl').screenshot({ path: join(shots, 'dashboard-form-phone.png') });
 
