@@ -5,6 +5,8 @@
 
 import { ApiError, call, json, messageOf, onUnauthorized } from './api.js';
 import { changesView } from './changes.js';
+import { chart } from './chart.js';
+import { cadence, crawlsTable, LIST_PAGE, pager } from './crawl-list.js';
 import { h, table } from './dom.js';
 import { newCrawlForm } from './new-crawl.js';
 import { pageView } from './page-view.js';
@@ -73,42 +75,18 @@ let timer;
 function stopTimer() {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
+  byId('offline').hidden = true;
 }
 
 /** Renders the view the URL's hash names, and keeps it fresh. */
 function route() {
   stopTimer();
   if (!token()) return logout();
-  const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=(.+)$/.exec(location.hash);
-  if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''));
+  const page = /^#\/crawls\/([0-9a-f-]{36})\/page\?url=([^&]+)(?:&tab=([a-z-]+))?$/.exec(location.hash);
+  if (page) return void pageView(page[1] ?? '', decodeURIComponent(page[2] ?? ''), page[3]);
   const match = /^#\/crawls\/([0-9a-f-]{36})$/.exec(location.hash);
   if (match) void crawlView(match[1] ?? '');
   else void homeView();
-}
-
-/** @param {CrawlItem[]} list */
-function crawlsTable(list) {
-  const seed = (/** @type {CrawlItem} */ crawl) =>
-    h(
-      'a',
-      { href: `#/crawls/${crawl.id}` },
-      crawl.seeds[0] ?? crawl.id,
-      crawl.seeds.length > 1 ? ` (+${crawl.seeds.length - 1})` : '',
-    );
-  const took = (/** @type {CrawlItem} */ crawl) =>
-    crawl.finishedAt ? seconds(Date.parse(crawl.finishedAt) - Date.parse(crawl.createdAt)) : '–';
-  return table(
-    'Recent crawls',
-    ['Seed', 'Status', 'Run of', ['Started', 'wide'], 'Took'],
-    list.map((crawl) => [
-      seed(crawl),
-      badge(crawl.status),
-      crawl.scheduleId ? h('span', { title: `schedule ${crawl.scheduleId}` }, 'schedule') : 'by hand',
-      when(crawl.createdAt),
-      took(crawl),
-    ]),
-    'No crawls yet: start one above.',
-  );
 }
 
 /** The schedule the form just created, highlighted in the list. */
@@ -123,7 +101,7 @@ function schedulesTable(rows) {
       sc.id === newSchedule
         ? h('strong', { class: 'new-schedule', id: `schedule-${sc.id}` }, sc.crawl.seeds[0] ?? '', ' (new)')
         : (sc.crawl.seeds[0] ?? ''),
-      sc.cron ? `cron ${sc.cron}` : `every ${fmt(sc.everySeconds ?? 0)} s`,
+      cadence(sc),
       when(sc.nextRunAt),
       sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
     ]),
@@ -149,10 +127,20 @@ async function homeView() {
     card('list', 'Recent crawls', crawls),
     card('schedules', 'Schedules', schedules),
   );
+  const pages = pager(() => void refresh().catch((error) => announce(messageOf(error))));
+  const list = h('div', {}, loading());
+  crawls.replaceChildren(list, pages.element);
   const refresh = async () => {
-    const [c, s] = await Promise.all([json('/v1/crawls?limit=50'), json('/v1/schedules?limit=50')]);
-    crawls.replaceChildren(crawlsTable(/** @type {{ crawls: CrawlItem[] }} */ (c).crawls));
-    schedules.replaceChildren(schedulesTable(/** @type {{ schedules: ScheduleItem[] }} */ (s).schedules));
+    const cursor = pages.current();
+    const [c, s] = await Promise.all([
+      json(`/v1/crawls?limit=${LIST_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+      json('/v1/schedules?limit=100'),
+    ]);
+    const found = /** @type {{ crawls: CrawlItem[], cursor: string | null }} */ (c);
+    const scheduleList = /** @type {{ schedules: ScheduleItem[] }} */ (s).schedules;
+    list.replaceChildren(crawlsTable(found.crawls, new Map(scheduleList.map((sc) => [sc.id, sc]))));
+    pages.shown(found.cursor);
+    schedules.replaceChildren(schedulesTable(scheduleList));
   };
   await keepFresh(refresh, () => IDLE_MS);
 }
@@ -160,52 +148,21 @@ async function homeView() {
 /** Runs refresh now and again after each wait, while its view is shown; errors show and do not stop it. */
 async function keepFresh(/** @type {() => Promise<void>} */ refresh, /** @type {() => number} */ next) {
   const hash = location.hash;
+  const banner = byId('offline');
   const tick = async () => {
     try {
       await refresh();
+      banner.hidden = true;
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return;
-      announce(`Refresh failed: ${messageOf(error)}`);
+      // What is shown stays, marked as no longer fresh; the next tick tries again.
+      banner.textContent = `Could not refresh (${messageOf(error)}). The figures below may be out of date; trying again…`;
+      banner.hidden = false;
     }
     if (location.hash === hash && token()) timer = setTimeout(tick, next());
+    else banner.hidden = true;
   };
   await tick();
-}
-
-/** A bar chart of pages fetched (and failed) per interval. */
-function chart(/** @type {Point[]} */ series, /** @type {number} */ interval) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const points = series.slice(-120);
-  const max = Math.max(1, ...points.map((p) => p.fetched + p.failed));
-  const width = Math.max(1, points.length);
-  svg.setAttribute('class', 'chart');
-  svg.setAttribute('viewBox', `0 0 ${width} 100`);
-  svg.setAttribute('preserveAspectRatio', 'none');
-  svg.setAttribute('role', 'img');
-  const total = points.reduce((n, p) => n + p.fetched, 0);
-  svg.setAttribute(
-    'aria-label',
-    `Pages fetched per ${interval} s: ${fmt(total)} in the last ${points.length} intervals, at most ${fmt(max)} in one.`,
-  );
-  points.forEach((p, i) => {
-    const fetchedHeight = (p.fetched / max) * 100;
-    const failedHeight = (p.failed / max) * 100;
-    for (const [cls, y, height] of /** @type {[string, number, number][]} */ ([
-      ['fetched', 100 - fetchedHeight, fetchedHeight],
-      ['failed', 100 - fetchedHeight - failedHeight, failedHeight],
-    ])) {
-      if (height <= 0) continue;
-      const rect = document.createElementNS(ns, 'rect');
-      rect.setAttribute('class', cls);
-      rect.setAttribute('x', String(i + 0.1));
-      rect.setAttribute('width', '0.8');
-      rect.setAttribute('y', String(y));
-      rect.setAttribute('height', String(height));
-      svg.append(rect);
-    }
-  });
-  return svg;
 }
 
 /** Downloads an export (the API wants the token, so a plain link cannot). */
@@ -319,7 +276,22 @@ function renderProgress(parts, s, u) {
     figure('cost so far', usd(u.estimate.usd)),
     figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),
   );
-  parts.chart.replaceChildren(chart(s.series, s.interval));
+  redrawChart(parts.chart, s);
+}
+
+/**
+ * Draws the chart again when its figures changed, keeping the operator's place: the table left open, the focus.
+ * @param {HTMLElement} box @param {Stats} s
+ */
+function redrawChart(box, s) {
+  const key = JSON.stringify([s.interval, s.series]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const wasOpen = box.querySelector('details')?.hasAttribute('open') ?? false;
+  const hadFocus = box.contains(document.activeElement);
+  box.replaceChildren(chart(s.series, s.interval));
+  if (wasOpen) box.querySelector('details')?.setAttribute('open', '');
+  if (hadFocus) /** @type {HTMLElement | null} */ (box.querySelector('.chart-area'))?.focus();
 }
 
 /**
@@ -451,8 +423,31 @@ function crawlLayout(id, config, parts, actions, actionError, recrawl) {
     card('hosts', 'Hosts and politeness', boxes.hosts),
     card('recent', 'Recent pages', boxes.recent),
     card('errors', 'Errors', boxes.errors),
+    settingsCard(config),
   );
   return boxes;
+}
+
+/** The settings the crawl runs with, as the API shows them (its request with the defaults filled in). */
+function settingsCard(/** @type {unknown} */ config) {
+  const text = JSON.stringify(config, null, 2);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text).then(
+      () => announce('Settings copied.'),
+      () => announce('Could not copy: select the text instead.'),
+    );
+  };
+  return card(
+    'settings',
+    'Settings',
+    h(
+      'details',
+      {},
+      h('summary', {}, 'The request this crawl runs with, defaults filled in (JSON)'),
+      h('pre', { class: 'json', tabindex: 0 }, text),
+      h('button', { type: 'button', class: 'secondary', onclick: () => void copy() }, 'Copy JSON'),
+    ),
+  );
 }
 
 /**
@@ -493,7 +488,7 @@ function renderStatus(box, s) {
  */
 function changesRefresher(id, box, short) {
   const base = `/v1/crawls/${id}`;
-  const pageLink = (/** @type {string} */ url) => `#/crawls/${id}/page?url=${encodeURIComponent(url)}`;
+  const pageLink = (/** @type {string} */ url) => `#/crawls/${id}/page?url=${encodeURIComponent(url)}&tab=changes`;
   let last = '';
   return async () => {
     const [view, list] = await Promise.all([json(base), json(`${base}/changes?limit=100`)]);

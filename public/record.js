@@ -1,8 +1,12 @@
 // @ts-check
-// A page's extraction record in the dashboard: its markdown rendered (as DOM built from text, never as markup),
-// its text, metadata, fields and JSON-LD. Used by the page view and by the "try a spec" panel.
+// A page's record in the dashboard: its essentials, then tabs for its markdown (rendered as DOM built from text,
+// never as markup), text, metadata, JSON-LD, fields, links, screenshot, raw body and changes. Used by the page view
+// and by the "try a spec" panel; each tab's data comes from `sources`, on the tab's first opening.
 
 import { h, table } from './dom.js';
+import { renderMarkdown } from './markdown-view.js';
+import { tabSet } from './tabs.js';
+import { announce, fmt, when } from './ui.js';
 
 /** @typedef {import('./dom.js').Child} Child */
 
@@ -10,185 +14,235 @@ import { h, table } from './dom.js';
  * @typedef {{ url: string, status?: number, contentType?: string | null, fetchedAt?: string, finalUrl?: string,
  *   metadata?: Record<string, unknown>, jsonLd?: unknown[], fields?: Record<string, unknown>, fieldErrors?: Record<string, string>,
  *   links?: string[], images?: { src: string, alt: string }[], wordCount?: number, contentHash?: string, warnings?: string[],
- *   markdown?: string, text?: string, html?: string }} PageRecord
+ *   markdown?: string, text?: string, html?: string, rendered?: string | null, cachedFrom?: string | null,
+ *   duplicateOf?: string | null, cached?: boolean }} PageRecord
+ * @typedef {{ blob: Blob, name: string }} Raw
+ * @typedef {{ markdown: () => Promise<string | undefined>, text: () => Promise<string | undefined>,
+ *   links: () => Promise<string[] | undefined>, raw: () => Promise<Raw | undefined>, rawMissing?: string,
+ *   screenshot?: string, changes?: Node }} Sources
  */
+
+/** The most of a raw body shown as text; the whole is a download. */
+const RAW_SHOWN = 200 * 1024;
 
 /**
- * A link's text: escaped characters, and brackets nested one level deep (a footnote link is `[[1]](url)`, or
- * `[\[1\]](url)` once escaped).
+ * The record's essentials and its tabs; `tab` is the one shown first, `onTab` told of each choice.
+ * @param {PageRecord} record @param {Sources} sources @param {string} [tab] @param {(key: string) => void} [onTab]
  */
-const LINK_TEXT = String.raw`(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*`;
-const INLINE = new RegExp(
-  String.raw`(\x60+)([\s\S]*?)\1|!?\[(${LINK_TEXT})\]\((https?:[^)\s]+)\)|\*\*([^*]+)\*\*|(?<![\w\\])_([^_]+)_(?!\w)`,
-  'g',
-);
-
-/** Inline Markdown: code spans, links (http(s) only, their text inline Markdown too), bold and italics; the rest is text. */
-function inline(/** @type {string} */ text, inLink = false) {
-  /** @type {Child[]} */
-  const out = [];
-  const pattern = INLINE;
-  let last = 0;
-  for (const m of text.matchAll(pattern)) {
-    out.push(unescapeMarkdown(text.slice(last, m.index)));
-    if (m[1]) out.push(h('code', {}, m[2] ?? ''));
-    else if (m[4])
-      out.push(
-        m[0].startsWith('!')
-          ? h('span', { class: 'muted' }, `[image: ${m[3] ?? ''}]`)
-          : inLink
-            ? unescapeMarkdown(m[0])
-            : h('a', { href: m[4], rel: 'noopener noreferrer', target: '_blank' }, inline(m[3] ?? '', true)),
-      );
-    else if (m[5]) out.push(h('strong', {}, unescapeMarkdown(m[5])));
-    else out.push(h('em', {}, unescapeMarkdown(m[6] ?? '')));
-    last = (m.index ?? 0) + m[0].length;
-  }
-  out.push(unescapeMarkdown(text.slice(last)));
-  return out;
+export function recordView(record, sources, tab, onTab) {
+  /** @type {import('./tabs.js').Tab[]} */
+  const tabs = [
+    { key: 'markdown', label: 'Markdown', render: () => markdownTab(sources) },
+    { key: 'text', label: 'Text', render: () => textTab(sources) },
+    { key: 'metadata', label: 'Metadata', render: () => metadataTab(record) },
+    { key: 'json-ld', label: 'JSON-LD', render: () => jsonLdTab(record) },
+    { key: 'fields', label: 'Fields', render: () => fieldsTab(record) },
+    { key: 'links', label: 'Links', render: () => linksTab(record.url, sources) },
+  ];
+  const screenshot = sources.screenshot;
+  if (screenshot)
+    tabs.push({ key: 'screenshot', label: 'Screenshot', render: () => screenshotTab(record, screenshot) });
+  tabs.push({ key: 'raw', label: 'Raw', render: () => rawTab(sources) });
+  const changes = sources.changes;
+  if (changes) tabs.push({ key: 'changes', label: 'Changes', render: () => changes });
+  return h('div', { class: 'record' }, essentials(record), tabSet('Record', tabs, tab, onTab));
 }
 
-const unescapeMarkdown = (/** @type {string} */ text) => text.replace(/\\([\\`*_[\]<>#+\-.|!])/g, '$1');
-
-/** A GFM table from its lines. */
-function gfmTable(/** @type {string[]} */ lines) {
-  const cells = (/** @type {string} */ line) =>
-    line
-      .replace(/^\||\|$/g, '')
-      .split(/(?<!\\)\|/)
-      .map((c) => c.trim().replace(/\\\|/g, '|'));
-  const [head = '', , ...body] = lines;
-  return h(
-    'div',
-    { class: 'table' },
-    h(
-      'table',
-      {},
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          cells(head).map((c) => h('th', {}, inline(c))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        body.map((row) =>
-          h(
-            'tr',
-            {},
-            cells(row).map((c) => h('td', {}, inline(c))),
-          ),
-        ),
-      ),
-    ),
-  );
-}
-
-/** One block of Markdown (lines between blank lines, or a fenced code block). */
-function block(/** @type {string[]} */ lines) {
-  const first = lines[0] ?? '';
-  const heading = /^(#{1,6}) (.*)$/.exec(first);
-  if (heading && lines.length === 1)
-    return h(`h${Math.min(6, (heading[1]?.length ?? 1) + 2)}`, {}, inline(heading[2] ?? ''));
-  if (/^\|.*\|$/.test(first) && /^\|( --- \|)+$/.test(lines[1] ?? '')) return gfmTable(lines);
-  if (lines.every((l) => /^(\s*)([-*]|\d+\.) /.test(l) || /^\s{2,}/.test(l))) {
-    return h(
-      'ul',
-      {},
-      lines.map((l) =>
-        h(
-          'li',
-          { class: `indent-${Math.min(4, Math.floor((/^\s*/.exec(l)?.[0].length ?? 0) / 2))}` },
-          inline(l.replace(/^\s*([-*]|\d+\.) /, '')),
-        ),
-      ),
-    );
-  }
-  if (lines.every((l) => l.startsWith('>')))
-    return h('blockquote', {}, inline(lines.map((l) => l.replace(/^> ?/, '')).join(' ')));
-  if (first === '---') return h('hr', {});
-  return h('p', {}, inline(lines.join(' ').replace(/\\$/, '')));
-}
-
-/** Markdown rendered as DOM nodes: headings, paragraphs, lists, quotes, tables, fenced code, links. */
-function renderMarkdown(/** @type {string} */ markdown) {
-  const root = h('div', { class: 'markdown' });
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; ) {
-    const fence = /^(`{3,})(.*)$/.exec(lines[i] ?? '');
-    if (fence) {
-      const end = lines.findIndex((l, j) => j > i && l === fence[1]);
-      const close = end < 0 ? lines.length : end;
-      root.append(
-        h('pre', {}, h('code', { 'data-lang': fence[2] || undefined }, lines.slice(i + 1, close).join('\n'))),
-      );
-      i = close + 1;
-      continue;
-    }
-    const group = [];
-    while (i < lines.length && (lines[i] ?? '') !== '' && !/^`{3,}/.test(lines[i] ?? '')) group.push(lines[i++] ?? '');
-    if (group.length > 0) root.append(block(group));
-    else i++;
-  }
-  return root;
-}
-
-/** @param {Record<string, unknown>} metadata */
-function metadataTable(metadata) {
-  const rows = Object.entries(metadata)
-    .filter(([, v]) => v !== null && v !== undefined && !(typeof v === 'object' && Object.keys(v).length === 0))
-    .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
-  return table('Metadata', ['Name', ['Value', 'wide']], rows, 'No metadata.');
-}
-
-const json = (/** @type {unknown} */ value) => h('pre', { class: 'json' }, JSON.stringify(value, null, 2));
-
-/**
- * A record's parts, each in a titled section: rendered markdown, text, metadata, fields (and their errors), JSON-LD,
- * warnings. Missing parts are left out.
- * @param {PageRecord} record
- */
-export function recordView(record) {
-  /** @type {Child[]} */
-  const parts = [];
-  const section = (/** @type {string} */ title, /** @type {Child[]} */ ...body) =>
-    parts.push(h('section', { class: 'record-part' }, h('h3', {}, title), ...body));
-  const facts = [
-    record.status !== undefined ? `HTTP ${record.status}` : '',
-    record.wordCount !== undefined ? `${record.wordCount} words` : '',
-    record.contentType ?? '',
-  ].filter(Boolean);
-  parts.push(h('p', { class: 'muted' }, facts.join(' · ')));
-  if (record.warnings && record.warnings.length > 0)
-    section(
+/** The page's essentials as a definition list; what the record does not say is left out. @param {PageRecord} r */
+export function essentials(r) {
+  /** @type {[string, Child][]} */
+  const rows = [
+    ['URL', r.url],
+    ['Final URL', r.finalUrl && r.finalUrl !== r.url ? r.finalUrl : null],
+    ['Status', r.status === undefined ? null : `HTTP ${r.status}`],
+    ['Content type', r.contentType ?? null],
+    ['Fetched', r.fetchedAt ? when(r.fetchedAt) : null],
+    ['Words', r.wordCount === undefined ? null : fmt(r.wordCount)],
+    ['Rendered', r.rendered === undefined ? null : r.rendered ? `yes: ${r.rendered}` : 'no'],
+    ['Duplicate of', r.duplicateOf ?? null],
+    ['Cached from', r.cachedFrom ? `crawl ${r.cachedFrom}` : r.cached ? 'the page cache' : null],
+  ];
+  const warnings = r.warnings ?? [];
+  if (warnings.length > 0)
+    rows.push([
       'Warnings',
       h(
         'ul',
         {},
-        record.warnings.map((w) => h('li', {}, w)),
+        warnings.map((w) => h('li', {}, w)),
       ),
+    ]);
+  return h(
+    'dl',
+    { class: 'essentials' },
+    rows.filter(([, v]) => v !== null && v !== '').map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v))),
+  );
+}
+
+const empty = (/** @type {string} */ words) => h('p', { class: 'muted empty' }, words);
+
+/** Buttons that copy `text` and download it as `name`. */
+function toolbar(
+  /** @type {string} */ text,
+  /** @type {string | null} */ name,
+  /** @type {string} */ type,
+  /** @type {Child} */ more = null,
+) {
+  const copy = h('button', { type: 'button', class: 'secondary' }, 'Copy');
+  copy.addEventListener('click', () =>
+    navigator.clipboard.writeText(text).then(
+      () => announce('Copied to the clipboard.'),
+      () => announce('Could not copy: the browser refused the clipboard.'),
+    ),
+  );
+  return h(
+    'div',
+    { class: 'row toolbar' },
+    copy,
+    name
+      ? h(
+          'button',
+          { type: 'button', class: 'secondary', onclick: () => download(new Blob([text], { type }), name) },
+          'Download',
+        )
+      : null,
+    more,
+  );
+}
+
+/** Saves `blob` as a file named `name`. */
+function download(/** @type {Blob} */ blob, /** @type {string} */ name) {
+  const href = URL.createObjectURL(blob);
+  const a = h('a', { href, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}
+
+async function markdownTab(/** @type {Sources} */ sources) {
+  const markdown = await sources.markdown();
+  if (markdown === undefined) return empty("No markdown: the crawl's extract.formats does not include it.");
+  if (markdown.trim() === '') return empty('This page has no markdown: its main content is empty.');
+  return [toolbar(markdown, 'page.md', 'text/markdown'), renderMarkdown(markdown)];
+}
+
+async function textTab(/** @type {Sources} */ sources) {
+  const text = await sources.text();
+  if (text === undefined) return empty("No text: the crawl's extract.formats does not include it.");
+  if (text.trim() === '') return empty('This page has no text.');
+  return [toolbar(text, 'page.txt', 'text/plain'), h('pre', { class: 'text' }, text)];
+}
+
+function metadataTab(/** @type {PageRecord} */ record) {
+  if (!record.metadata) return empty("No metadata: the crawl's extract.formats does not include it.");
+  const rows = Object.entries(record.metadata)
+    .filter(([, v]) => v !== null && v !== undefined && !(typeof v === 'object' && Object.keys(v).length === 0))
+    .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
+  return table('Metadata', ['Name', ['Value', 'wide']], rows, 'This page has no metadata.');
+}
+
+function jsonLdTab(/** @type {PageRecord} */ record) {
+  if (!record.jsonLd) return empty("No JSON-LD: the crawl's extract.formats does not include it.");
+  if (record.jsonLd.length === 0) return empty('This page has no JSON-LD.');
+  return record.jsonLd.map((item, i) => {
+    const type = item && typeof item === 'object' && '@type' in item ? String(item['@type']) : '';
+    return h(
+      'section',
+      { class: 'json-ld' },
+      h('h3', {}, `Item ${i + 1}${type ? `: ${type}` : ''}`),
+      h('pre', { class: 'json' }, JSON.stringify(item, null, 2)),
     );
-  if (record.fields)
-    section(
-      'Fields',
-      json(record.fields),
-      record.fieldErrors && Object.keys(record.fieldErrors).length > 0
-        ? json({ fieldErrors: record.fieldErrors })
-        : null,
-    );
-  if (record.markdown !== undefined)
-    section(
-      'Markdown',
-      renderMarkdown(record.markdown),
-      h('details', {}, h('summary', {}, 'Markdown source'), h('pre', {}, record.markdown)),
-    );
-  if (record.text !== undefined) section('Text', h('pre', { class: 'text' }, record.text));
-  if (record.metadata) section('Metadata', metadataTable(record.metadata));
-  if (record.jsonLd)
-    section('JSON-LD', record.jsonLd.length > 0 ? json(record.jsonLd) : h('p', { class: 'muted' }, 'None.'));
-  return h('div', { class: 'record' }, ...parts);
+  });
+}
+
+function fieldsTab(/** @type {PageRecord} */ record) {
+  const fields = record.fields ?? {};
+  const errors = record.fieldErrors ?? {};
+  const names = [...new Set([...Object.keys(fields), ...Object.keys(errors)])];
+  if (names.length === 0) return empty('No fields: the extract spec declares none.');
+  const value = (/** @type {unknown} */ v) =>
+    v === undefined || v === null ? '–' : typeof v === 'string' ? v : JSON.stringify(v);
+  return table(
+    'Fields',
+    ['Name', ['Value', 'wide'], 'Error'],
+    names.map((name) => [name, value(fields[name]), errors[name] ?? '']),
+  );
+}
+
+async function linksTab(/** @type {string} */ url, /** @type {Sources} */ sources) {
+  const links = await sources.links();
+  if (links === undefined) return empty("No links: the crawl's extract.formats does not include them.");
+  if (links.length === 0) return empty('This page has no links.');
+  const host = new URL(url).host;
+  const internal = links.filter((l) => URL.canParse(l) && new URL(l).host === host);
+  const external = links.filter((l) => !internal.includes(l));
+  const lists = h('div', {});
+  const status = h('p', { role: 'status', class: 'muted' });
+  const show = (/** @type {string} */ filter) => {
+    const match = (/** @type {string} */ l) => l.toLowerCase().includes(filter.toLowerCase());
+    const group = (/** @type {string} */ title, /** @type {string[]} */ list) => {
+      const shown = list.filter(match);
+      return h(
+        'section',
+        { class: 'links' },
+        h('h3', {}, `${title} (${fmt(shown.length)})`),
+        shown.length === 0
+          ? empty('None.')
+          : h(
+              'ul',
+              {},
+              shown.map((l) =>
+                h('li', {}, h('a', { href: l, rel: 'noopener noreferrer nofollow', target: '_blank' }, l)),
+              ),
+            ),
+      );
+    };
+    lists.replaceChildren(group('Internal', internal), group('External', external));
+    status.textContent = filter ? `${fmt(links.filter(match).length)} of ${fmt(links.length)} links match.` : '';
+  };
+  const input = h('input', {
+    id: 'links-filter',
+    type: 'search',
+    oninput: (e) => show(/** @type {HTMLInputElement} */ (e.target).value),
+  });
+  show('');
+  return [
+    h(
+      'p',
+      { class: 'links-count' },
+      `${fmt(links.length)} links: ${fmt(internal.length)} internal, ${fmt(external.length)} external.`,
+    ),
+    h('label', { for: 'links-filter' }, 'Filter links'),
+    input,
+    status,
+    lists,
+  ];
+}
+
+function screenshotTab(/** @type {PageRecord} */ record, /** @type {string} */ src) {
+  return h('div', { class: 'screenshot' }, h('img', { src, alt: `Screenshot of ${record.url}` }));
+}
+
+async function rawTab(/** @type {Sources} */ sources) {
+  const raw = await sources.raw();
+  if (raw === undefined) return empty(sources.rawMissing ?? 'This page has no stored body.');
+  const textual = /^text\/|json|xml|javascript/.test(raw.blob.type) || raw.blob.type === '';
+  const save = h(
+    'button',
+    { type: 'button', class: 'secondary', onclick: () => download(raw.blob, raw.name) },
+    'Download',
+  );
+  if (!textual) return [h('p', {}, `A ${raw.blob.type} body of ${fmt(raw.blob.size)} bytes: not shown as text.`), save];
+  const text = await raw.blob.slice(0, RAW_SHOWN).text();
+  const cut = raw.blob.size > RAW_SHOWN;
+  return [
+    toolbar(text, null, raw.blob.type, save),
+    h(
+      'p',
+      { class: 'muted' },
+      `${raw.blob.type}, ${fmt(raw.blob.size)} bytes${cut ? `: the first ${fmt(RAW_SHOWN)} shown` : ''}.`,
+    ),
+    h('pre', { class: 'raw' }, text),
+  ];
 }

@@ -154,6 +154,21 @@ export function extractionFields(reg) {
   ];
 }
 
+/**
+ * The tabs' data of a scrape's answer: all in it (its screenshot a data URL); a scrape stores no body.
+ * @param {import('./record.js').PageRecord & { screenshot?: string | null }} record
+ * @returns {import('./record.js').Sources}
+ */
+const scrapeSources = (record) => ({
+  markdown: async () => record.markdown,
+  text: async () => record.text,
+  links: async () => record.links,
+  raw: async () =>
+    record.html === undefined ? undefined : { blob: new Blob([record.html], { type: 'text/html' }), name: 'page.html' },
+  rawMissing: "A scrape keeps no body: add 'html' to the formats to see the page's cleaned HTML here.",
+  screenshot: record.screenshot ?? undefined,
+});
+
 /** "Try spec on one URL": the page scraped now with the spec, its record shown as a crawl would store it. */
 function tryPanel(/** @type {HTMLTextAreaElement} */ area) {
   const url = /** @type {HTMLInputElement} */ (
@@ -178,8 +193,10 @@ function tryPanel(/** @type {HTMLTextAreaElement} */ area) {
     const body = { url: url.value.trim(), ...(spec === null ? {} : { extract: spec }) };
     result.replaceChildren(h('p', { class: 'muted', role: 'status' }, 'Fetching…'));
     try {
-      const record = await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) });
-      result.replaceChildren(recordView(/** @type {import('./record.js').PageRecord} */ (record)));
+      const record = /** @type {import('./record.js').PageRecord & { screenshot?: string | null }} */ (
+        await json('/v1/scrape', { method: 'POST', body: JSON.stringify(body) })
+      );
+      result.replaceChildren(recordView(record, scrapeSources(record)));
     } catch (e) {
       result.replaceChildren();
       error.textContent = messageOf(e);

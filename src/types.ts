@@ -23,6 +23,13 @@ export interface Counts {
   duplicates: number;
 }
 
+/** What a crawl came to, for lists: its counts, the URLs still pending, and its estimated cost so far in US dollars. */
+export interface CrawlSummary {
+  counts: Counts;
+  pending: number;
+  usd: number;
+}
+
 export interface CrawlSnapshot {
   id: string;
   status: CrawlStatus;

@@ -52,6 +52,20 @@ export const crawlListSchema = z.object({
       createdAt: isoTime,
       finishedAt: isoTime.nullable().describe('When it completed or was cancelled; null: running.'),
       scheduleId: z.uuid().nullable().describe('The schedule this crawl is a run of; null: started by hand.'),
+      counts: countsSchema
+        .nullable()
+        .describe("Its counts (null when they cannot be read: the crawl's object is gone)."),
+      pending: z.number().int().nullable().describe('URLs not yet done.'),
+      pagesPerSecond: z
+        .number()
+        .nullable()
+        .describe('Pages fetched per second on average, from its start to its end (or now while it runs).'),
+      usd: z
+        .number()
+        .nullable()
+        .describe(
+          'Estimated cost so far in US dollars (GET /v1/crawls/:id/usage has the breakdown); for an ended crawl, as it ended.',
+        ),
     }),
   ),
   cursor,

@@ -3,9 +3,9 @@ import type { DedupeCandidate, Verdict } from '../domain/duplicates';
 import { DEFAULT_MAX_RENDERS } from '../domain/render';
 import { WAKE_QUIET_MS } from '../domain/sweep';
 import type { FrontierEntry, Outcome } from '../domain/url-life';
-import { emptyUsage, type Usage } from '../domain/usage';
+import { emptyUsage, estimateCost, type Usage } from '../domain/usage';
 import { readSettings, type Settings } from '../settings';
-import type { CrawlConfig, CrawlSnapshot, CrawlStatus } from '../types';
+import type { CrawlConfig, CrawlSnapshot, CrawlStatus, CrawlSummary } from '../types';
 import { alarmBy } from './alarm';
 import { Duplicates } from './crawl/duplicates';
 import { Ledger } from './crawl/ledger';
@@ -156,6 +156,14 @@ export class CrawlCoordinator extends DurableObject<Env> {
     return this.meta.id === null ? null : { fetched: this.ledger.counters.fetched, usage: this.ledger.usage };
   }
 
+  /** What the crawl has come to so far, for lists (reads only, not counted). */
+  summary(): CrawlSummary | null {
+    const snapshot = this.snapshot();
+    if (snapshot === null) return null;
+    const { usd } = estimateCost(this.ledger.usage, snapshot.counts.fetched);
+    return { counts: snapshot.counts, pending: snapshot.pending, usd };
+  }
+
   snapshot(): CrawlSnapshot | null {
     const id = this.meta.id;
     if (id === null) return null;
@@ -230,9 +238,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
 
   private async syncStatus(): Promise<void> {
     const { id, config } = this.meta;
-    const snapshot = this.snapshot();
-    if (id === null || config === null || snapshot === null) return;
-    const ok = await this.mirror.sync(this.env, id, config, snapshot.counts);
+    const summary = this.summary();
+    if (id === null || config === null || summary === null) return;
+    const ok = await this.mirror.sync(this.env, id, config, summary);
     this.ledger.save();
     if (!ok) await alarmBy(this.ctx.storage, Date.now() + 5_000);
   }

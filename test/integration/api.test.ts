@@ -243,6 +243,42 @@ describe('crawl resources', () => {
     expect((await api('/v1/crawls?cursor=garbage!')).status).toBe(400);
   });
 
+  it("lists each crawl's counts, rate and cost: as it ended from D1, live while it runs", async () => {
+    type Item = {
+      id: string;
+      status: string;
+      counts: { stored: number; fetched: number; discovered: number } | null;
+      pending: number | null;
+      pagesPerSecond: number | null;
+      usd: number | null;
+    };
+    const listed = async (id: string) =>
+      ((await (await api('/v1/crawls?limit=100')).json()) as { crawls: Item[] }).crawls.find((c) => c.id === id);
+    const ns = namespace();
+    const done = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-5/`] });
+    await waitForCrawl(done);
+    const view = (await (await api(`/v1/crawls/${done}`)).json()) as { counts: Item['counts'] };
+    const item = await listed(done);
+    expect(item?.counts).toEqual(view.counts);
+    expect(item?.counts?.stored).toBeGreaterThanOrEqual(5);
+    expect(item?.pending).toBe(0);
+    expect(item?.pagesPerSecond).toBeGreaterThan(0);
+    expect(item?.usd).toBeGreaterThan(0);
+    // The ended crawl's figures are the ones its object wrote to D1 with its last status.
+    const row = await env.DB.prepare('SELECT summary FROM crawls WHERE id = ?').bind(done).first<{ summary: string }>();
+    expect(JSON.parse(row?.summary ?? 'null')).toMatchObject({ counts: view.counts, pending: 0 });
+
+    // A running crawl (a 300-page tree served slowly) is asked live: its counts move.
+    const running = await createCrawl({ seeds: [`${site()}/t/${namespace()}/pure-300-d200/`] });
+    await expect
+      .poll(async () => (await listed(running))?.counts?.fetched ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const live = await listed(running);
+    expect(live?.status).toBe('running');
+    expect(live?.pending).toBeGreaterThan(0);
+    await api(`/v1/crawls/${running}`, { method: 'DELETE' });
+  });
+
   it('cancel is idempotent and a completed crawl stays completed', async () => {
     const ns = namespace();
     const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-1/`] });

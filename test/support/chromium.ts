@@ -1,11 +1,10 @@
 /**
  * Chromium for the dashboard's browser tests: the binary inside @sparticuz/chromium (CHROMIUM_PATH picks another),
- * driven by playwright-core; and logging in to the dashboard.
+ * driven by playwright-core; and logging in to the dashboard. No vitest here: scripts (npm run measure:dashboard) use it.
  */
 import { existsSync } from 'node:fs';
 import packagedChromium from '@sparticuz/chromium';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
 
 /** This machine's network is closed: no background connections, no first-run work, no sandbox (root in CI). */
 const QUIET = [
@@ -35,5 +34,5 @@ export async function logInAs(page: Page, worker: { url: string; token: string }
   await page.goto(`${worker.url}/`);
   await page.getByLabel('API token').fill(worker.token);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Crawls', level: 1 }).isVisible()).toBe(true);
+  await page.getByRole('heading', { name: 'Crawls', level: 1 }).waitFor({ state: 'visible', timeout: 15_000 });
 }

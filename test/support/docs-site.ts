@@ -28,6 +28,30 @@ const prose = (topic: string, n: number) =>
       `<p>${topic} paragraph ${i + 1} walks through the crawler in enough plain words to read as the body of an article.</p>`,
   ).join('');
 
+/**
+ * A page for every tab of the dashboard's record view: a table, code, a footnote, nested lists, a quote, links in
+ * and out of the site, JSON-LD, fields (one that fails), and markup that must never run (a script, an onerror).
+ */
+const RECORD = page(
+  'Field notes | Docs',
+  `<main><article><h1>Field notes</h1>
+<p>Crawlers read pages<sup><a href="#fn1" id="r1">1</a></sup> and keep what matters, see <a href="https://example.org/guide"><strong>the guide</strong></a> and <a href="article.html">the article</a>.</p>
+<p class="price">42.50</p><p class="qty">many</p>
+<h2>Limits</h2><table><thead><tr><th>Setting</th><th>Value</th></tr></thead><tbody><tr><td>maxPages</td><td>1000</td></tr><tr><td>maxDepth</td><td>3</td></tr></tbody></table>
+<h2>Example</h2><pre><code class="language-js">const notes = await crawl("field");
+console.log(notes.length);</code></pre>
+<ul><li>Fetch<ul><li>Robots first</li></ul></li><li>Extract</li></ul>
+<blockquote><p>Politeness is a feature.</p></blockquote>
+<p>Escaped markup: &lt;script&gt;alert("md")&lt;/script&gt; and &lt;img src=x onerror=alert(2)&gt;.</p>
+<img src="x.png" alt="a chart" onerror="alert(3)">
+<ol><li id="fn1">Footnote text about pages. <a href="#r1">back</a></li></ol>
+<script>alert("raw")</script>
+</article></main>`,
+  `<meta name="description" content="Notes on crawling."><meta name="author" content="Grace">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Field notes","author":{"@type":"Person","name":"Grace"}}</script>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[]}</script>`,
+);
+
 const ARTICLE = page(
   'Getting started | Docs',
   `<div class="cookie-banner" id="cookie-consent">We use cookies <button>OK</button></div>
@@ -94,6 +118,8 @@ export function docsSite(ns: string, rest: string): Reply {
       );
     case 'article.html':
       return html(ARTICLE);
+    case 'record.html':
+      return html(RECORD);
     case 'product.html':
       return html(PRODUCT);
     case 'latin1.html':

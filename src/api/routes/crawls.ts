@@ -7,6 +7,7 @@ import { enqueueTasks } from '../../queues/frontier';
 import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
 import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
+import { listItem, summariesOf } from '../crawl-list';
 import { ApiError, badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
@@ -70,6 +71,8 @@ export const crawls = new Hono<CrawlEnv>()
     '/',
     routeDoc({
       summary: 'List crawls, newest first',
+      description:
+        "Each with its counts, pending URLs, average rate and estimated cost: an ended crawl's as it ended (kept in D1), a running one's asked of its Durable Object.",
       tag: 'Crawls',
       responses: { 200: json('Crawls', crawlListSchema) },
     }),
@@ -78,15 +81,10 @@ export const crawls = new Hono<CrawlEnv>()
       const query = c.req.valid('query');
       const after = parseCursor(query.cursor, crawlCursorSchema);
       const rows = await listCrawls(c.env.DB, query.limit, after ? { createdAt: after.c, id: after.i } : null);
+      const summaries = await summariesOf(c.env, rows);
+      const now = Date.now();
       return c.json({
-        crawls: rows.map((r) => ({
-          id: r.id,
-          status: r.status,
-          seeds: r.config.seeds,
-          createdAt: new Date(r.createdAt).toISOString(),
-          finishedAt: r.finishedAt === null ? null : new Date(r.finishedAt).toISOString(),
-          scheduleId: r.scheduleId,
-        })),
+        crawls: rows.map((r, i) => listItem(r, summaries[i] ?? null, now)),
         cursor: nextCursor(rows, query.limit, (last) => ({ c: last.createdAt, i: last.id })),
       });
     },

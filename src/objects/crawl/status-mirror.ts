@@ -2,7 +2,7 @@ import { UsageMeter } from '../../domain/usage';
 import { log } from '../../log';
 import { emitWebhookEvents, webhookEvent } from '../../queues/webhook-events';
 import { setCrawlStatus } from '../../storage/d1/crawls';
-import type { Counts, CrawlConfig, CrawlStatus } from '../../types';
+import type { CrawlConfig, CrawlStatus, CrawlSummary } from '../../types';
 import type { Ledger } from './ledger';
 
 const isStatus = (v: string | null): v is CrawlStatus => v === 'running' || v === 'completed' || v === 'cancelled';
@@ -40,11 +40,12 @@ export class StatusMirror {
   }
 
   /** Pays what is owed; false when something failed (to be tried again). */
-  async sync(env: Env, crawlId: string, config: CrawlConfig, counts: Counts): Promise<boolean> {
+  async sync(env: Env, crawlId: string, config: CrawlConfig, summary: CrawlSummary): Promise<boolean> {
     const status = this.current;
     const now = Date.now();
+    const counts = summary.counts;
     try {
-      await setCrawlStatus(env.DB, crawlId, status, now);
+      await setCrawlStatus(env.DB, crawlId, status, now, summary);
       const notified = this.meta('notified') ?? 'running';
       if (status !== 'running' && notified !== status) {
         // Marked first, so a sync running beside this one (the alarm) does not send the event as well.

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { parseStoredConfig, parseStoredExtract } from '../../crawl-config';
 import type { ExtractSpec } from '../../domain/extract/spec';
 import type { UsageMeter } from '../../domain/usage';
-import type { CrawlConfig, CrawlStatus } from '../../types';
+import type { CrawlConfig, CrawlStatus, CrawlSummary } from '../../types';
 
 /** A re-extraction of a crawl's stored bodies with a new spec: its version and progress. */
 interface Extraction {
@@ -23,6 +24,8 @@ export interface CrawlRow {
   scheduleId: string | null;
   /** When its data was asked to be purged (it is listed nowhere from then on), or null. */
   purgeRequestedAt: number | null;
+  /** What it came to when its status last changed (null before that, or when the stored JSON is not one). */
+  summary: CrawlSummary | null;
 }
 
 interface RawCrawlRow {
@@ -38,10 +41,36 @@ interface RawCrawlRow {
   extraction_total: number;
   schedule_id: string | null;
   purge_requested_at: number | null;
+  summary: string | null;
+}
+
+const count = z.number().int().nonnegative();
+const summarySchema = z.object({
+  counts: z.object({
+    discovered: count,
+    fetched: count,
+    stored: count,
+    failed: count,
+    skipped: count,
+    duplicates: count,
+  }),
+  pending: count,
+  usd: z.number().nonnegative(),
+});
+
+/** The stored summary, validated; null when absent or not one (the list then asks the crawl's Durable Object). */
+function parseSummary(raw: string | null): CrawlSummary | null {
+  if (raw === null) return null;
+  try {
+    const parsed = summarySchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 const COLUMNS =
-  'id, status, config, created_at, finished_at, extract, extract_version, extraction_status, extraction_done, extraction_total, schedule_id, purge_requested_at';
+  'id, status, config, created_at, finished_at, extract, extract_version, extraction_status, extraction_done, extraction_total, schedule_id, purge_requested_at, summary';
 
 function toRow(r: RawCrawlRow): CrawlRow {
   const config = parseStoredConfig(r.config, `crawl ${r.id}`);
@@ -60,6 +89,7 @@ function toRow(r: RawCrawlRow): CrawlRow {
     extraction,
     scheduleId: r.schedule_id,
     purgeRequestedAt: r.purge_requested_at,
+    summary: parseSummary(r.summary),
   };
 }
 
@@ -105,17 +135,23 @@ export async function getCrawl(
 }
 
 /**
- * Mirrors the status the crawl's Durable Object holds (it is the source of truth). A crawl that ends with a
- * `retentionDays` expires that long after (the cron trigger purges it then).
+ * Mirrors the status the crawl's Durable Object holds (it is the source of truth), with what the crawl came to. A
+ * crawl that ends with a `retentionDays` expires that long after (the cron trigger purges it then).
  */
-export async function setCrawlStatus(db: D1Database, id: string, status: CrawlStatus, now: number): Promise<void> {
+export async function setCrawlStatus(
+  db: D1Database,
+  id: string,
+  status: CrawlStatus,
+  now: number,
+  summary: CrawlSummary,
+): Promise<void> {
   const finishedAt = status === 'running' ? null : now;
   await db
     .prepare(
-      `UPDATE crawls SET status = ?1, updated_at = ?2, finished_at = ?3,
+      `UPDATE crawls SET status = ?1, updated_at = ?2, finished_at = ?3, summary = ?5,
        expires_at = ?3 + CAST(json_extract(config, '$.retentionDays') AS INTEGER) * 86400000 WHERE id = ?4`,
     )
-    .bind(status, now, finishedAt, id)
+    .bind(status, now, finishedAt, id, JSON.stringify(summary))
     .run();
 }
 

@@ -1,0 +1,233 @@
+/**
+ * The dashboard's overview views in Chromium: the crawl list's figures (counts, progress, rate, cost, the schedule a
+ * run came from) against the API, the activity chart's axes and tooltip, and an accessibility check (axe-core) of
+ * every view on a desktop and a phone-sized screen, with their screenshots (SCREENSHOT_DIR=docs/dashboard refreshes
+ * the README's).
+ */
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
+import { launchChromium, logInAs } from '../support/chromium.ts';
+
+const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'edgecrawl-screenshots-'));
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let sites: Sites;
+let worker: Worker;
+let browser: Browser;
+/** A completed crawl with errors, and a schedule's run. */
+let crawlId: string;
+let runId: string;
+
+const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+  const res = await fetch(`${worker.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${worker.token}`, 'content-type': 'application/json' },
+  });
+  return (await res.json()) as T;
+};
+
+/** Polls `get` until it answers something truthy (hooks cannot use expect.poll). */
+async function until<T>(get: () => Promise<T>, what: string, timeoutMs = 90_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await get();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const completed = (id: string) =>
+  until(async () => (await api<{ status: string }>(`/v1/crawls/${id}`)).status === 'completed', `${id} to complete`);
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  sites = await startSites(0);
+  worker = await startWorker(
+    { HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '8', CHECK_RESPONSES: 'true' },
+    { args: ['--test-scheduled'] },
+  );
+  browser = await launchChromium();
+  const ns = `views${Date.now().toString(36)}`;
+  const seeds = [`${sites.siteA}/t/${ns}/tree-40-d20/`, `${sites.siteA}/t/${ns}/misc/`];
+  crawlId = (await api<{ id: string }>('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds }) })).id;
+  const schedule = await api<{ id: string; lastCrawlId: string | null }>('/v1/schedules', {
+    method: 'POST',
+    body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [`${sites.siteA}/t/${ns}r/pure-5/`] } }),
+  });
+  // The cron trigger, fired by hand: it starts the schedules that are due (a new one is, at once).
+  await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent('* * * * *')}`);
+  runId = await until(async () => {
+    const list = await api<{ crawls: { id: string; scheduleId: string | null }[] }>('/v1/crawls?limit=100');
+    return list.crawls.find((c) => c.scheduleId === schedule.id)?.id ?? '';
+  }, "the schedule's first run");
+  await completed(crawlId);
+  await completed(runId);
+});
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop();
+  await sites?.stop();
+});
+
+/** Serious and critical accessibility violations axe-core finds on the page as it is now. */
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  type Violation = { id: string; impact: string; targets: string[] };
+  const found = await page.evaluate<Violation[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+      id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    })))`,
+  );
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
+}
+
+describe('the crawl list', () => {
+  it("shows each crawl's progress, pages, rate and cost as the API counts them, and the schedule of a run", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await logInAs(page, worker);
+    type Item = {
+      id: string;
+      counts: { stored: number; failed: number };
+      pagesPerSecond: number;
+      usd: number;
+    };
+    const list = await api<{ crawls: Item[] }>('/v1/crawls?limit=20');
+    const item = list.crawls.find((c) => c.id === crawlId);
+    if (!item) throw new Error('crawl not listed');
+    const row = page
+      .getByRole('table', { name: 'Recent crawls' })
+      .getByRole('row')
+      .filter({ has: page.locator(`a[href="#/crawls/${crawlId}"]`) });
+    await expect.poll(() => row.count()).toBe(1);
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells[1]).toBe('completed');
+    expect(cells[2]).toBe('100%');
+    expect(cells[3]).toBe(`${item.counts.stored} · ${item.counts.failed} failed`);
+    expect(cells[4]).toBe(item.pagesPerSecond.toFixed(1));
+    expect(cells[5]).toMatch(/^\$\d/);
+    expect(cells[6]).toBe('by hand');
+    const run = page
+      .getByRole('table', { name: 'Recent crawls' })
+      .getByRole('row')
+      .filter({ has: page.locator(`a[href="#/crawls/${runId}"]`) });
+    expect((await run.getByRole('cell').allTextContents())[6]).toBe('schedule every 3,600 s');
+    await page.close();
+  });
+});
+
+describe('the activity chart', () => {
+  it('has axes with units, a legend, a tooltip under the pointer and the keyboard, and its figures as a table', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await logInAs(page, worker);
+    await page.goto(`${worker.url}/#/crawls/${crawlId}`);
+    const chart = page.locator('#chart figure');
+    await expect.poll(() => chart.isVisible()).toBe(true);
+    expect(await chart.locator('figcaption').textContent()).toMatch(/y: pages per \d+ (s|min|h) · x: time$/);
+    const y = await chart.locator('.chart-y span').allTextContents();
+    expect(Number(y[0])).toBeGreaterThan(0);
+    expect(y[2]).toBe('0');
+    expect(await chart.locator('.chart-x span').count()).toBeGreaterThanOrEqual(2);
+    const area = chart.locator('.chart-area');
+    await area.hover();
+    await expect.poll(() => chart.locator('.chart-tip').textContent()).toMatch(/ fetched, \d+ failed in /);
+    await area.focus();
+    await page.keyboard.press('End');
+    const last = await chart.locator('.chart-tip').textContent();
+    await page.keyboard.press('Home');
+    expect(await chart.locator('.chart-tip').textContent()).not.toBe(last);
+    // The table holds the same totals as the API's series.
+    const stats = await api<{ series: { fetched: number }[] }>(`/v1/crawls/${crawlId}/stats`);
+    await chart.getByText('Figures as a table').click();
+    const fetched = await chart.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(fetched.reduce((n, v) => n + Number(v.replace(/,/g, '')), 0)).toBe(
+      stats.series.slice(-120).reduce((n, p) => n + p.fetched, 0),
+    );
+    await chart.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, 'dashboard-chart.png') });
+    await page.close();
+  });
+});
+
+describe('a server that went away', () => {
+  it('leaves the figures shown, marked out of date, then offers to try again; all is back when it is', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await logInAs(page, worker);
+    await page.goto(`${worker.url}/#/crawls/${crawlId}`);
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('completed');
+    // Every API call fails from now on, as when the crawler stops.
+    await page.route('**/v1/**', (route) => route.abort('connectionrefused'));
+    const banner = page.getByRole('status').filter({ hasText: 'Could not refresh' });
+    await expect.poll(() => banner.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await banner.textContent()).toMatch(/may be out of date; trying again/);
+    expect(await page.locator('#crawl-status .badge').textContent()).toBe('completed');
+    await page.screenshot({ path: join(shots, 'dashboard-offline.png') });
+    // A view opened meanwhile says the API cannot be reached, with a way to try again.
+    await page.goto(`${worker.url}/#/crawls/${runId}`);
+    await expect.poll(() => page.getByRole('heading', { name: 'The API cannot be reached' }).isVisible()).toBe(true);
+    await page.unroute('**/v1/**');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('completed');
+    await expect.poll(() => banner.isVisible()).toBe(false);
+    await page.close();
+  });
+});
+
+describe('every view', () => {
+  /** The views: where to go, what to wait for, and the screenshot's name. */
+  const views = (): { name: string; hash: string; ready: (page: Page) => Promise<boolean> }[] => [
+    { name: 'list', hash: '#/', ready: (p) => p.getByRole('table', { name: 'Recent crawls' }).isVisible() },
+    {
+      name: 'crawl',
+      hash: `#/crawls/${crawlId}`,
+      ready: async (p) => (await p.locator('#crawl-status .badge').textContent()) === 'completed',
+    },
+    {
+      name: 'not-found',
+      hash: `#/crawls/${crypto.randomUUID()}`,
+      ready: (p) => p.getByRole('heading', { name: 'Crawl not found' }).isVisible(),
+    },
+  ];
+
+  for (const [device, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const)
+    it(`has no serious accessibility violations, and fits the screen (${device})`, async () => {
+      const context = await browser.newContext({
+        viewport,
+        isMobile: device === 'phone',
+        hasTouch: device === 'phone',
+      });
+      const page = await context.newPage();
+      // Nothing the page does is refused by the CSP or throws (a 404 answer is the not-found view's own).
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !/status of 404/.test(m.text())) problems.push(m.text());
+      });
+      await page.goto(`${worker.url}/`);
+      expect(await violations(page), 'login').toEqual([]);
+      await logInAs(page, worker);
+      const found: Record<string, string[]> = {};
+      for (const view of views()) {
+        await page.goto(`${worker.url}/${view.hash}`);
+        await expect.poll(() => view.ready(page), { timeout: 30_000 }).toBe(true);
+        found[view.name] = await violations(page);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth'), view.name).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        await page.screenshot({ path: join(shots, `dashboard-${view.name}-${device}.png`), fullPage: true });
+      }
+      expect(found).toEqual(Object.fromEntries(views().map((v) => [v.name, []])));
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+});
