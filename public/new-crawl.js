@@ -24,7 +24,7 @@ const CHECK_DELAY_MS = 300;
 /** The live "Request (JSON)" preview, with "Copy as curl". */
 function requestPreview() {
   const route = h('p', { class: 'muted' });
-  const pre = h('pre', { id: 'request-json', class: 'request' });
+  const pre = h('pre', { id: 'request-json', class: 'request', tabindex: 0, 'aria-label': 'Request body (JSON)' });
   const fallback = /** @type {HTMLTextAreaElement} */ (
     h('textarea', { id: 'curl', readonly: true, hidden: true, 'aria-label': 'curl command' })
   );

@@ -5,7 +5,8 @@
  * of several groups are set and previewed as the JSON request, the crawl starts with exactly those settings, and the
  * same form creates a schedule. Screenshots go to SCREENSHOT_DIR (a temporary folder unless set).
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -14,6 +15,7 @@ import { type Sites, startSites, startWorker, type Worker } from '../../scripts/
 import { launchChromium, logInAs } from '../support/chromium.ts';
 
 const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'edgecrawl-screenshots-'));
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let sites: Sites;
 let worker: Worker;
@@ -50,6 +52,20 @@ function watchProblems(page: Page): string[] {
   return problems;
 }
 
+/** Serious and critical accessibility violations axe-core finds on the page as it is now (as dashboard-views.test.ts). */
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  type Violation = { id: string; impact: string; targets: string[] };
+  const found = await page.evaluate<Violation[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+      id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    })))`,
+  );
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
+}
+
 const open = (page: Page, group: string) =>
   page.locator('summary', { hasText: new RegExp(`^${group.replace(/[()]/g, '\\$&')}$`) }).click();
 
@@ -84,6 +100,7 @@ describe('the new-crawl form', () => {
     expect(await specError.textContent()).toMatch(/fields\.heading\.selector: invalid CSS selector "h1\["/);
     await expect.poll(() => page.locator('#form-issues').textContent()).toMatch(/^2 issues to fix:/);
     await page.locator('#new-crawl').screenshot({ path: join(shots, 'dashboard-form-invalid.png') });
+    expect(await violations(page)).toEqual([]);
     // Submitted as it is, nothing starts: the issues are pointed at.
     await page.getByRole('button', { name: 'Start crawl' }).click();
     await expect.poll(() => page.locator('#start-error').textContent()).toBe('Not started: fix the 2 issues below.');
@@ -139,6 +156,7 @@ describe('the new-crawl form', () => {
     expect(command).toBe(`curl -s ${worker.url}/v1/crawls -H "Authorization: Bearer $TOKEN"`);
     expect(JSON.parse(body?.replace(/'$/, '') ?? '')).toEqual(expected);
     await page.locator('#new-crawl').screenshot({ path: join(shots, 'dashboard-form.png') });
+    expect(await violations(page)).toEqual([]);
 
     // Started: the crawl has exactly these settings, the rest the API's defaults.
     await page.getByRole('button', { name: 'Start crawl' }).click();
@@ -226,6 +244,7 @@ describe('the new-crawl form', () => {
     expect(await page.locator('#form-issues').textContent()).toMatch(/^2 issues to fix:/);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.locator('#new-crawl').screenshot({ path: join(shots, 'dashboard-form-phone.png') });
+    expect(await violations(page)).toEqual([]);
 
     // The API gone: the form says it could not check, and starting says why it failed.
     await page.route('**/v1/crawls/validate', (route) => route.abort());
