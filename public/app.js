@@ -9,7 +9,7 @@ import { chart } from './chart.js';
 import { cadence, crawlsTable, LIST_PAGE, pager } from './crawl-list.js';
 import { loadCrawl } from './crawl-state.js';
 import { h, table } from './dom.js';
-import { newCrawlForm, trySpecPanel } from './new-crawl.js';
+import { newCrawlForm } from './new-crawl.js';
 import { pageView } from './page-view.js';
 import { pagesView } from './pages.js';
 import { forget, remember, sessionToken, shareWithTabs, token } from './session.js';
@@ -93,18 +93,23 @@ function route() {
   else void homeView();
 }
 
+/** The schedule the form just created, highlighted in the list. */
+let newSchedule = '';
+
 /** @param {ScheduleItem[]} rows */
 function schedulesTable(rows) {
   return table(
     'Schedules',
     ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide']],
     rows.map((sc) => [
-      sc.crawl.seeds[0] ?? '',
+      sc.id === newSchedule
+        ? h('strong', { class: 'new-schedule', id: `schedule-${sc.id}` }, sc.crawl.seeds[0] ?? '', ' (new)')
+        : (sc.crawl.seeds[0] ?? ''),
       cadence(sc),
       when(sc.nextRunAt),
       sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
     ]),
-    'No schedules. Create them with POST /v1/schedules.',
+    'No schedules: create one above with "Run on a schedule".',
   );
 }
 
@@ -113,10 +118,18 @@ async function homeView() {
   const schedules = h('div', { id: 'schedules' }, loading());
   byId('view').replaceChildren(
     h('h1', {}, 'Crawls'),
-    card('new', 'New crawl', newCrawlForm()),
+    card(
+      'new',
+      'New crawl',
+      newCrawlForm({
+        scheduled: (schedule) => {
+          newSchedule = schedule.id;
+          void refresh().then(() => document.getElementById(`schedule-${schedule.id}`)?.scrollIntoView());
+        },
+      }),
+    ),
     card('list', 'Recent crawls', crawls),
     card('schedules', 'Schedules', schedules),
-    trySpecPanel(),
   );
   const pages = pager(() => void refresh().catch((error) => announce(messageOf(error))));
   const list = h('div', {}, loading());

@@ -19,6 +19,7 @@ import { schedules } from './routes/schedules';
 import { scrapeRoutes } from './routes/scrape';
 import { stats } from './routes/stats';
 import { usageRoutes } from './routes/usage';
+import { validateRoutes } from './routes/validate';
 
 /** The routes, chained so that their types reach `AppType` (and through it `hc<AppType>`, the typed client). */
 function routes() {
@@ -33,33 +34,37 @@ function routes() {
     .route('/', llmsRoutes)
     .route('/', changesRoutes)
     .route('/', diffRoutes);
-  return new Hono<{ Bindings: Env }>()
-    .use(checkResponses(() => description.documentedRoutes))
-    .get(
-      '/v1/health',
-      routeDoc({ summary: 'Health', tag: 'Meta', public: true, responses: { 200: json('Up', healthSchema) } }),
-      (c) => c.json({ ok: true as const }),
-    )
-    .get(
-      '/v1/openapi.json',
-      routeDoc({
-        summary: 'This API as an OpenAPI 3.1 document',
-        description:
-          'Generated from the schemas that validate each request and answer. The reference page is /reference.',
-        tag: 'Meta',
-        public: true,
-        responses: { 200: bytes('The document', 'application/json') },
-      }),
-      (c) => c.json(description.openApi),
-    )
-    .use(
-      '/v1/*',
-      bearerAuth((env) => env.API_TOKEN),
-    )
-    .route('/v1/crawls', crawlApi)
-    .route('/v1/schedules', schedules)
-    .route('/v1/scrape', scrapeRoutes)
-    .route('/v1/map', mapRoutes);
+  return (
+    new Hono<{ Bindings: Env }>()
+      .use(checkResponses(() => description.documentedRoutes))
+      .get(
+        '/v1/health',
+        routeDoc({ summary: 'Health', tag: 'Meta', public: true, responses: { 200: json('Up', healthSchema) } }),
+        (c) => c.json({ ok: true as const }),
+      )
+      .get(
+        '/v1/openapi.json',
+        routeDoc({
+          summary: 'This API as an OpenAPI 3.1 document',
+          description:
+            'Generated from the schemas that validate each request and answer. The reference page is /reference.',
+          tag: 'Meta',
+          public: true,
+          responses: { 200: bytes('The document', 'application/json') },
+        }),
+        (c) => c.json(description.openApi),
+      )
+      .use(
+        '/v1/*',
+        bearerAuth((env) => env.API_TOKEN),
+      )
+      // Before the crawls' routes: /v1/crawls/validate is not a crawl id.
+      .route('/v1', validateRoutes)
+      .route('/v1/crawls', crawlApi)
+      .route('/v1/schedules', schedules)
+      .route('/v1/scrape', scrapeRoutes)
+      .route('/v1/map', mapRoutes)
+  );
 }
 
 /** What the OpenAPI document and the response check read of the app's routes. */

@@ -397,3 +397,42 @@ export type ChangeList = z.output<typeof changeListSchema>;
 export type PageDiff = z.output<typeof diffSchema>;
 /** @public */
 export type PageDetail = z.output<typeof pageDetailSchema>;
+
+/** What is wrong with a request: the path of the field (as in the body) and why. */
+const validationIssueSchema = z.object({
+  path: z
+    .array(z.union([z.string(), z.number()]))
+    .describe('The field, from the body\'s root: ["extract", "formats", 0].'),
+  message: z.string(),
+});
+const invalidSchema = z.object({
+  valid: z.literal(false),
+  issues: z.array(validationIssueSchema).describe('Every issue found (at most 50), in the order of the fields.'),
+});
+export const crawlValidationSchema = z
+  .union([
+    z.object({
+      valid: z.literal(true),
+      config: shownConfigSchema.describe('The crawl as it would start: every setting, defaults filled in.'),
+    }),
+    invalidSchema,
+  ])
+  .meta({ id: 'CrawlValidation' });
+export const scheduleValidationSchema = z
+  .union([
+    z.object({
+      valid: z.literal(true),
+      config: z.object({
+        cron: z.string().nullable(),
+        everySeconds: z.number().int().nullable(),
+        crawl: shownConfigSchema,
+      }),
+      nextRuns: z.array(isoTime).describe('The next three runs, were it created now (UTC).'),
+    }),
+    invalidSchema,
+  ])
+  .meta({ id: 'ScheduleValidation' });
+/** @public */
+export type CrawlValidation = z.output<typeof crawlValidationSchema>;
+/** @public */
+export type ScheduleValidation = z.output<typeof scheduleValidationSchema>;

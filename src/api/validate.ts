@@ -88,22 +88,31 @@ export function parseCursor<T>(cursor: string | undefined, schema: z.ZodType<T>)
 
 /**
  * Seeds and webhooks on private addresses are refused up front unless ALLOW_PRIVATE_NETWORKS allows them
- * (a webhook is a request the Worker makes, as much as a seed is).
+ * (a webhook is a request the Worker makes, as much as a seed is): what is refused, with the path of its field.
  */
-export function assertRequestAllowed(env: Env, config: Pick<CrawlConfig, 'seeds' | 'webhook'>): void {
+export function requestRefusal(
+  env: Env,
+  config: Pick<CrawlConfig, 'seeds' | 'webhook'>,
+): { path: (string | number)[]; message: string } | null {
   const allowance = readSettings(env).allowPrivateNetworks;
-  const blocked = config.seeds.find((seed) => isRefusedUrl(seed, allowance));
-  if (blocked)
-    throw badRequest(
-      `seed ${blocked} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`,
-      'private_address',
-    );
-  if (config.webhook && isRefusedUrl(config.webhook.url, allowance)) {
-    throw badRequest(
-      `webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`,
-      'private_address',
-    );
-  }
+  const blocked = config.seeds.findIndex((seed) => isRefusedUrl(seed, allowance));
+  if (blocked >= 0)
+    return {
+      path: ['seeds', blocked],
+      message: `seed ${config.seeds[blocked]} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`,
+    };
+  if (config.webhook && isRefusedUrl(config.webhook.url, allowance))
+    return {
+      path: ['webhook', 'url'],
+      message: `webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`,
+    };
+  return null;
+}
+
+/** The same refusal as a 400 `private_address`. */
+export function assertRequestAllowed(env: Env, config: Pick<CrawlConfig, 'seeds' | 'webhook'>): void {
+  const refusal = requestRefusal(env, config);
+  if (refusal) throw badRequest(refusal.message, 'private_address');
 }
 
 /** A crawl request as the API shows it: the webhook's secret is write-only. */

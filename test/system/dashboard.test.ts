@@ -250,6 +250,7 @@ describe('the dashboard', () => {
     // Try a spec on the product page from the home view.
     await page.getByRole('link', { name: '← Crawl' }).click();
     await page.getByRole('link', { name: '← All crawls' }).click();
+    await page.locator('summary', { hasText: /^Extraction$/ }).click();
     await page.getByLabel('Page URL').fill(`${root}product.html`);
     await page
       .getByLabel('Extraction spec (JSON)')
@@ -272,7 +273,7 @@ describe('the dashboard', () => {
     expect(await rendered.textContent()).not.toMatch(/\*\*|\]\(/);
     await page.getByLabel('Extraction spec (JSON)').fill('{ not json');
     await page.getByRole('button', { name: 'Try spec' }).click();
-    await expect.poll(() => page.locator('#try-spec .error').textContent()).toMatch(/not valid JSON/);
+    await expect.poll(() => page.locator('#try-error').textContent()).toMatch(/not valid JSON/i);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -467,7 +468,7 @@ describe('the API reference', () => {
     // A link to an operation opens the page there, once the document is drawn.
     const linked = await open({ viewport: { width: 1280, height: 900 } }, problems);
     await linked.goto(`${worker.url}/reference#${id}`);
-    await expect.poll(() => operation(linked, 'GET /v1/crawls/{id}/pages').isVisible()).toBe(true);
+    await expect.poll(() => operation(linked, 'GET /v1/crawls/{id}/pages').isVisible(), { timeout: 10_000 }).toBe(true);
     await expect
       .poll(async () => Math.abs((await operation(linked, 'GET /v1/crawls/{id}/pages').boundingBox())!.y))
       .toBeLessThan(40);

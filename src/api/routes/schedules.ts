@@ -16,7 +16,8 @@ import { scheduleDeletedSchema, scheduleListSchema, scheduleSchema } from '../re
 import { createCrawlSchema, keyCursorSchema, MAX_BODY_BYTES } from '../schemas';
 import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
 
-const createScheduleSchema = z
+/** POST /v1/schedules: when (a cron expression or a period) and the crawl; also what POST /v1/schedules/validate checks. */
+export const createScheduleSchema = z
   .object({
     cron: z
       .string()

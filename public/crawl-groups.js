@@ -1,0 +1,170 @@
+// @ts-check
+// The new-crawl form's groups of settings, each field registered by the path of its setting (crawl-fields.js).
+
+import { check, choice, field, group, int, lines, text } from './crawl-fields.js';
+import { h } from './dom.js';
+import { extractionFields } from './spec-editor.js';
+
+/** @typedef {import('./crawl-fields.js').Registry} Registry */
+
+/** A checkbox that sets `name` to true. @param {string} id @param {string} name */
+const flag = (id, name) => h('input', { type: 'checkbox', id, name, 'data-kind': 'flag' });
+
+/** Seeds, scope and limits. @param {Registry} reg */
+function scopeGroup(reg) {
+  const seeds = h('textarea', {
+    id: 'seeds',
+    name: 'seeds',
+    required: true,
+    'data-kind': 'words',
+    placeholder: 'https://example.com/',
+  });
+  const scopes = [['same-host'], ['same-domain'], ['same-origin'], ['any']];
+  return group(
+    'scope',
+    'Seeds & scope',
+    true,
+    field(reg, 'seeds', 'Seed URLs (one per line)', seeds),
+    h(
+      'div',
+      { class: 'field-row' },
+      field(reg, 'maxPages', 'Max pages', int('max-pages', 'maxPages', 1, 100_000_000)),
+      field(reg, 'maxDepth', 'Max depth', int('max-depth', 'maxDepth', 0, 10_000)),
+    ),
+    field(reg, 'scope', 'Scope', choice('scope', 'scope', scopes)),
+    field(
+      reg,
+      'include',
+      'Include patterns (one per line)',
+      lines('include', 'include', '**/blog/**'),
+      'Globs or /regex/: a URL must match one to be crawled.',
+    ),
+    field(reg, 'exclude', 'Exclude patterns (one per line)', lines('exclude', 'exclude', '**/*.zip')),
+    field(reg, 'boost', 'Boost patterns (one per line)', lines('boost', 'boost'), 'Hub pages fetched first.'),
+    check(flag('sitemaps', 'sitemaps'), "Read the seeds' sitemaps"),
+    field(
+      reg,
+      'priority',
+      'Priority',
+      choice('priority', 'priority', [['normal'], ['high', 'high: ahead of work already queued']]),
+    ),
+  );
+}
+
+/** Rendering in a browser. @param {Registry} reg */
+function renderingGroup(reg) {
+  const modes = [
+    ['auto', 'auto: render pages that need it'],
+    ['always', 'always render'],
+    ['never', 'never render'],
+  ];
+  const wait = text('wait-for', 'waitFor', { 'data-kind': 'int-or-text', placeholder: '2000 or #content' });
+  return group(
+    'rendering',
+    'Rendering',
+    true,
+    field(reg, 'render', 'JavaScript', choice('render', 'render', modes)),
+    h(
+      'div',
+      { class: 'field-row' },
+      field(reg, 'waitFor', 'Wait for', wait, 'Milliseconds, or a CSS selector.'),
+      field(reg, 'maxRenders', 'Max renders', int('max-renders', 'maxRenders', 0, 100_000_000), 'Default 10,000.'),
+    ),
+  );
+}
+
+/** The host gate's pace. @param {Registry} reg */
+function politenessGroup(reg) {
+  return group(
+    'politeness',
+    'Politeness',
+    false,
+    field(
+      reg,
+      'hostIntervalMs',
+      'Gap between requests to a host (ms)',
+      int('host-interval', 'hostIntervalMs', 0, 600_000),
+      "robots.txt can only raise it; empty: the crawler's default.",
+    ),
+    field(reg, 'hostConcurrency', 'Requests in flight per host', int('host-concurrency', 'hostConcurrency', 1, 256)),
+  );
+}
+
+/** Page cache, duplicates, comparison with an earlier crawl; retention. @param {Registry} reg */
+function recrawlGroups(reg) {
+  const duplicates = [
+    ['skip', 'skip: store each content once'],
+    ['keep', 'keep: store every URL'],
+  ];
+  return [
+    group(
+      'recrawl',
+      'Recrawl & duplicates',
+      false,
+      field(reg, 'maxAge', 'Page cache: reuse copies younger than (s)', int('max-age', 'maxAge', 0, 2_592_000)),
+      field(reg, 'duplicates', 'Duplicates', choice('duplicates', 'duplicates', duplicates)),
+      field(
+        reg,
+        'previousCrawlId',
+        'Compare with crawl (id)',
+        text('previous-crawl', 'previousCrawlId', { placeholder: 'a crawl id' }),
+      ),
+    ),
+    group(
+      'retention',
+      'Retention',
+      false,
+      field(reg, 'retentionDays', 'Keep data for (days)', int('retention', 'retentionDays', 1, 3650), 'Empty: kept.'),
+    ),
+  ];
+}
+
+/** The webhook's events, registered as one field. @param {Registry} reg @param {HTMLElement[]} events */
+function eventSet(reg, events) {
+  const error = h('p', { id: 'webhook-events-error', class: 'error field-error' });
+  const set = h(
+    'fieldset',
+    { class: 'choices', id: 'webhook-events', tabindex: -1, 'aria-describedby': 'webhook-events-error' },
+    h('legend', {}, 'Events (none: all)'),
+    h('div', { class: 'checks' }, ...events),
+    error,
+  );
+  reg.set('webhook.events', { control: set, error, label: 'Webhook events' });
+  return set;
+}
+
+/** Where events are POSTed, signed. @param {Registry} reg */
+function webhookGroup(reg) {
+  const events = ['crawl.completed', 'crawl.cancelled', 'page.failed', 'page.changed'].map((e) => {
+    const id = `event-${e.replace('.', '-')}`;
+    return check(h('input', { type: 'checkbox', id, name: 'webhook.events', value: e, 'data-kind': 'set' }), e);
+  });
+  const url = h('input', { id: 'webhook-url', name: 'webhook.url', type: 'url', 'data-kind': 'text' });
+  const secret = h('input', {
+    id: 'webhook-secret',
+    name: 'webhook.secret',
+    type: 'password',
+    autocomplete: 'off',
+    'data-kind': 'text',
+  });
+  return group(
+    'webhook',
+    'Webhook',
+    false,
+    field(reg, 'webhook.url', 'Webhook URL', url),
+    field(reg, 'webhook.secret', 'Signing secret (16+ characters)', secret),
+    eventSet(reg, events),
+  );
+}
+
+/** Every group of a crawl's settings, in the order of the form. @param {Registry} reg */
+export function settingGroups(reg) {
+  return [
+    scopeGroup(reg),
+    renderingGroup(reg),
+    politenessGroup(reg),
+    group('extraction', 'Extraction', false, ...extractionFields(reg)),
+    ...recrawlGroups(reg),
+    webhookGroup(reg),
+  ];
+}
