@@ -97,10 +97,20 @@ function route() {
 let newSchedule = '';
 
 /** @param {ScheduleItem[]} rows */
-function schedulesTable(rows) {
+function schedulesTable(rows, /** @type {() => Promise<void>} */ refresh) {
+  const remove = async (/** @type {ScheduleItem} */ sc) => {
+    if (!confirm(`Delete the schedule of ${sc.crawl.seeds[0] ?? sc.id}? Its crawls are kept.`)) return;
+    try {
+      await json(`/v1/schedules/${sc.id}`, { method: 'DELETE' });
+      announce('Schedule deleted.');
+      await refresh();
+    } catch (error) {
+      announce(`Could not delete the schedule: ${messageOf(error)}`);
+    }
+  };
   return table(
     'Schedules',
-    ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide']],
+    ['Seed', 'Runs', 'Next run', ['Last crawl', 'wide'], ''],
     rows.map((sc) => [
       sc.id === newSchedule
         ? h('strong', { class: 'new-schedule', id: `schedule-${sc.id}` }, sc.crawl.seeds[0] ?? '', ' (new)')
@@ -108,6 +118,16 @@ function schedulesTable(rows) {
       cadence(sc),
       when(sc.nextRunAt),
       sc.lastCrawlId ? h('a', { href: `#/crawls/${sc.lastCrawlId}` }, when(sc.lastRunAt)) : '–',
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          'aria-label': `Delete the schedule of ${sc.crawl.seeds[0] ?? sc.id}`,
+          onclick: () => void remove(sc),
+        },
+        'Delete',
+      ),
     ]),
     'No schedules: create one above with "Run on a schedule".',
   );
@@ -144,7 +164,7 @@ async function homeView() {
     const scheduleList = /** @type {{ schedules: ScheduleItem[] }} */ (s).schedules;
     list.replaceChildren(crawlsTable(found.crawls, new Map(scheduleList.map((sc) => [sc.id, sc]))));
     pages.shown(found.cursor);
-    schedules.replaceChildren(schedulesTable(scheduleList));
+    schedules.replaceChildren(schedulesTable(scheduleList, refresh));
   };
   await keepFresh(refresh, () => IDLE_MS);
 }

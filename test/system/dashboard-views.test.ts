@@ -135,6 +135,39 @@ describe('the crawl list', () => {
   });
 });
 
+describe('the schedules list', () => {
+  it('deletes a schedule once asked and confirmed; its runs are kept', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await logInAs(page, worker);
+    const created = await api<{ id: string; crawl: { seeds: string[] } }>('/v1/schedules', {
+      method: 'POST',
+      body: JSON.stringify({
+        everySeconds: 86_400,
+        crawl: { seeds: [`${sites.siteA}/t/gone${Date.now().toString(36)}/pure-1/`] },
+      }),
+    });
+    const seed = created.crawl.seeds[0] ?? '';
+    const button = page.getByRole('button', { name: `Delete the schedule of ${seed}` });
+    await expect.poll(() => button.isVisible(), { timeout: 10_000 }).toBe(true);
+    // Dismissed: nothing happens.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await button.click();
+    const listed = async () =>
+      (await api<{ schedules: { id: string }[] }>('/v1/schedules?limit=100')).schedules.some(
+        (s) => s.id === created.id,
+      );
+    expect(await listed()).toBe(true);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await button.click();
+    await expect.poll(() => page.locator('#announce').textContent()).toBe('Schedule deleted.');
+    expect(await listed()).toBe(false);
+    expect(await button.count()).toBe(0);
+    // The other schedule's run is still listed.
+    expect(await page.locator(`a[href="#/crawls/${runId}"]`).count()).toBe(1);
+    await page.close();
+  });
+});
+
 describe('the activity chart', () => {
   it('has axes with units, a legend, a tooltip under the pointer and the keyboard, and its figures as a table', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -255,7 +288,7 @@ describe('every view', () => {
         );
         // The record's other tabs have their own screenshots (dashboard-record.test.ts).
         if (!view.name.startsWith('record-') || view.name === 'record-markdown')
-          await page.screenshot({ path: join(shots, `dashboard-${view.name}-${device}.png`), fullPage: true });
+          await page.screenshot({ path: join(shots, `dashboard-view-${view.name}-${device}.png`), fullPage: true });
       }
       expect(found).toEqual(Object.fromEntries(views().map((v) => [v.name, []])));
       expect(problems).toEqual([]);
