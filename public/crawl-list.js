@@ -67,15 +67,15 @@ export function crawlsTable(list, schedules) {
   return table(
     'Recent crawls',
     [
-      'Seed',
+      ['Seed', 'url'],
       'Status',
       'Progress',
       ['Pages stored', 'num'],
       ['Pages/s', 'num'],
       ['Cost', 'num'],
-      'Run of',
+      ['Run of', 'nowrap'],
       ['Started', 'wide'],
-      'Took',
+      ['Took', 'nowrap'],
     ],
     list.map((crawl) => [
       seed(crawl),

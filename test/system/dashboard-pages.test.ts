@@ -220,7 +220,7 @@ describe('the pages browser', () => {
     await settled(page, /\(the last\)$/);
     await page.locator('#pages-results tbody a').first().click();
     await expect.poll(() => page.locator('h1.url-title').textContent()).toMatch(/\/p150\.html$/);
-    await expect.poll(() => page.getByRole('heading', { name: 'Extracted' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Record' }).isVisible()).toBe(true);
     await page.close();
   });
 

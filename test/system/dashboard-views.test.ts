@@ -163,7 +163,9 @@ describe('the schedules list', () => {
     expect(await listed()).toBe(false);
     expect(await button.count()).toBe(0);
     // The other schedule's run is still listed.
-    expect(await page.locator(`a[href="#/crawls/${runId}"]`).count()).toBe(1);
+    expect(
+      await page.getByRole('table', { name: 'Recent crawls' }).locator(`a[href="#/crawls/${runId}"]`).count(),
+    ).toBe(1);
     await page.close();
   });
 });
