@@ -26,6 +26,13 @@ function assets() {
   return { files: files.length, raw: sum('raw'), gzip: sum('gzip') };
 }
 
+/** Milliseconds for the API calls a view makes, made at once from Node: the part of a view's time that is the API's. */
+async function timeCalls(worker: Worker, paths: string[]) {
+  const start = performance.now();
+  await Promise.all(paths.map((path) => api(worker, path)));
+  return performance.now() - start;
+}
+
 /** Milliseconds from navigation to `ready` resolving, in a fresh logged-in context. */
 async function timeView(
   browser: Browser,
@@ -54,11 +61,22 @@ async function main() {
     for (let i = 0; i < 20; i++)
       crawlId = (await crawlToEnd(worker, { seeds: [`${sites.siteA}/t/${ns}${i}/tree-40-d20/`] })).id;
     await api(worker, '/v1/crawls?limit=1'); // warm
-    const times = { baseline: [] as number[], list: [] as number[], crawl: [] as number[] };
+    const times = {
+      baseline: [] as number[],
+      list: [] as number[],
+      crawl: [] as number[],
+      listApi: [] as number[],
+      crawlApi: [] as number[],
+    };
+    const crawlCalls = ['', '/stats', '/hosts', '/pages?order=recent&limit=10', '/errors?limit=100', '/usage'].map(
+      (p) => `/v1/crawls/${crawlId}${p}`,
+    );
     for (let run = 0; run < RUNS; run++) {
       times.baseline.push(await timeView(browser, worker, '', 'header.top', { javaScriptEnabled: false }));
       times.list.push(await timeView(browser, worker, '#/', '#crawls table tbody tr'));
       times.crawl.push(await timeView(browser, worker, `#/crawls/${crawlId}`, '#chart figure'));
+      times.listApi.push(await timeCalls(worker, ['/v1/crawls?limit=20', '/v1/schedules?limit=100']));
+      times.crawlApi.push(await timeCalls(worker, crawlCalls));
     }
     const base = median(times.baseline);
     const line = (name: string, values: number[]) =>
@@ -71,6 +89,8 @@ async function main() {
     console.log(line('baseline: index.html, JavaScript off', times.baseline));
     console.log(line('crawl list (20 crawls)', times.list));
     console.log(line('a crawl: figures, tables and chart', times.crawl));
+    console.log(line("the list's API calls alone, from Node", times.listApi));
+    console.log(line("the crawl view's API calls alone, from Node", times.crawlApi));
   } finally {
     await browser.close();
     await worker.stop();
