@@ -2,7 +2,8 @@
  * Chromium for the dashboard's browser tests: the binary inside @sparticuz/chromium (CHROMIUM_PATH picks another),
  * driven by playwright-core; and logging in to the dashboard. No vitest here: scripts (npm run measure:dashboard) use it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import packagedChromium from '@sparticuz/chromium';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -35,4 +36,22 @@ export async function logInAs(page: Page, worker: { url: string; token: string }
   await page.getByLabel('API token').fill(worker.token);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Crawls', level: 1 }).waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** axe-core's script, read once when first needed. */
+let axeSource: string | undefined;
+
+/** Serious and critical accessibility violations axe-core finds on the page as it is now: "rule: targets". */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  type Violation = { id: string; impact: string; targets: string[] };
+  const found = await page.evaluate<Violation[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+      id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    })))`,
+  );
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }

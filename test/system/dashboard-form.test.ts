@@ -5,17 +5,15 @@
  * of several groups are set and previewed as the JSON request, the crawl starts with exactly those settings, and the
  * same form creates a schedule. Screenshots go to SCREENSHOT_DIR (a temporary folder unless set).
  */
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
-import { launchChromium, logInAs } from '../support/chromium.ts';
+import { launchChromium, logInAs, seriousViolations as violations } from '../support/chromium.ts';
 
 const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'edgecrawl-screenshots-'));
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let sites: Sites;
 let worker: Worker;
@@ -50,20 +48,6 @@ function watchProblems(page: Page): string[] {
     (m) => m.type() === 'error' && !/status of 40[0-9]/.test(m.text()) && problems.push(`console: ${m.text()}`),
   );
   return problems;
-}
-
-/** Serious and critical accessibility violations axe-core finds on the page as it is now (as dashboard-views.test.ts). */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  type Violation = { id: string; impact: string; targets: string[] };
-  const found = await page.evaluate<Violation[]>(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
-      id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
-    })))`,
-  );
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 const open = (page: Page, group: string) =>

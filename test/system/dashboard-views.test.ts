@@ -4,17 +4,15 @@
  * every view on a desktop and a phone-sized screen, with their screenshots (SCREENSHOT_DIR=docs/dashboard refreshes
  * the README's).
  */
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
-import { launchChromium, logInAs } from '../support/chromium.ts';
+import { launchChromium, logInAs, seriousViolations as violations } from '../support/chromium.ts';
 
 const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'edgecrawl-screenshots-'));
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let sites: Sites;
 let worker: Worker;
@@ -86,20 +84,6 @@ afterAll(async () => {
   await worker?.stop();
   await sites?.stop();
 });
-
-/** Serious and critical accessibility violations axe-core finds on the page as it is now. */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  type Violation = { id: string; impact: string; targets: string[] };
-  const found = await page.evaluate<Violation[]>(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
-      id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
-    })))`,
-  );
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
-}
 
 describe('the crawl list', () => {
   it("shows each crawl's progress, pages, rate and cost as the API counts them, and the schedule of a run", async () => {
