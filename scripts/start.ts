@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ensureLocalBrowser } from './lib/browser-setup.ts';
+import { browserEnv, ensureLocalBrowser } from './lib/browser-setup.ts';
 import { driveCrons } from './lib/cron-driver.ts';
 import { migrationsLine, scheduledWarningFilter } from './lib/start-output.ts';
 
@@ -56,11 +56,15 @@ if (!hasToken) {
 // Locally the consumer's fetches follow the platform's six-connections rule too (wrangler dev does not enforce it).
 if (!args.some((a) => a.includes('EMULATE_CONNECTION_LIMIT'))) extra.push('--var', 'EMULATE_CONNECTION_LIMIT:6');
 
-// The BROWSER binding launches the Chromium from npm, not a downloaded Chrome (scripts/lib/browser-setup.ts).
+// The BROWSER binding launches the Chromium from npm, not a downloaded Chrome (scripts/lib/browser-setup.ts); the
+// shim it launches unpacks Chromium from this checkout when the temp folder was cleaned (browserEnv).
 ensureLocalBrowser();
 // stdout stays the terminal's (wrangler's hotkeys and colors); stderr passes through a filter that drops wrangler's
 // "Scheduled Workers are not automatically triggered" warning when the cron driver below does trigger them.
-const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: ['inherit', 'inherit', crons ? 'pipe' : 'inherit'] });
+const dev = spawn(wrangler, ['dev', ...extra, ...args], {
+  stdio: ['inherit', 'inherit', crons ? 'pipe' : 'inherit'],
+  env: { ...process.env, ...browserEnv() },
+});
 const stderrDone = new Promise<void>((resolve) => {
   if (!dev.stderr) return resolve();
   const keep = scheduledWarningFilter();

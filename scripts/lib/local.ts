@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ensureLocalBrowser } from './browser-setup.ts';
+import { browserEnv, ensureLocalBrowser } from './browser-setup.ts';
 
 export interface Sites {
   siteA: string;
@@ -130,7 +130,8 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   }))
     args.push('--var', `${name}:${value}`);
   const [command, commandArgs] = options.npmStart ? ['npm', ['start', '--', ...args.slice(1)]] : [wrangler, args];
-  const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const env = { ...process.env, ...browserEnv() };
+  const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 60_000);
