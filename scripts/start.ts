@@ -2,13 +2,15 @@
 // `npm start [-- wrangler dev args]`: applies the D1 migrations to the local database, runs `wrangler dev` (local
 // Queues, Durable Objects, R2 and D1, persisted under .wrangler/state), and fires the cron triggers wrangler.toml
 // declares, on their schedule, as Cloudflare does in production (`--no-crons` leaves them to you). Without a token
-// from --var, .dev.vars or the API_TOKEN environment variable, the local API token is "dev-token".
+// from --var, .dev.vars or the API_TOKEN environment variable, the local API token is "dev-token". wrangler dev runs
+// without the machine-wide dev registry and without fetching a sample Request.cf (scripts/lib/start-output.ts
+// quietWranglerEnv): it prints its bindings once, and no stack trace offline.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ensureLocalBrowser } from './lib/browser-setup.ts';
+import { browserEnv, ensureLocalBrowser } from './lib/browser-setup.ts';
 import { driveCrons } from './lib/cron-driver.ts';
-import { migrationsLine, scheduledWarningFilter } from './lib/start-output.ts';
+import { migrationsLine, quietWranglerEnv, scheduledWarningFilter } from './lib/start-output.ts';
 
 const argv = process.argv.slice(2);
 const crons = !argv.includes('--no-crons');
@@ -56,11 +58,16 @@ if (!hasToken) {
 // Locally the consumer's fetches follow the platform's six-connections rule too (wrangler dev does not enforce it).
 if (!args.some((a) => a.includes('EMULATE_CONNECTION_LIMIT'))) extra.push('--var', 'EMULATE_CONNECTION_LIMIT:6');
 
-// The BROWSER binding launches the Chromium from npm, not a downloaded Chrome (scripts/lib/browser-setup.ts).
+// The BROWSER binding launches the Chromium from npm, not a downloaded Chrome (scripts/lib/browser-setup.ts); the
+// shim it launches unpacks Chromium from this checkout when the temp folder was cleaned (browserEnv).
 ensureLocalBrowser();
 // stdout stays the terminal's (wrangler's hotkeys and colors); stderr passes through a filter that drops wrangler's
-// "Scheduled Workers are not automatically triggered" warning when the cron driver below does trigger them.
-const dev = spawn(wrangler, ['dev', ...extra, ...args], { stdio: ['inherit', 'inherit', crons ? 'pipe' : 'inherit'] });
+// "Scheduled Workers are not automatically triggered" warning when the cron driver below does trigger them. Its
+// environment keeps it from saying things twice, or with stack traces offline (quietWranglerEnv).
+const dev = spawn(wrangler, ['dev', ...extra, ...args], {
+  stdio: ['inherit', 'inherit', crons ? 'pipe' : 'inherit'],
+  env: { ...quietWranglerEnv(process.env), ...browserEnv() },
+});
 const stderrDone = new Promise<void>((resolve) => {
   if (!dev.stderr) return resolve();
   const keep = scheduledWarningFilter();

@@ -42,11 +42,10 @@ export function ensureLocalBrowser(options: BrowserSetupOptions = {}): BrowserSe
     log(`local Browser Rendering uses the Chrome at ${chrome}`);
     return { chrome, state: 'foreign' };
   }
-  const chromium = join(tmpdir(), 'chromium');
-  const written = writeIfChanged(chrome, shim(chromium), 0o755);
+  const written = writeIfChanged(chrome, shim(), 0o755);
   writeIfChanged(join(dirname(dirname(chrome)), INSTALL_COMPLETE), '', 0o644);
   if (written) log(`local Browser Rendering runs @sparticuz/chromium through ${chrome}`);
-  if (written || !existsSync(chromium)) check(chrome);
+  if (written || !existsSync(join(tmpdir(), 'chromium'))) check(chrome);
   return { chrome, state: written ? 'written' : 'ready' };
 }
 
@@ -90,25 +89,54 @@ function isShim(path: string): boolean {
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/** The variable that names the checkout a launch unpacks Chromium from (npm start and scripts/lib/local.ts set it). */
+const ROOT_VARIABLE = 'EDGECRAWL_ROOT';
+
+/** What the processes that may launch the shim need in their environment: this checkout, to unpack Chromium from. */
+export function browserEnv(): Record<string, string> {
+  return { [ROOT_VARIABLE]: root };
+}
+
 /**
- * The shim: runs `chromium` with miniflare's arguments and --no-sandbox (we may be root), by exec so that Chrome's
- * "DevTools listening on ws://..." line reaches miniflare. When the temp folder was cleaned it unpacks Chromium again
- * with this project's Node, one launch at a time (flock), so that a second launch never runs a half-written file.
+ * The shim: runs Chromium with miniflare's arguments and --no-sandbox (we may be root), by exec so that Chrome's
+ * "DevTools listening on ws://..." line reaches miniflare. It names no checkout: every checkout on the machine shares
+ * it (it is where miniflare looks), and any may be deleted. Chromium is at $TMPDIR/chromium, where
+ * @sparticuz/chromium unpacks it; when the temp folder was cleaned, the shim unpacks it again, one launch at a time
+ * (flock, so that a second launch never runs a half-written file), from the checkout $EDGECRAWL_ROOT names, else from
+ * the working directory (miniflare's: the checkout that runs wrangler dev or the tests), with that checkout's Node.
  * @sparticuz/chromium's own flags are left out: made for AWS Lambda, they change how pages behave (--single-process,
  * --disable-web-security, --disable-features=site-per-process), and the browser should behave as Cloudflare's does.
  */
-function shim(chromium: string): string {
+function shim(): string {
   const unpack = "import('@sparticuz/chromium').then(async (c) => console.log(await c.default.executablePath()))";
-  return `#!/bin/sh
-${SHIM_MARKER}: scripts/lib/browser-setup.ts in ${root} wrote it (npm start, npm test). Delete it to undo.
-# wrangler dev and the Workers tests launch it as Chrome for the BROWSER binding; it runs @sparticuz/chromium.
-chrome=${quote(chromium)}
-exec 9>>"$0.lock"
-command -v flock >/dev/null && flock 9
-[ -x "$chrome" ] || chrome=$(cd ${quote(root)} && ${quote(process.execPath)} -e ${quote(unpack)}) || exit 1
-exec 9>&-
-exec "$chrome" --no-sandbox "$@"
-`;
+  return [
+    '#!/bin/sh',
+    `${SHIM_MARKER}: scripts/lib/browser-setup.ts wrote it (npm start, npm test). Delete it to undo.`,
+    '# wrangler dev and the Workers tests launch it as Chrome for the BROWSER binding; it runs @sparticuz/chromium.',
+    '# Every edgecrawl checkout on this machine shares it: it names none, and finds one when Chromium must be unpacked.',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion, as Node's tmpdir() reads it.
+    'chrome="${TMPDIR:-${TMP:-${TEMP:-/tmp}}}/chromium"',
+    'exec 9>>"$0.lock"',
+    'command -v flock >/dev/null && flock 9',
+    'if [ ! -x "$chrome" ]; then',
+    `  for dir in "$${ROOT_VARIABLE}" "$PWD"; do`,
+    '    [ -n "$dir" ] && [ -d "$dir/node_modules/@sparticuz/chromium" ] || continue',
+    '    node="$dir/node_modules/.bin/node"',
+    '    [ -x "$node" ] || node=node',
+    `    unpacked=$(cd "$dir" && "$node" -e ${quote(unpack)}) && [ -x "$unpacked" ] && chrome=$unpacked && break`,
+    '  done',
+    '  if [ ! -x "$chrome" ]; then',
+    `    echo "edgecrawl's local Browser Rendering ($0): Chromium is not unpacked at $chrome, and no edgecrawl" \\`,
+    `      "checkout with its node_modules could unpack it (\\$${ROOT_VARIABLE}: '$${ROOT_VARIABLE}', else the" \\`,
+    '      "working directory: $PWD): run \\`npm start\\` or \\`npm test\\` in an edgecrawl checkout (after \\`npm ci\\`)," \\',
+    '      "or delete $0 to let wrangler download Chrome." >&2',
+    '    exit 1',
+    '  fi',
+    'fi',
+    'exec 9>&-',
+    'exec "$chrome" --no-sandbox "$@"',
+    '',
+  ].join('\n');
 }
 
 /** Writes `text` to `path` unless it is there already (by rename, so a launch never runs a half-written shim). */
@@ -123,7 +151,8 @@ function writeIfChanged(path: string, text: string, mode: number): boolean {
 
 /** Runs the shim once (`--version`): unpacks Chromium if it is not, and fails here rather than at a launch. */
 function check(chrome: string): void {
-  const run = spawnSync(chrome, ['--version'], { encoding: 'utf8', timeout: 120_000 });
+  const env = { ...process.env, ...browserEnv() };
+  const run = spawnSync(chrome, ['--version'], { encoding: 'utf8', env, timeout: 120_000 });
   if (run.status !== 0 || !/Chromium|Chrome/.test(run.stdout))
     throw new Error(`Local Browser Rendering: ${chrome} --version failed (${run.status}): ${run.stderr || run.error}`);
 }

@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ensureLocalBrowser } from './browser-setup.ts';
+import { browserEnv, ensureLocalBrowser } from './browser-setup.ts';
+import { quietWranglerEnv } from './start-output.ts';
 
 export interface Sites {
   siteA: string;
@@ -95,20 +96,6 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
   }
   const token = 'bench-token';
-  const config: string[] = [];
-  if (options.batchSize !== undefined || options.batchTimeout !== undefined) {
-    const path = join(root, `.wrangler-batch-${options.batchSize ?? 'd'}-${options.batchTimeout ?? 'd'}.toml`);
-    let toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
-    if (options.batchSize !== undefined)
-      toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = )\d+/g, `$1${options.batchSize}`);
-    if (options.batchTimeout !== undefined)
-      toml = toml.replace(
-        /(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g,
-        `$1${options.batchTimeout}`,
-      );
-    writeFileSync(path, toml);
-    config.push('--config', path);
-  }
   const args = [
     'dev',
     '--port',
@@ -118,7 +105,7 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     '--persist-to',
     state,
     '--show-interactive-dev-session=false',
-    ...config,
+    ...batchConfig(options),
     ...(options.args ?? []),
   ];
   for (const [name, value] of Object.entries({
@@ -129,8 +116,65 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     ...vars,
   }))
     args.push('--var', `${name}:${value}`);
-  const [command, commandArgs] = options.npmStart ? ['npm', ['start', '--', ...args.slice(1)]] : [wrangler, args];
-  const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // npm start sets wrangler's environment itself (scripts/start.ts); wrangler alone gets the same.
+  const launch: Launch = options.npmStart
+    ? { command: 'npm', args: ['start', '--', ...args.slice(1)], env: process.env }
+    : { command: wrangler, args, env: { ...quietWranglerEnv(process.env), ...browserEnv() } };
+  return launchWorker(launch, { url: `http://127.0.0.1:${port}`, token, state, ownState: !options.state }, options);
+}
+
+/**
+ * `npm start -- <args>` as a user types it (without API_TOKEN in the environment: the token is "dev-token"), on a
+ * free port (`--port`, added) with a fresh local state (`--persist-to`, added), listening where npm start does
+ * (localhost). The README's walk-through runs this way (test/system/readme-walkthrough.test.ts).
+ */
+export async function startNpm(args: string[], options: Pick<WorkerOptions, 'logFile'> = {}): Promise<Worker> {
+  const port = await freePort();
+  const state = mkdtempSync(join(tmpdir(), 'edgecrawl-'));
+  const { API_TOKEN: _, ...env } = process.env;
+  const npmArgs = ['start', '--', ...args, '--port', String(port), '--persist-to', state];
+  const launch = { command: 'npm', args: [...npmArgs, '--show-interactive-dev-session=false'], env };
+  return launchWorker(launch, { url: `http://localhost:${port}`, token: 'dev-token', state, ownState: true }, options);
+}
+
+/** A copy of wrangler.toml that differs only in the frontier consumers' batch settings, if options set them. */
+function batchConfig(options: WorkerOptions): string[] {
+  if (options.batchSize === undefined && options.batchTimeout === undefined) return [];
+  const path = join(root, `.wrangler-batch-${options.batchSize ?? 'd'}-${options.batchTimeout ?? 'd'}.toml`);
+  let toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
+  if (options.batchSize !== undefined)
+    toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = )\d+/g, `$1${options.batchSize}`);
+  if (options.batchTimeout !== undefined)
+    toml = toml.replace(
+      /(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g,
+      `$1${options.batchTimeout}`,
+    );
+  writeFileSync(path, toml);
+  return ['--config', path];
+}
+
+interface Launch {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+interface Where {
+  url: string;
+  token: string;
+  state: string;
+  /** Remove the state on stop (it was made for this Worker). */
+  ownState: boolean;
+}
+
+/** Runs the command in the checkout, in a process group of its own, and answers once it says "Ready on". */
+async function launchWorker(launch: Launch, where: Where, options: Pick<WorkerOptions, 'logFile'>): Promise<Worker> {
+  const child = spawn(launch.command, launch.args, {
+    cwd: root,
+    env: launch.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 60_000);
@@ -169,13 +213,13 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     await exited;
   };
   return {
-    url: `http://127.0.0.1:${port}`,
-    token,
+    url: where.url,
+    token: where.token,
     process: child,
-    state,
+    state: where.state,
     stop: async () => {
       await signal('SIGTERM');
-      if (!options.state) rmSync(state, { recursive: true, force: true });
+      if (where.ownState) rmSync(where.state, { recursive: true, force: true });
     },
     kill: () => signal('SIGKILL'),
     output: () => output,
@@ -242,7 +286,7 @@ export async function startBenchWorker(configPath: string): Promise<BenchWorker>
       '127.0.0.1',
       '--show-interactive-dev-session=false',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: quietWranglerEnv(process.env) },
   );
   await new Promise<void>((resolve, reject) => {
     let output = '';

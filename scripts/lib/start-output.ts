@@ -1,8 +1,29 @@
 /**
  * What `npm start` shows of wrangler's output: the migrations step as one line (all of wrangler's output when it
- * fails), and `wrangler dev`'s stderr without its "Scheduled Workers are not automatically triggered" warning,
- * which is not true under `npm start` (scripts/lib/cron-driver.ts fires the cron triggers).
+ * fails), `wrangler dev`'s stderr without its "Scheduled Workers are not automatically triggered" warning, which is
+ * not true under `npm start` (scripts/lib/cron-driver.ts fires the cron triggers), and each thing said once, offline
+ * too (quietWranglerEnv).
  */
+
+/**
+ * The environment `wrangler dev` runs in under `npm start` and the local scripts: `env` with two of wrangler's and
+ * miniflare's variables set, unless `env` sets them itself.
+ * - CLOUDFLARE_CF_FETCH_ENABLED=false: each Miniflare that wrangler dev starts (its proxy's and the Worker's) fetches
+ *   a sample `Request.cf` object from workers.cloudflare.com, cached 30 days in node_modules/.mf; offline both print
+ *   a `getaddrinfo ENOTFOUND` stack trace. The Worker reads no `request.cf`, so miniflare's placeholder does as well.
+ * - WRANGLER_REGISTRY_PATH empty: no dev registry. The Worker has queues, so miniflare watches the machine-wide
+ *   registry of local Workers, and wrangler prints its bindings table again on each change: once when this Worker
+ *   registers itself, and whenever any other `wrangler dev` on the machine starts or stops. edgecrawl binds no other
+ *   local Worker, and its queues' consumers are its own.
+ */
+export function quietWranglerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const cf = 'CLOUDFLARE_CF_FETCH_ENABLED' in env || 'CLOUDFLARE_CF_FETCH_PATH' in env;
+  return {
+    ...(cf ? {} : { CLOUDFLARE_CF_FETCH_ENABLED: 'false' }),
+    ...('WRANGLER_REGISTRY_PATH' in env ? {} : { WRANGLER_REGISTRY_PATH: '' }),
+    ...env,
+  };
+}
 
 /** `wrangler d1 migrations apply` summed up in one line, or null when it failed (then show all it printed). */
 export function migrationsLine(status: number | null, output: string): string | null {

@@ -1,6 +1,16 @@
 /** scripts/lib/browser-setup.ts, in a wrangler cache of its own (XDG_CACHE_HOME in a temporary folder). */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureLocalBrowser, SHIM_MARKER } from '../../scripts/lib/browser-setup.ts';
 
 const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
 const quiet = { log: () => {} };
 let cache: string;
 const saved = { XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, TMPDIR: process.env.TMPDIR };
@@ -87,5 +98,68 @@ describe('ensureLocalBrowser', () => {
     expect(() => ensureLocalBrowser({ ...quiet, miniflareDist: dist })).toThrow(
       `expects (${cache}/.wrangler/chrome/linux-140.0.7339.80/chrome-linux64/chrome); this wrangler looks for Chrome`,
     );
+  });
+});
+
+/** A second clone of this checkout, as far as the browser setup goes: its script, package.json and node_modules. */
+function checkout(dir: string): string {
+  mkdirSync(join(dir, 'scripts/lib'), { recursive: true });
+  copyFileSync(join(root, 'scripts/lib/browser-setup.ts'), join(dir, 'scripts/lib/browser-setup.ts'));
+  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/** Runs that checkout's ensureLocalBrowser in a process of its own and in its folder, as its `npm start` does. */
+function setUpIn(dir: string): void {
+  const script = `import(${JSON.stringify(join(dir, 'scripts/lib/browser-setup.ts'))}).then((m) => m.ensureLocalBrowser())`;
+  const setup = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+  expect(setup.status, setup.stderr).toBe(0);
+}
+
+/** The environment the shim is launched in, without the variable a checkout's npm start sets. */
+function launchEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { EDGECRAWL_ROOT: _, ...env } = process.env;
+  return { ...env, ...extra };
+}
+
+describe('two checkouts on one machine', () => {
+  let temporary: string;
+  beforeEach(() => {
+    temporary = join(cache, 'tmp');
+    mkdirSync(temporary);
+    process.env.TMPDIR = temporary;
+    // A stand-in, so that neither setup unpacks the real one: the temporary folder is cleaned after.
+    writeFileSync(join(temporary, 'chromium'), '#!/bin/sh\necho Chromium 0\n', { mode: 0o755 });
+  });
+
+  it('share one shim that names neither; with the last to write it deleted, the other still launches', async () => {
+    const { chrome } = ensureLocalBrowser(quiet);
+    const [first, second] = [checkout(join(cache, 'first')), checkout(join(cache, 'second'))];
+    setUpIn(first);
+    setUpIn(second);
+    const shim = readFileSync(chrome, 'utf8');
+    rmSync(second, { recursive: true });
+    rmSync(join(temporary, 'chromium'));
+    // Launched by miniflare under the first checkout's wrangler dev or tests: its working directory.
+    const fromFolder = await run(chrome, ['--version'], { cwd: first, env: launchEnv(), timeout: 120_000 });
+    expect(fromFolder.stdout).toMatch(/^Chromium \d+\.\d+/);
+    // Elsewhere, with the checkout named by EDGECRAWL_ROOT (npm start and the local scripts set it).
+    rmSync(join(temporary, 'chromium'));
+    const env = launchEnv({ EDGECRAWL_ROOT: first });
+    const fromVariable = await run(chrome, ['--version'], { cwd: cache, env, timeout: 120_000 });
+    expect(fromVariable.stdout).toMatch(/^Chromium \d+\.\d+/);
+    for (const dir of [first, second, root]) expect(shim).not.toContain(dir);
+    expect(ensureLocalBrowser(quiet)).toEqual({ chrome, state: 'ready' });
+  }, 240_000);
+
+  it('says what to run when Chromium is not unpacked and no checkout is at hand', () => {
+    const { chrome } = ensureLocalBrowser(quiet);
+    rmSync(join(temporary, 'chromium'));
+    const launch = spawnSync(chrome, ['--version'], { cwd: cache, env: launchEnv(), encoding: 'utf8' });
+    expect(launch.status).toBe(1);
+    expect(launch.stderr).toContain(`Chromium is not unpacked at ${join(temporary, 'chromium')}`);
+    expect(launch.stderr).toContain(`($EDGECRAWL_ROOT: '', else the working directory: ${cache})`);
+    expect(launch.stderr).toContain('run `npm start` or `npm test` in an edgecrawl checkout (after `npm ci`)');
   });
 });
