@@ -15,6 +15,8 @@ export class ChunkWriter {
   private buffer: Finished[] = [];
   private bytes = 0;
   private recording = Promise.resolve();
+  /** The first chunk that failed to record, if one did: later chunks are recorded all the same. */
+  private failure: { error: unknown } | null = null;
 
   constructor(
     private readonly size: number,
@@ -35,16 +37,23 @@ export class ChunkWriter {
     return this.budget.room(() => this.flush());
   }
 
-  /** Records what is gathered, and waits for every chunk to be recorded. */
+  /** Records what is gathered, waits for every chunk to be recorded, then throws the first failure, if any. */
   async close(): Promise<void> {
     this.flush();
     await this.recording;
+    if (this.failure) throw this.failure.error;
   }
 
+  /** Queues the gathered chunk behind those before it; one that fails does not stop the ones after it. */
   private flush(): void {
     if (this.buffer.length === 0) return;
     const [chunk, bytes] = [this.buffer, this.bytes];
     [this.buffer, this.bytes] = [[], 0];
-    this.recording = this.recording.then(() => this.record(chunk)).finally(() => this.budget.release(bytes));
+    this.recording = this.recording
+      .then(() => this.record(chunk))
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => this.budget.release(bytes));
   }
 }

@@ -3,11 +3,10 @@
  * test/system/mcp.test.ts, drives every tool against wrangler dev).
  */
 
-import { exports } from 'cloudflare:workers';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { api, checkedFetch } from '../support/api';
 
 describe('/mcp', () => {
   it('needs the API token: 401 with the JSON error, as the API', async () => {
@@ -30,7 +29,7 @@ describe('/mcp', () => {
   it('lists its tools, their inputs described from the API schemas', async () => {
     const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
       requestInit: { headers: { authorization: 'Bearer test-token' } },
-      fetch: (input, init) => exports.default.fetch(new Request(input, init)),
+      fetch: (input, init) => checkedFetch(new Request(input, init)),
     });
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(transport);

@@ -80,7 +80,7 @@ describe('the OpenAPI document', () => {
     for (const ref of refs) expect(doc.components.schemas[ref ?? ''], ref).toBeDefined();
   });
 
-  it('is the one in docs/openapi.json (regenerate with `npx vitest run --project workers -u test/integration/openapi.test.ts`)', async () => {
+  it('is the one in docs/openapi.json (regenerate with `npx vitest run --project workers test/integration/openapi.test.ts --update`)', async () => {
     await expect(`${JSON.stringify(await document(), null, 2)}\n`).toMatchFileSnapshot('../../docs/openapi.json');
   });
 });

@@ -7,17 +7,50 @@ import {
   type PageList,
   pageListSchema,
 } from '../../src/api/responses';
+import { type PublishedDocument, publishedDocument, publishedProblem } from './published-schema';
 
 const TOKEN = 'test-token';
 
 export type { CrawlView };
 
-/** Calls the Worker's fetch handler (the real Hono app, in this isolate). */
+/** Calls the Worker's fetch handler (the real Hono app, in this isolate); its JSON answer must be as published. */
 export function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.token !== null) headers.set('authorization', `Bearer ${init.token ?? TOKEN}`);
   if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
-  return exports.default.fetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
+  return checkedFetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
+}
+
+let published: Promise<PublishedDocument> | null = null;
+
+/** The document GET /v1/openapi.json publishes, read once per test file. */
+function publishedApi(): Promise<PublishedDocument> {
+  published ??= exports.default
+    .fetch(new Request('http://edgecrawl.test/v1/openapi.json'))
+    .then(async (res) => publishedDocument(await res.json()));
+  return published;
+}
+
+/**
+ * The Worker's answer to `request`, after checking that a JSON answer validates against the published OpenAPI
+ * document (test/support/published-schema.ts): a test that gets an answer unlike the document fails, saying why.
+ */
+export async function checkedFetch(request: Request): Promise<Response> {
+  const res = await exports.default.fetch(request);
+  if (res.status >= 500 || !/^application\/json\b/i.test(res.headers.get('content-type') ?? '')) return res;
+  const { pathname } = new URL(request.url);
+  const problem = publishedProblem(
+    await publishedApi(),
+    request.method,
+    pathname,
+    res.status,
+    await res.clone().json(),
+  );
+  if (problem !== null)
+    throw new Error(
+      `${request.method} ${pathname} answered ${res.status} unlike the published OpenAPI document: ${problem}`,
+    );
+  return res;
 }
 
 export async function createCrawl(request: Record<string, unknown>): Promise<string> {

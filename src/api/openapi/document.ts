@@ -41,9 +41,13 @@ function errorStatuses(route: DocumentedRoute, doc: RouteDoc): number[] {
   return statuses;
 }
 
+/** What bytes of a media type are: any JSON value for JSON (this document, a JSON-RPC answer), else bytes. */
+const bytesSchema = (type: string): JsonObject =>
+  /^application\/json\b/.test(type) ? {} : { type: 'string', format: 'binary' };
+
 function response(schemas: SchemaSet, doc: ResponseDoc): JsonObject {
   if ('type' in doc)
-    return { description: doc.description, content: { [doc.type]: { schema: { type: 'string', format: 'binary' } } } };
+    return { description: doc.description, content: { [doc.type]: { schema: bytesSchema(doc.type) } } };
   return {
     description: doc.description,
     content: { 'application/json': { schema: schemas.convert(doc.schema, 'output') } },

@@ -9,19 +9,30 @@ const isObject = (value: Json | undefined): value is JsonObject =>
 /** Zod's bounds of a safe integer say nothing to a reader: they are left out. */
 const NOISE = new Set([Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]);
 
-/** Rewrites `#/$defs/X` references to the document's components (`#/components/schemas/<name of X>`). */
+/** Keywords whose value maps names to schemas: its keys are names (a property may be called `id`), not keywords. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/** Rewrites each schema of a name → schema map, keeping every name. */
+function rewriteMap(map: JsonObject, names: Map<string, string>): JsonObject {
+  return Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, rewrite(schema, names)]));
+}
+
+/**
+ * Rewrites `#/$defs/X` references to the document's components (`#/components/schemas/<name of X>`), and drops what
+ * says nothing to a reader: `$schema`, the `id` keyword zod leaves on a named schema, safe-integer bounds.
+ */
 function rewrite(value: Json, names: Map<string, string>): Json {
   if (Array.isArray(value)) return value.map((v) => rewrite(v, names));
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key === '$schema' || key === 'id') continue;
+    if (key === '$schema' || (key === 'id' && typeof v === 'string')) continue;
     if ((key === 'minimum' || key === 'maximum') && typeof v === 'number' && NOISE.has(v)) continue;
     if (key === 'pattern' && value.format === 'uuid') continue;
     if (key === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
       const name = v.slice('#/$defs/'.length);
       out[key] = `#/components/schemas/${names.get(name) ?? name}`;
-    } else out[key] = rewrite(v, names);
+    } else out[key] = NAME_MAPS.has(key) && isObject(v) ? rewriteMap(v, names) : rewrite(v, names);
   }
   return out;
 }
