@@ -53,6 +53,12 @@ export interface Span {
   length: number | null;
 }
 
+/** Where in the object of a page's body (its chunk's segment) another of its parts is: a byte range. */
+export interface SegmentRange {
+  offset: number;
+  length: number;
+}
+
 /** A fetched page as D1 records it. */
 export interface PageRecord {
   url: string;
@@ -87,6 +93,12 @@ export interface PageRecord {
   /** Where the page's PNG screenshot is stored; null: none was taken. */
   screenshotAt?: Span | null;
   /**
+   * Where in its body's object the HTTP exchange of its fetch is stored (the request as made, the response's status
+   * line and headers as received; storage/exchange.ts); null: not recorded (a page from the page cache, a 304, a page
+   * stored before exchanges were kept).
+   */
+  exchangeAt?: SegmentRange | null;
+  /**
    * Taken from the page cache (maxAge): the crawl whose stored copy of the page was used ('scrape': a scrape's), the
    * page's fetchedAt being that copy's; null: fetched from the site.
    */
@@ -118,6 +130,8 @@ export interface Processed {
   fetchedBody?: Uint8Array;
   /** The page's PNG screenshot, stored beside its body. */
   screenshot?: Uint8Array;
+  /** The HTTP exchange of the page's fetch, encoded (storage/exchange.ts), stored beside its body. */
+  exchange?: Uint8Array;
   /** The URL the page's rel=canonical sends its content to (domain/duplicates.ts canonicalTarget), if any. */
   canonical?: string;
 }

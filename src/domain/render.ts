@@ -135,3 +135,39 @@ export function screenshotOf(formats: readonly string[] | undefined): Screenshot
   if (formats?.includes('screenshot@fullPage')) return { fullPage: true };
   return formats?.includes('screenshot') ? { fullPage: false } : null;
 }
+
+/** An action as a reader names it: `click "#more"`, `wait for ".list li"`, `press Enter`. */
+function describeAction(action: Action): string {
+  switch (action.type) {
+    case 'wait':
+      return action.selector !== undefined
+        ? `wait for ${JSON.stringify(action.selector)}`
+        : `wait ${action.milliseconds ?? 0} ms`;
+    case 'click':
+      return `click ${JSON.stringify(action.selector)}`;
+    case 'type':
+      return `type into ${JSON.stringify(action.selector)}`;
+    case 'write':
+      return 'write';
+    case 'press':
+      return `press ${action.key}`;
+    case 'scroll':
+      return `scroll ${action.direction}`;
+  }
+}
+
+/**
+ * A scrape's actions are steps the caller asked for, not hints: one that cannot be done (no element matches its
+ * selector, a wait runs out), or a page that could not be rendered to do them, fails the scrape, naming why. These
+ * build its reason, and tell the two apart (actionFailureOf) for the answer's status.
+ */
+export const actionFailed = (index: number, total: number, action: Action, why: string) =>
+  `action ${index + 1} of ${total} (${describeAction(action)}) could not be done: ${why}; the page was not read`;
+
+export const actionsNotDone = (total: number, why: string) =>
+  `the page could not be rendered, so its ${total === 1 ? 'action was' : `${total} actions were`} not done: ${why}`;
+
+export function actionFailureOf(reason: string): 'action' | 'render' | null {
+  if (/^action \d+ of \d+ \(/.test(reason)) return 'action';
+  return reason.startsWith('the page could not be rendered, so its ') ? 'render' : null;
+}

@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { ExtractSpec } from '../domain/extract/spec';
 import { type FetchFailureKind, failureKindOf } from '../domain/fetch-failure';
 import { SCRAPE_CRAWL_ID } from '../domain/page-cache';
-import { type Action, type RenderMode, screenshotOf, type WaitFor } from '../domain/render';
+import { type Action, actionFailureOf, type RenderMode, screenshotOf, type WaitFor } from '../domain/render';
 import { limiter } from '../lib/limit';
 import { log } from '../log';
 import { POOL_NAME } from '../objects/browser-pool';
@@ -104,6 +104,9 @@ function refusal(processed: Processed): ScrapeResult {
       code: 'private_address',
       message: `${outcome.url} is a private network address`,
     };
+  const action = actionFailureOf(reason);
+  if (action === 'action') return { kind: 'refused', status: 422, code: 'action_failed', message: reason };
+  if (action === 'render') return { kind: 'refused', status: 502, code: 'render_failed', message: reason };
   if (outcome.kind === 'throttled')
     return {
       kind: 'refused',

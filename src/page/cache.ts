@@ -20,6 +20,8 @@ export interface CachedBody {
   /** Why the body is a rendered DOM; null: it is the HTML as fetched. */
   rendered: string | null;
   body: Uint8Array;
+  /** A rendered DOM's HTML as fetched (copied with it, so the page keeps both, as a rendered page does); else null. */
+  fetchedBody: Uint8Array | null;
 }
 
 /** How a request renders, for the page cache: its mode, and whether it wants a browser of its own. */
@@ -47,16 +49,11 @@ async function cachedBody(
   if (use === 'check' && isHtml(page.contentType) && pageNeed(body, page.contentType, page.wordCount) !== null)
     return null;
   const { crawlId, status, contentType, fetchedAt, etag, lastModified } = page;
-  return {
-    crawlId,
-    status,
-    contentType,
-    fetchedAt,
-    etag,
-    lastModified,
-    rendered: use === 'body' ? page.rendered : null,
-    body,
-  };
+  const rendered = use === 'body' ? page.rendered : null;
+  // A rendered copy's HTML as fetched: one more ranged read, for rendered pages only.
+  const fetchedBody =
+    rendered !== null && page.fetchedBodyAt ? await readSpan(bucket, page.fetchedBodyAt, meter) : null;
+  return { crawlId, status, contentType, fetchedAt, etag, lastModified, rendered, body, fetchedBody };
 }
 
 /**
@@ -85,7 +82,8 @@ export async function cacheLookup(
 
 /**
  * A page served from the cache: stored as a fetched page is (its body copied into this crawl's segment, so no other
- * crawl's purge can break it), read with this crawl's spec, its links followed, nothing rendered, no request to the
+ * crawl's purge can break it, with its HTML as fetched when it is a rendered DOM; not the copy's HTTP exchange, which
+ * would be one more read a hit), read with this crawl's spec, its links followed, nothing rendered, no request to the
  * site. Its fetch time is the copy's; the outcome is not a fetch.
  */
 export async function fromCache(job: Job, hit: CachedBody): Promise<Processed> {
@@ -97,7 +95,8 @@ export async function fromCache(job: Job, hit: CachedBody): Promise<Processed> {
     contentType: hit.contentType,
     title: null,
     depth: job.claim.depth,
-    bytes: hit.body.byteLength,
+    // What the site sent: a rendered copy's HTML as fetched, as for the page it was copied from.
+    bytes: (hit.fetchedBody ?? hit.body).byteLength,
     fetchedAt: hit.fetchedAt,
     bodyAt: null,
     redirectTo: null,
@@ -106,7 +105,8 @@ export async function fromCache(job: Job, hit: CachedBody): Promise<Processed> {
     rendered: hit.rendered,
     cachedFrom: hit.crawlId,
   };
-  const processed = await readBody({ ...job, deps: { ...job.deps, render: null } }, page, hit.body);
+  const read = await readBody({ ...job, deps: { ...job.deps, render: null } }, page, hit.body);
+  const processed = read.body && hit.fetchedBody ? { ...read, fetchedBody: hit.fetchedBody } : read;
   const { recrawl } = job.deps;
   if (recrawl) page.change = await changeOf(job, page, recrawl.previous.get(job.task.url));
   const { outcome } = processed;

@@ -1,13 +1,17 @@
 import { connect } from 'cloudflare:sockets';
 import { concatBytes } from '../domain/bytes';
 import { classifyFetchError, classifyOriginError, type FetchFailure } from '../domain/fetch-failure';
+import type { RecordedRequest } from '../domain/warc';
 import type { Settings } from '../settings';
 import { ALONE, type Connections } from './connections';
 import { type Deadline, deadline } from './deadline';
 
 export interface FetchedResponse {
   status: number;
+  statusText: string;
   headers: Headers;
+  /** The request as the crawler made it (a WARC's request record). */
+  request: RecordedRequest;
   /** The body as received after content decoding, at most maxBodyBytes. */
   body: Uint8Array;
   /** When the response headers arrived (epoch ms): the server has surely seen the request by then. */
@@ -166,6 +170,8 @@ export async function fetchOnce(
   const controller = new AbortController();
   const timing: { timer?: Deadline } = {};
   const timeoutMs = settings.fetchTimeoutMs;
+  const headers = { 'user-agent': settings.userAgent, accept: ACCEPT, ...extraHeaders };
+  const request: RecordedRequest = { method: 'GET', headers: Object.entries(headers) };
   try {
     let response: Response;
     try {
@@ -174,19 +180,20 @@ export async function fetchOnce(
         return connections.fetch(url, {
           redirect: 'manual',
           signal: controller.signal,
-          headers: { 'user-agent': settings.userAgent, accept: ACCEPT, ...extraHeaders },
+          headers,
         });
       });
     } catch (error) {
       throw new NetworkError(await networkFailure(url, error, controller.signal.aborted, timeoutMs));
     }
     const respondedAt = Date.now();
+    const head = { status: response.status, statusText: response.statusText, headers: response.headers, request };
     let body: Uint8Array;
     try {
       body = await readBody(response, settings.maxBodyBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
-        error.response = { status: response.status, headers: response.headers, respondedAt };
+        error.response = { ...head, respondedAt };
         throw error;
       }
       throw new NetworkError(
@@ -201,7 +208,7 @@ export async function fetchOnce(
         ? classifyOriginError(530, new TextDecoder().decode(body), new URL(url).hostname)
         : undefined;
     if (origin) throw new NetworkError(origin);
-    return { status: response.status, headers: response.headers, body, respondedAt };
+    return { ...head, body, respondedAt };
   } finally {
     timing.timer?.clear();
   }

@@ -7,6 +7,7 @@ import { normalizeUrl } from '../domain/normalize';
 import { isPdf, pdfTitle } from '../domain/pdf';
 import { isFinal } from '../domain/url-life';
 import type { PreviousVersion } from '../storage/d1/pages';
+import { encodeExchange } from '../storage/exchange';
 import { encodeRecord } from '../storage/records';
 import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';
 import { fromCache } from './cache';
@@ -148,9 +149,19 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
     case 'ok': {
       const processed = await readBody(job, page, response.body);
       if (job.deps.recrawl !== undefined) page.change = await changeOf(job, page, previous);
-      return processed;
+      return withExchange(processed, response);
     }
   }
+}
+
+/** A page whose body is stored keeps the exchange it was fetched with beside it (a WARC's request and response). */
+function withExchange(processed: Processed, response: FetchedResponse): Processed {
+  if (processed.body === undefined) return processed;
+  const { request, status, statusText, headers } = response;
+  return {
+    ...processed,
+    exchange: encodeExchange({ request, response: { status, statusText, headers: [...headers] } }),
+  };
 }
 
 /**

@@ -34,6 +34,7 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
   const plain = spec ? await extracted(job, page, body, spec) : await discovered(job, page, body);
   const step = await renderStep(job, page, () => pageNeed(body, page.contentType, page.wordCount ?? null));
   if (step.kind === 'requeue') return step.processed;
+  if (step.kind === 'failed') return finish(job, { kind: 'failed', fetched: true, reason: step.reason }, { page });
   const read =
     step.kind === 'rendered'
       ? withWarnings(page, await readRendered(job, page, step, spec), step.warnings)

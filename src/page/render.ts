@@ -1,6 +1,13 @@
 import type { HTTPRequest, Page } from '@cloudflare/puppeteer';
 import type { PrivateAllowance } from '../domain/address';
-import { type Action, MAX_WAIT_FOR_MS, requestVerdict, type Screenshot, type WaitFor } from '../domain/render';
+import {
+  type Action,
+  actionFailed,
+  MAX_WAIT_FOR_MS,
+  requestVerdict,
+  type Screenshot,
+  type WaitFor,
+} from '../domain/render';
 import { sleep } from '../lib/sleep';
 
 export interface RenderRequest {
@@ -27,7 +34,9 @@ export type Rendered =
       warnings: string[];
     }
   /** The page itself could not be rendered (it never loaded, its scripts hang): stored unrendered. */
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string }
+  /** One of the actions could not be done (no element matches its selector, a wait ran out): the page is not read. */
+  | { kind: 'actionFailed'; reason: string };
 
 /** After load, the page is taken once its network has been idle this long and its text stops changing. */
 const NETWORK_IDLE_MS = 300;
@@ -77,7 +86,8 @@ export async function renderIn(page: Page, request: RenderRequest): Promise<Rend
       'the page did not load',
     );
     await settle(page, request.waitFor, deadline, warnings);
-    for (const action of request.actions) await bounded(act(page, action), deadline, `action ${action.type}`);
+    const failed = await runActions(page, request.actions, deadline);
+    if (failed !== null) return { kind: 'actionFailed', reason: failed };
     const html = await bounded(page.content(), deadline, 'the page did not answer');
     const screenshot = request.screenshot
       ? await bounded(shoot(page, request.screenshot), deadline, 'the screenshot did not finish')
@@ -147,10 +157,36 @@ async function settle(page: Page, waitFor: WaitFor | null, deadline: number, war
   }
 }
 
-async function act(page: Page, action: Action): Promise<void> {
+/** Does the actions in order; the first that cannot be done stops them: why, naming it (null: all were done). */
+async function runActions(page: Page, actions: readonly Action[], deadline: number): Promise<string | null> {
+  for (const [index, action] of actions.entries()) {
+    // A wait for a selector has what is left of the render, the time to read the page kept back.
+    const waitMs = Math.max(0, Math.min(MAX_WAIT_FOR_MS, deadline - READ_RESERVE_MS - Date.now()));
+    try {
+      await bounded(act(page, action, waitMs), deadline, 'the render ran out of time');
+    } catch (error) {
+      if (!page.browser().isConnected()) throw error;
+      return actionFailed(index, actions.length, action, whyActionFailed(action, error, waitMs));
+    }
+  }
+  return null;
+}
+
+/** What went wrong, in the caller's terms: the selector matched nothing, or did not appear in time. */
+function whyActionFailed(action: Action, error: unknown, waitMs: number): string {
+  const message = messageOf(error);
+  if (!('selector' in action) || action.selector === undefined) return message;
+  const selector = JSON.stringify(action.selector);
+  const timedOut = error instanceof Error && error.name === 'TimeoutError';
+  if (action.type === 'wait' && timedOut) return `${selector} did not appear within ${waitMs} ms`;
+  if (/no (element|node) found/i.test(message)) return `no element matches ${selector}`;
+  return message;
+}
+
+async function act(page: Page, action: Action, waitMs: number): Promise<void> {
   switch (action.type) {
     case 'wait':
-      if (action.selector !== undefined) await page.waitForSelector(action.selector, { timeout: MAX_WAIT_FOR_MS });
+      if (action.selector !== undefined) await page.waitForSelector(action.selector, { timeout: waitMs });
       else await sleep(Math.min(action.milliseconds ?? 0, MAX_WAIT_FOR_MS));
       return;
     case 'click':

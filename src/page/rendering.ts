@@ -1,5 +1,6 @@
 import {
   type Action,
+  actionsNotDone,
   BROWSER_WAIT_TRIES,
   RENDER_TRIES,
   type RenderOptions,
@@ -34,14 +35,24 @@ export type RenderStep =
   | { kind: 'rendered'; why: RenderWhy; html: Uint8Array; screenshot: Uint8Array | null; warnings: string[] }
   /** Wanted, and not to be had: the page is stored as fetched, with this warning. */
   | { kind: 'unrendered'; warning: string }
+  /** Actions were asked for and could not all be done (or the page not rendered to do them): the page fails. */
+  | { kind: 'failed'; reason: string }
   /** A transient fault: the URL goes back to the queue (no attempt used up). */
   | { kind: 'requeue'; processed: Processed };
 
 /**
  * Renders a fetched HTML page in a browser when its crawl says so: always, for a screenshot, or (auto) when `need`
  * finds the plain HTML does not hold the page. A render is a request to the host: it takes a slot of the host gate.
+ * A page given actions (a scrape's) fails when they cannot all be done, rather than being stored unrendered.
  */
 export async function renderStep(job: Job, page: PageRecord, need: () => string | null): Promise<RenderStep> {
+  const step = await renderPage(job, page, need);
+  const actions = job.deps.render?.actions?.length ?? 0;
+  if (step.kind !== 'unrendered' || actions === 0) return step;
+  return { kind: 'failed', reason: actionsNotDone(actions, step.warning) };
+}
+
+async function renderPage(job: Job, page: PageRecord, need: () => string | null): Promise<RenderStep> {
   const render = job.deps.render;
   if (!render) return { kind: 'plain' };
   const screenshot = screenshotOf(render.formats);
@@ -74,6 +85,7 @@ export async function renderStep(job: Job, page: PageRecord, need: () => string 
   await admission.done(
     rendered.kind === 'rendered' && rendered.status ? { status: rendered.status, respondedAt: Date.now() } : undefined,
   );
+  if (rendered.kind === 'actionFailed') return { kind: 'failed', reason: rendered.reason };
   if (rendered.kind === 'failed') return { kind: 'unrendered', warning: `${rendered.reason}; stored as fetched` };
   const html = new TextEncoder().encode(rendered.html);
   page.rendered = why;

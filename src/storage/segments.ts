@@ -1,6 +1,6 @@
 import { concatBytes } from '../domain/bytes';
 import type { UsageMeter } from '../domain/usage';
-import type { ExtractedPage, Processed, Span } from '../types';
+import type { ExtractedPage, Processed, SegmentRange, Span } from '../types';
 import { encodeLinks } from './links';
 
 /** A segment is closed at this size and the next body starts a new one. */
@@ -66,7 +66,8 @@ const bytesOf = ({ r, links }: Parts) =>
   (r.record?.byteLength ?? 0) +
   (links?.byteLength ?? 0) +
   (r.fetchedBody?.byteLength ?? 0) +
-  (r.screenshot?.byteLength ?? 0);
+  (r.screenshot?.byteLength ?? 0) +
+  (r.exchange?.byteLength ?? 0);
 
 /** Results in groups of about `targetBytes` each (a group holds at least one result). */
 function groupsOf(results: readonly Parts[], targetBytes: number): Parts[][] {
@@ -87,7 +88,7 @@ function groupsOf(results: readonly Parts[], targetBytes: number): Parts[][] {
 
 /**
  * Writes one group as one object: every body, then every record, every page's links, every rendered page's HTML as
- * fetched and every screenshot, back to back; points each page at its ranges.
+ * fetched, every screenshot and every HTTP exchange, back to back; points each page at its ranges.
  */
 async function writeGroup(
   bucket: R2Bucket,
@@ -102,7 +103,9 @@ async function writeGroup(
   const links = group.flatMap((p) => (p.links ? [p.links] : []));
   const fetched = group.flatMap(({ r }) => (r.fetchedBody ? [r.fetchedBody] : []));
   const screenshots = group.flatMap(({ r }) => (r.screenshot ? [r.screenshot] : []));
-  const parts = [...bodies, ...records, ...links, ...fetched, ...screenshots];
+  // An exchange is kept only beside a body (its range is in the body's object).
+  const exchanges = group.flatMap(({ r }) => (r.exchange && r.body ? [r.exchange] : []));
+  const parts = [...bodies, ...records, ...links, ...fetched, ...screenshots, ...exchanges];
   const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
   const value = total <= concatMaxBytes ? concatBytes(parts, total) : streamOf(parts, total);
   await bucket.put(key, value, { customMetadata: { crawlId, pages: String(group.length) } });
@@ -113,10 +116,13 @@ async function writeGroup(
   for (const p of group) if (p.links) p.r.page.linksAt = next(p.links);
   for (const { r } of group) if (r.fetchedBody) r.page.fetchedBodyAt = next(r.fetchedBody);
   for (const { r } of group) if (r.screenshot) r.page.screenshotAt = next(r.screenshot);
+  for (const { r } of group) if (r.exchange && r.body) r.page.exchangeAt = rangeOf(next(r.exchange));
 }
 
+const rangeOf = ({ offset, length }: SegmentRange): SegmentRange => ({ offset, length });
+
 /** The spans of parts written back to back into the object `key`: each call, the next part's. */
-function spansIn(key: string): (part: Uint8Array) => Span {
+function spansIn(key: string): (part: Uint8Array) => Span & SegmentRange {
   let offset = 0;
   return (part) => {
     const span = { key, offset, length: part.byteLength };

@@ -1,9 +1,17 @@
 import { concatBytes } from '../domain/bytes';
 import type { UsageMeter } from '../domain/usage';
-import { responseRecord, warcDate, warcinfoRecord } from '../domain/warc';
+import {
+  conversionRecord,
+  requestRecord,
+  responseRecord,
+  warcDate,
+  warcinfoRecord,
+  warcRecordId,
+} from '../domain/warc';
 import { BodyReader } from './bodies';
 import type { CrawlRow } from './d1/crawls';
-import { type StoredPageCursor, storedPages } from './d1/pages';
+import { type StoredPage, type StoredPageCursor, storedPages } from './d1/pages';
+import { decodeExchange } from './exchange';
 
 /** R2 multipart parts: all but the last the same size, at least 5 MiB. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -13,7 +21,10 @@ export interface WarcExport {
   /** The R2 object written. */
   key: string;
   file: string;
-  /** WARC records written (the warcinfo record and one response record per stored body). */
+  /**
+   * WARC records written: the warcinfo record; per stored page its request (when its exchange was recorded) and
+   * response; per rendered page a conversion (the rendered DOM) too.
+   */
   records: number;
   /** Size of the .warc.gz. */
   bytes: number;
@@ -85,14 +96,18 @@ function crawlInfo(crawl: CrawlRow, file: string, now: number): Uint8Array {
       conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
       'edgecrawl-crawl-id': crawl.id,
       'edgecrawl-seeds': crawl.config.seeds.join(' '),
-      description:
-        'Response records hold stored bodies; their HTTP headers are rebuilt from the recorded status, content type, ETag and Last-Modified.',
+      description: [
+        'Request records hold the request as the crawler made it (the runtime may add connection headers, such as Accept-Encoding).',
+        'Response records hold what the server sent: its status line and headers as received, the body as stored, decoded (Content-Encoding, Transfer-Encoding and a Content-Length other than the payload length kept as X-Crawler-* headers).',
+        'Where the exchange was not recorded (a page taken from the page cache, a 304, pages stored before exchanges were kept) the HTTP head is rebuilt from the recorded status, content type, ETag and Last-Modified, and there is no request record.',
+        'A page rendered in a browser adds a conversion record: its rendered DOM (what GET /content answers for it), WARC-Refers-To its response.',
+      ].join(' '),
     },
     now,
   );
 }
 
-/** Adds a response record for every stored page, in storage order; returns the pages whose body is gone. */
+/** Adds the records of every stored page, in storage order; returns the pages whose body is gone. */
 async function addResponses(
   writer: PartWriter,
   reader: BodyReader,
@@ -104,14 +119,44 @@ async function addResponses(
   for (;;) {
     const rows = await storedPages(db, crawlId, cursor, ROWS_PER_QUERY);
     for (const page of rows) {
-      const body = await reader.read(page.bodyAt);
-      if (body === null) missing.push(page.url);
-      else await writer.add(await responseRecord({ ...page, body }));
+      const records = await pageRecords(reader, page);
+      if (records === null) missing.push(page.url);
+      else for (const record of records) await writer.add(record);
     }
     const last = rows.at(-1);
     if (!last || rows.length < ROWS_PER_QUERY) return missing;
     cursor = { key: last.bodyAt.key, offset: last.bodyAt.offset ?? 0, url: last.url };
   }
+}
+
+/**
+ * A page's records: what the server sent as its response (a rendered page's HTML as fetched, not its DOM), preceded
+ * by the request when the exchange was recorded, and for a rendered page the DOM as a conversion record referring to
+ * that response. Null when its stored body is gone.
+ */
+async function pageRecords(reader: BodyReader, page: StoredPage): Promise<Uint8Array[] | null> {
+  const body = await reader.read(page.bodyAt);
+  if (body === null) return null;
+  const exchangeBytes = page.exchangeAt ? await reader.read({ key: page.bodyAt.key, ...page.exchangeAt }) : null;
+  const exchange = exchangeBytes ? decodeExchange(exchangeBytes) : null;
+  const rendered = page.rendered !== null;
+  // What the server sent: the body, or for a rendered page its HTML as fetched (none kept: no response record).
+  const sent = !rendered ? body : page.fetchedBodyAt ? await reader.read(page.fetchedBodyAt) : null;
+  const records: Uint8Array[] = [];
+  const id = warcRecordId();
+  if (sent !== null) {
+    const { url, fetchedAt } = page;
+    if (exchange) records.push(await requestRecord({ url, fetchedAt, recorded: exchange.request, concurrentTo: id }));
+    // Without the recorded head, a rendered page's content type is the DOM's: the fetched HTML's is not known.
+    const contentType = rendered ? 'text/html' : page.contentType;
+    records.push(await responseRecord({ ...page, contentType, body: sent, response: exchange?.response ?? null, id }));
+  }
+  if (rendered) {
+    const contentType = page.contentType ?? 'text/html; charset=utf-8';
+    const refersTo = sent === null ? null : id;
+    records.push(await conversionRecord({ url: page.url, fetchedAt: page.fetchedAt, contentType, body, refersTo }));
+  }
+  return records;
 }
 
 /**

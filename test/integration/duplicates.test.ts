@@ -93,10 +93,12 @@ describe('duplicates', () => {
 
     const row = await getCrawlRow(env.DB, id);
     const warc = await exportWarc(env.BODIES, env.DB, row!);
-    expect(warc).toMatchObject({ records: 45 + 1, missing: [] });
+    // warcinfo, then a request and a response per page stored.
+    expect(warc).toMatchObject({ records: 2 * 45 + 1, missing: [] });
     const object = await env.BODIES.get(warc.key);
     const text = new TextDecoder().decode(gunzipSync(new Uint8Array(await object!.arrayBuffer())));
     expect(text.match(/WARC-Target-URI: \S+\/p\/1\.html\S*/g)).toEqual([
+      `WARC-Target-URI: ${base}p/1.html?ref=canonical`,
       `WARC-Target-URI: ${base}p/1.html?ref=canonical`,
     ]);
   });

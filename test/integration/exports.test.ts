@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { warcExportSchema } from '../../src/api/responses';
 import { sha1Digest } from '../../src/domain/warc';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { exportWarc } from '../../src/storage/warc-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { checkWarcStructure, parseWarcGz } from '../support/warc';
 
 /** RFC 4180 CSV into rows of fields (quoted fields may hold commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
@@ -26,32 +26,6 @@ function parseCsv(text: string): string[][] {
   }
   expect(field === '' && row.length === 0, 'CSV ends with CRLF').toBe(true);
   return rows;
-}
-
-interface WarcRecord {
-  headers: Map<string, string>;
-  block: Uint8Array;
-}
-
-/** Splits an uncompressed WARC file into records, checking each Content-Length and the CRLF CRLF after it. */
-function parseWarc(bytes: Uint8Array): WarcRecord[] {
-  const records: WarcRecord[] = [];
-  const latin = new TextDecoder('latin1');
-  let at = 0;
-  while (at < bytes.length) {
-    const headEnd = latin.decode(bytes.subarray(at, at + 64 * 1024)).indexOf('\r\n\r\n');
-    const lines = latin.decode(bytes.subarray(at, at + headEnd)).split('\r\n');
-    expect(lines[0]).toBe('WARC/1.1');
-    const headers = new Map(
-      lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)] as [string, string]),
-    );
-    const length = Number(headers.get('Content-Length'));
-    const start = at + headEnd + 4;
-    records.push({ headers, block: bytes.subarray(start, start + length) });
-    expect(latin.decode(bytes.subarray(start + length, start + length + 4))).toBe('\r\n\r\n');
-    at = start + length + 4;
-  }
-  return records;
 }
 
 describe('exports', () => {
@@ -149,8 +123,9 @@ describe('exports', () => {
       { file: result.file, bytes: result.bytes, createdAt: expect.any(String), download: result.download },
     ]);
     const stored = (await allPages(id)).filter((p) => p.status === 200);
+    // The warcinfo record, then each page's request and response.
     expect(result).toMatchObject({
-      records: stored.length + 1,
+      records: 2 * stored.length + 1,
       missing: [],
       download: `/v1/crawls/${id}/exports/${result.file}`,
     });
@@ -161,11 +136,16 @@ describe('exports', () => {
     expect(download.headers.get('content-type')).toBe('application/warc');
     const gz = new Uint8Array(await download.arrayBuffer());
     expect(gz.byteLength).toBe(result.bytes);
-    const records = parseWarc(new Uint8Array(gunzipSync(gz)));
+    const records = parseWarcGz(gz);
+    checkWarcStructure(records);
     expect(records[0]!.headers.get('WARC-Type')).toBe('warcinfo');
     expect(new TextDecoder().decode(records[0]!.block)).toContain(`edgecrawl-crawl-id: ${id}`);
-    const responses = records.slice(1);
+    const responses = records.filter((r) => r.headers.get('WARC-Type') === 'response');
     expect(responses.map((r) => r.headers.get('WARC-Target-URI')).sort()).toEqual(stored.map((p) => p.url).sort());
+    const requests = records.filter((r) => r.headers.get('WARC-Type') === 'request');
+    expect(requests.map((r) => r.headers.get('WARC-Concurrent-To'))).toEqual(
+      responses.map((r) => r.headers.get('WARC-Record-ID')),
+    );
     for (const record of responses) {
       const url = record.headers.get('WARC-Target-URI')!;
       expect(record.headers.get('WARC-Type')).toBe('response');
@@ -177,9 +157,39 @@ describe('exports', () => {
       const content = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}`);
       expect(payload, url).toEqual(new Uint8Array(await content.arrayBuffer()));
       expect(record.headers.get('WARC-Payload-Digest')).toBe(await sha1Digest(payload));
-      expect(http).toContain(`HTTP/1.1 200 OK\r\nContent-Type: ${content.headers.get('content-type')}`);
-      expect(http).toContain(`Content-Length: ${payload.byteLength}`);
+      // The head the server sent (names as the runtime gives them), the payload's length last.
+      expect(http).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(http).toContain(`\r\ncontent-type: ${content.headers.get('content-type')}\r\n`);
+      expect(http).toMatch(new RegExp(`\r\nContent-Length: ${payload.byteLength}$`));
     }
+  });
+
+  it('a response sent gzip-encoded: the payload as stored (decoded) under the headers received, made true of it', async () => {
+    const url = `${site()}/t/${namespace()}/faults/gzipped.html`;
+    const id = await createCrawl({ seeds: [url], maxDepth: 0 });
+    await waitForCrawl(id);
+    const res = await api(`/v1/crawls/${id}/exports`, { method: 'POST' });
+    const written = warcExportSchema.parse(await res.json());
+    const records = parseWarcGz(new Uint8Array(await (await api(written.download)).arrayBuffer()));
+    checkWarcStructure(records);
+    expect(records.map((r) => r.headers.get('WARC-Type'))).toEqual(['warcinfo', 'request', 'response']);
+    const block = records[2]!.block;
+    const split = new TextDecoder('latin1').decode(block).indexOf('\r\n\r\n');
+    const head = new TextDecoder('latin1').decode(block.subarray(0, split)).split('\r\n');
+    const payload = block.subarray(split + 4);
+    const stored = new Uint8Array(
+      await (await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}`)).arrayBuffer(),
+    );
+    expect(payload).toEqual(stored);
+    expect(new TextDecoder().decode(payload)).toContain('squeezed squeezed');
+    const names = head.slice(1).map((l) => l.slice(0, l.indexOf(':')).toLowerCase());
+    expect(names).not.toContain('content-encoding');
+    expect(head).toContain('x-crawler-content-encoding: gzip');
+    // The length on the wire (compressed) is kept aside; the Content-Length is the payload's.
+    const wire = head.find((l) => l.startsWith('x-crawler-content-length: '));
+    expect(Number(wire?.split(': ')[1])).toBeLessThan(payload.byteLength);
+    expect(head.at(-1)).toBe(`Content-Length: ${payload.byteLength}`);
+    expect(names.filter((n) => n === 'content-length')).toHaveLength(1);
   });
 
   it('uploads a large WARC in equal parts, reads a large segment by ranges, and names pages whose body is gone', async () => {
@@ -218,7 +228,10 @@ describe('exports', () => {
       },
     } as unknown as R2Bucket;
     const parted = await exportWarc(bucket, env.DB, crawl, { partBytes: 5 * 1024 * 1024 });
-    expect(parted).toMatchObject({ records: stored.length + 1, missing: [] });
+    // The warcinfo record; a request and a response per page the crawl fetched; the two rows added here have no
+    // recorded exchange: a response alone, its head rebuilt.
+    const recordsOf = (pages: number) => 2 * pages - 2 + 1;
+    expect(parted).toMatchObject({ records: recordsOf(stored.length), missing: [] });
     expect(parted.bytes).toBeGreaterThan(3 * 5 * 1024 * 1024);
     // R2 wants every part but the last of one size.
     expect(partSizes.length).toBeGreaterThanOrEqual(4);
@@ -226,12 +239,17 @@ describe('exports', () => {
     expect(partSizes.reduce((a, b) => a + b, 0)).toBe(parted.bytes);
     const object = await env.BODIES.get(parted.key);
     expect(object!.size).toBe(parted.bytes);
-    const records = parseWarc(new Uint8Array(gunzipSync(new Uint8Array(await object!.arrayBuffer()))));
-    expect(records).toHaveLength(stored.length + 1);
+    const records = parseWarcGz(new Uint8Array(await object!.arrayBuffer()));
+    checkWarcStructure(records);
+    expect(records).toHaveLength(recordsOf(stored.length));
     for (const [i, name] of ['big-0.bin', 'big-1.bin'].entries()) {
-      const record = records.find((r) => r.headers.get('WARC-Target-URI') === `${base}${name}`)!;
-      const split = new TextDecoder('latin1').decode(record.block.subarray(0, 1000)).indexOf('\r\n\r\n');
-      expect(record.block.subarray(split + 4)).toEqual(segment.subarray(i * half, (i + 1) * half));
+      const [record, ...more] = records.filter((r) => r.headers.get('WARC-Target-URI') === `${base}${name}`);
+      expect(more).toEqual([]);
+      const split = new TextDecoder('latin1').decode(record!.block.subarray(0, 1000)).indexOf('\r\n\r\n');
+      expect(record!.block.subarray(split + 4)).toEqual(segment.subarray(i * half, (i + 1) * half));
+      expect(new TextDecoder().decode(record!.block.subarray(0, split))).toBe(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${half}`,
+      );
     }
 
     // A segment deleted behind D1's back: its pages are reported, the rest exported.
@@ -250,6 +268,6 @@ describe('exports', () => {
     await env.BODIES.delete(key);
     const partial = await exportWarc(env.BODIES, env.DB, crawl, { now: Date.now() + 1000 });
     expect([...partial.missing].sort()).toEqual(lost);
-    expect(partial.records).toBe(stored.length + 1 - lost.length);
+    expect(partial.records).toBe(recordsOf(stored.length) - 2 * lost.length);
   });
 });

@@ -239,4 +239,51 @@ describe('rendering options are validated', () => {
     expect(body.rendered).toBe('always');
     expect(body.markdown).toContain('app-1-token');
   });
+
+  it('a scrape whose action cannot be done fails, naming the action and its selector, and stores nothing', async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/spa/app-1.html`;
+    const click = await api('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url, actions: [{ type: 'scroll' }, { type: 'click', selector: '#nope' }], maxAge: 0 }),
+    });
+    expect(click.status).toBe(422);
+    expect(await click.json()).toEqual({
+      error: {
+        code: 'action_failed',
+        message: 'action 2 of 2 (click "#nope") could not be done: no element matches "#nope"; the page was not read',
+      },
+    });
+    // A wait for a selector that never appears runs out within the render's time, and says so.
+    const started = Date.now();
+    const wait = await api('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url, actions: [{ type: 'wait', selector: '.never' }], maxAge: 0 }),
+    });
+    expect(wait.status).toBe(422);
+    const { error } = (await wait.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('action_failed');
+    expect(error.message).toMatch(
+      /^action 1 of 1 \(wait for "\.never"\) could not be done: "\.never" did not appear within \d+ ms/,
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+    // Neither failed scrape left a copy for the page cache: the next scrape fetches the page.
+    const next = await scrape({ url, extract: { formats: ['markdown'] } });
+    expect(next.status).toBe(200);
+    expect((next.body as ScrapeView & { cached: boolean }).cached).toBe(false);
+  });
+
+  it('a scrape whose page cannot be rendered does not answer it unrendered when it asked for actions', async () => {
+    const url = `${site()}/t/${namespace()}/spa/hang.html`;
+    const res = await api('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url, actions: [{ type: 'click', selector: 'a' }] }),
+    });
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(res.status, JSON.stringify(body)).toBe(502);
+    expect(body.error.code).toBe('render_failed');
+    expect(body.error.message).toMatch(
+      /^the page could not be rendered, so its action was not done: render: .*timed out/,
+    );
+  });
 });

@@ -12,7 +12,8 @@
  *   faults            what a hostile or broken server does: connection resets (once, always), a hang before
  *                     the headers and one in the middle of the body, a 64 MiB body, gzip and brotli bombs,
  *                     a redirect loop, redirects to file: and to refused loopback addresses (127.0.0.77
- *                     in three spellings). Bytes written per path: GET /__sent/<ns>.
+ *                     in three spellings). Bytes written per path: GET /__sent/<ns>. Not linked, not a fault:
+ *                     gzipped.html, a page sent gzip-encoded with its Content-Length (a WARC keeps its headers).
  *   mapped            pages found only through sitemaps: robots.txt (registered by the test) names index.xml,
  *                     a sitemap index of a plain and a gzipped sitemap.
  *   atlas-<n>         for POST /v1/map: a start page with links, index.xml (a plain and a gzipped sitemap, with
@@ -177,6 +178,14 @@ function faults(ns: string, rest: string, req: http.IncomingMessage, res: http.S
     case 'ok.html':
       html('fine');
       return true;
+    case 'gzipped.html': {
+      const body = zlib.gzipSync(
+        `<html><head><title>Gzipped</title></head><body>${'squeezed '.repeat(200)}</body></html>`,
+      );
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(body);
+      return true;
+    }
     case 'reset-once':
       if (resetServed.has(key)) html('fine the second time');
       else {

@@ -17,7 +17,12 @@
  */
 type Reply = { status: number; headers?: Record<string, string>; body?: string };
 
-const html = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
+/** An HTML page, with a header of the site's own (a WARC's response record must carry what the server sent). */
+const html = (body: string): Reply => ({
+  status: 200,
+  headers: { 'content-type': 'text/html; charset=utf-8', 'x-served-by': 'spa-site' },
+  body,
+});
 const words = (token: string) =>
   `<p>The page ${token} says enough in plain words to be read as its own main content by the crawler and scored.</p>`;
 

@@ -11,7 +11,14 @@ import {
   renewed,
   tidy,
 } from '../../src/domain/browser-pool';
-import { renderWhy, requestVerdict, screenshotOf } from '../../src/domain/render';
+import {
+  actionFailed,
+  actionFailureOf,
+  actionsNotDone,
+  renderWhy,
+  requestVerdict,
+  screenshotOf,
+} from '../../src/domain/render';
 
 const page = { url: 'https://shop.example/p/1', screenshot: false, allowPrivate: false };
 const req = (url: string, resourceType = 'script', mainFrameNavigation = false) => ({
@@ -90,6 +97,31 @@ describe('renderWhy: whether a fetched page goes to the browser', () => {
     expect(screenshotOf(['markdown'])).toBeNull();
     expect(screenshotOf(['screenshot'])).toEqual({ fullPage: false });
     expect(screenshotOf(['screenshot', 'screenshot@fullPage'])).toEqual({ fullPage: true });
+  });
+});
+
+describe("why a scrape's actions were not done", () => {
+  it('names the action, and tells an action that failed from a page that was not rendered', () => {
+    const cases = [
+      [actionFailed(0, 3, { type: 'click', selector: 'a[href="/x"]' }, 'no element matches it'), 'action'],
+      [actionFailed(1, 2, { type: 'wait', selector: '.list' }, '".list" did not appear within 10 ms'), 'action'],
+      [actionFailed(0, 1, { type: 'wait', milliseconds: 500 }, 'timed out'), 'action'],
+      [actionsNotDone(1, 'render: the page did not load (timed out)'), 'render'],
+      [actionsNotDone(4, 'browser: disconnected; gave up rendering after 3 tries'), 'render'],
+      ['render: the page did not load (timed out); stored as fetched', null],
+      ['http 404', null],
+    ] as const;
+    for (const [reason, kind] of cases) expect(actionFailureOf(reason), reason).toBe(kind);
+    expect(cases[0][0]).toBe(
+      'action 1 of 3 (click "a[href=\\"/x\\"]") could not be done: no element matches it; the page was not read',
+    );
+    expect(cases[2][0]).toContain('(wait 500 ms)');
+    expect(cases[3][0]).toBe(
+      'the page could not be rendered, so its action was not done: render: the page did not load (timed out)',
+    );
+    expect(cases[4][0]).toMatch(/^the page could not be rendered, so its 4 actions were not done: /);
+    expect(actionFailed(0, 1, { type: 'press', key: 'Enter' }, 'x')).toContain('(press Enter)');
+    expect(actionFailed(0, 1, { type: 'type', selector: '#q', text: 'hi' }, 'x')).toContain('(type into "#q")');
   });
 });
 

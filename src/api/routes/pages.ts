@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { encodeCursor } from '../../domain/cursor';
 import { normalizeUrl } from '../../domain/normalize';
+import { headerValue } from '../../domain/warc';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { filterPages, isFiltered } from '../../storage/d1/page-filters';
 import { getPageView, getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
+import { readExchange } from '../../storage/exchange';
 import { readLinks } from '../../storage/links';
 import { searchText } from '../../storage/page-text';
 import { readRecord, type StoredRecord } from '../../storage/records';
@@ -107,7 +109,7 @@ export const pages = new Hono<CrawlEnv>()
     routeDoc({
       summary: "A page's stored body, or one of its extracted outputs",
       description:
-        'The raw body byte for byte with its Content-Type (a rendered page: its DOM; source=fetched: its HTML as fetched); with format=markdown|text|html, that output of its extraction.',
+        'The stored body byte for byte with its Content-Type (a rendered page: its rendered DOM; source=fetched: the HTML the server sent, with the Content-Type it sent); with format=markdown|text|html, that output of its extraction.',
       tag: 'Pages',
       responses: { 200: bytes('The body or output; X-Edgecrawl-Url names the page', '*/*') },
     }),
@@ -125,7 +127,10 @@ export const pages = new Hono<CrawlEnv>()
       if (source === 'fetched') {
         // A rendered page's HTML as it was fetched, before the browser ran its scripts.
         if (!page.fetchedBodyAt) throw notFound(`${page.url} was not rendered: its stored body is the one fetched`);
-        return spanResponse(c.env.BODIES, page.fetchedBodyAt, page.url, 'text/html');
+        // With the Content-Type the server sent it with, when its exchange was recorded.
+        const exchange = await readExchange(c.env.BODIES, page);
+        const type = exchange ? headerValue(exchange.response.headers, 'content-type') : null;
+        return spanResponse(c.env.BODIES, page.fetchedBodyAt, page.url, type ?? 'text/html');
       }
       if (!page.bodyAt) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
       return spanResponse(c.env.BODIES, page.bodyAt, page.url, page.contentType);

@@ -17,8 +17,14 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
     responses: {
       200: json('The page', scrapeResultSchema),
       403: json('Refused by robots.txt', errorSchema),
-      422: json('Not a page to read (e.g. an HTTP error status)', errorSchema),
-      502: json('The site could not be reached', errorSchema),
+      422: json(
+        'Not a page to read (e.g. an HTTP error status), or an action that could not be done (action_failed: no element matches its selector, a wait ran out; the message names it)',
+        errorSchema,
+      ),
+      502: json(
+        'The site could not be reached, or the page not rendered to do its actions (render_failed)',
+        errorSchema,
+      ),
       503: json('Busy or not configured', errorSchema),
       504: json('The site did not answer in time', errorSchema),
     },

@@ -1,4 +1,4 @@
-import type { PageRecord, Span } from '../../types';
+import type { PageRecord, SegmentRange, Span } from '../../types';
 
 /**
  * The pages table, mapped by name: every field of a PageRecord with the columns it is stored in, how a row's values
@@ -94,6 +94,18 @@ function span(key: string, offset: string, length: string): Stored<Span | null> 
 const warningsColumn = (warnings: readonly string[] | undefined): string | null =>
   warnings && warnings.length > 0 ? JSON.stringify(warnings) : null;
 
+/** A range in the object of the page's body, stored in two columns (NULL: none); its key is the body's r2_key. */
+function range(offset: string, length: string): Stored<SegmentRange | null> {
+  return {
+    columns: [offset, length],
+    read: (row) => {
+      const at = orNull(integer)(row[offset], offset);
+      return at === null ? null : { offset: at, length: integer(row[length], length) };
+    },
+    write: (at) => [at?.offset ?? null, at?.length ?? null],
+  };
+}
+
 /** A page's stored warnings (a JSON array of strings), read back; anything else is no warnings. */
 function parseWarnings(json: string | null): string[] {
   if (json === null) return [];
@@ -133,6 +145,7 @@ const FIELDS: { [F in PageField]: Mapping<F> } = {
   rendered: column('rendered', orNull(text)),
   fetchedBodyAt: span('fetched_key', 'fetched_offset', 'fetched_length'),
   screenshotAt: span('screenshot_key', 'screenshot_offset', 'screenshot_length'),
+  exchangeAt: range('exchange_offset', 'exchange_length'),
   cachedFrom: column('cached_from', orNull(text)),
   duplicateOf: column('duplicate_of', orNull(text)),
   duplicateReason: column('duplicate_reason', duplicateReason),

@@ -115,6 +115,7 @@ const STORED = [
   'rendered',
   'fetchedBodyAt',
   'screenshotAt',
+  'exchangeAt',
   'cachedFrom',
 ] as const;
 
@@ -410,7 +411,10 @@ function withBody<K extends PageField>(page: PageOf<K | 'bodyAt'>): WithBody<K>[
   return bodyAt ? [{ ...page, bodyAt }] : [];
 }
 
-const WARC = ['url', 'status', 'contentType', 'etag', 'lastModified', 'fetchedAt', 'bodyAt'] as const;
+const WARC = [
+  ...(['url', 'status', 'contentType', 'etag', 'lastModified', 'fetchedAt', 'bodyAt'] as const),
+  ...(['rendered', 'fetchedBodyAt', 'exchangeAt'] as const),
+] as const;
 
 /** A page with a stored body: what its WARC record says of it, and where the body is. */
 export type StoredPage = WithBody<(typeof WARC)[number]>;
