@@ -12,7 +12,10 @@ import { SCOPES } from './scope';
  * back with `crawlConfigSchema` (the same fields), and the types and the OpenAPI document are derived from them.
  */
 
-const MAX_SEEDS = 1000;
+export const MAX_SEEDS = 1000;
+/** What to do with more seeds than a crawl takes. */
+export const MORE_SEEDS =
+  "for more, start from a page or a sitemap that lists them (sitemaps: true reads the seeds' sitemaps), or split them over several crawls";
 const MAX_PATTERNS = 100;
 const MAX_IGNORED = 50;
 
@@ -81,7 +84,11 @@ const count = (min: number, max: number) => z.number().int().min(min).max(max).n
 
 /** Every setting of a crawl, each with its validation, default and description. */
 const settings = {
-  seeds: z.array(seedUrlSchema).min(1).max(MAX_SEEDS).describe('Where the crawl starts (absolute http(s) URLs).'),
+  seeds: z
+    .array(seedUrlSchema)
+    .min(1)
+    .max(MAX_SEEDS, `a crawl takes at most ${MAX_SEEDS} seeds; ${MORE_SEEDS}`)
+    .describe(`Where the crawl starts (absolute http(s) URLs, at most ${MAX_SEEDS}).`),
   scope: z.enum(SCOPES).default('same-host').describe('Which discovered links the crawl follows.'),
   include: patterns('URL patterns (globs, or /regex/) a URL must match to be crawled.'),
   exclude: patterns('URL patterns that are never crawled.'),
