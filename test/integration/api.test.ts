@@ -82,6 +82,20 @@ describe('POST /v1/crawls validation', () => {
       /invalid regular expression/,
     ],
     ['an empty pattern', '{"seeds": ["https://example.com/"], "exclude": [""]}', 400, 'invalid_request', /exclude\.0/],
+    [
+      'a /regex/ pattern (regular expressions start with re:)',
+      '{"seeds":["https://example.com/"],"include":["/\\\\/blog\\\\//"]}',
+      400,
+      'invalid_request',
+      /include\.0: pattern "\/\\\\\/blog\\\\\/\/" never matches: patterns are matched against the whole URL.*re:\\\/blog\\\//,
+    ],
+    [
+      'a path glob',
+      '{"seeds":["https://example.com/"],"exclude":["/blog/**"]}',
+      400,
+      'invalid_request',
+      /"\*\*\/blog\/\*\*"/,
+    ],
   ];
   for (const [name, body, status, code, message] of cases) {
     it(`rejects ${name}`, async () => {
