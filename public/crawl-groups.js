@@ -37,7 +37,7 @@ function scopeGroup(reg) {
       'include',
       'Include patterns (one per line)',
       lines('include', 'include', '**/blog/**'),
-      'Globs or /regex/: a URL must match one to be crawled.',
+      'Globs over the whole URL (**/blog/**) or re:<regular expression>: a URL must match one to be crawled.',
     ),
     field(reg, 'exclude', 'Exclude patterns (one per line)', lines('exclude', 'exclude', '**/*.zip')),
     field(reg, 'boost', 'Boost patterns (one per line)', lines('boost', 'boost'), 'Hub pages fetched first.'),

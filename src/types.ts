@@ -36,6 +36,8 @@ export interface CrawlSnapshot {
   counts: Counts;
   /** URLs queued or in flight. */
   pending: number;
+  /** When it last completed or was cancelled (ms since the epoch); null while it runs. */
+  finishedAt: number | null;
 }
 
 /** The body of a frontier queue message. */

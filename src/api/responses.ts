@@ -91,6 +91,7 @@ export const crawlSchema = z
       .describe('A re-extraction (POST /reextract) and its progress.'),
     config: shownConfigSchema,
     createdAt: isoTime,
+    finishedAt: isoTime.nullable().describe('When it completed or was cancelled; null: running.'),
   })
   .meta({ id: 'Crawl' });
 

@@ -2,11 +2,13 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { isRefusedUrl } from '../domain/address';
+import { MAX_SEEDS, MORE_SEEDS } from '../domain/crawl-settings';
 import { decodeCursor } from '../domain/cursor';
 import { readSettings } from '../settings';
 import type { CrawlConfig, Webhook } from '../types';
 import { ApiError, badRequest } from './errors';
 import { withRoutePart } from './openapi/route-doc';
+import { MAX_BODY_BYTES } from './schemas';
 
 /** Turns zod issues into one readable sentence: "seeds.0: Invalid URL; maxPages: Too big". */
 export function describeIssues(error: z.ZodError): string {
@@ -68,15 +70,23 @@ export function jsonInput<S extends z.ZodType<object>>(
   return withRoutePart(handler, { json: schema, jsonOptional: options.emptyBody !== undefined });
 }
 
-/** Rejects request bodies over `maxSize` bytes with a 413 JSON error. */
-export function limitBody(maxSize: number): MiddlewareHandler {
+/** Rejects request bodies over `maxSize` bytes with a 413 JSON error, and what to do instead (`hint`), if said. */
+export function limitBody(maxSize: number, hint?: string): MiddlewareHandler {
   return bodyLimit({
     maxSize,
     onError: () => {
-      throw new ApiError(413, 'payload_too_large', `request body larger than ${maxSize} bytes`);
+      throw new ApiError(
+        413,
+        'payload_too_large',
+        `request body larger than ${maxSize} bytes${hint ? `: ${hint}` : ''}`,
+      );
     },
   });
 }
+
+/** A crawl's body is mostly its seeds: one too large says how many a crawl takes and what to do with more. */
+export const limitCrawlBody = (): MiddlewareHandler =>
+  limitBody(MAX_BODY_BYTES, `a crawl takes at most ${MAX_SEEDS} seeds; ${MORE_SEEDS}`);
 
 /** Decodes a pagination cursor into what `schema` expects; a cursor this API did not make is a 400. */
 export function parseCursor<T>(cursor: string | undefined, schema: z.ZodType<T>): T | null {

@@ -3,7 +3,7 @@ import { DUPLICATE_MODES } from './duplicates';
 import { type ExtractSpec, extractSpecSchema, selectorSchema } from './extract/spec-schema';
 import { normalizeUrl } from './normalize';
 import { MAX_CACHE_AGE_SECONDS } from './page-cache';
-import { compilePattern, PatternError } from './patterns';
+import { checkPattern, compilePattern, PatternError } from './patterns';
 import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from './render';
 import { SCOPES } from './scope';
 
@@ -12,23 +12,33 @@ import { SCOPES } from './scope';
  * back with `crawlConfigSchema` (the same fields), and the types and the OpenAPI document are derived from them.
  */
 
-const MAX_SEEDS = 1000;
+export const MAX_SEEDS = 1000;
+/** What to do with more seeds than a crawl takes. */
+export const MORE_SEEDS =
+  "for more, start from a page or a sitemap that lists them (sitemaps: true reads the seeds' sitemaps), or split them over several crawls";
 const MAX_PATTERNS = 100;
 const MAX_IGNORED = 50;
 
-const patternSchema = z
-  .string()
-  .min(1)
-  .max(1000)
-  .superRefine((value, ctx) => {
-    try {
-      compilePattern(value);
-    } catch (error) {
-      if (error instanceof PatternError) ctx.addIssue({ code: 'custom', message: error.message });
-      else throw error;
-    }
-  });
-const patterns = (description: string) => z.array(patternSchema).max(MAX_PATTERNS).default([]).describe(description);
+/** A URL pattern (domain/patterns.ts): `check` throws a PatternError for one that is refused. */
+const patternSchema = (check: (pattern: string) => void) =>
+  z
+    .string()
+    .min(1)
+    .max(1000)
+    .superRefine((value, ctx) => {
+      try {
+        check(value);
+      } catch (error) {
+        if (error instanceof PatternError) ctx.addIssue({ code: 'custom', message: error.message });
+        else throw error;
+      }
+    });
+/** Patterns as a request gives them (checkPattern), or as a crawl stored them (compilePattern: an older rule). */
+const patterns = (description: string, check: (pattern: string) => void = checkPattern) =>
+  z.array(patternSchema(check)).max(MAX_PATTERNS).default([]).describe(description);
+
+const PATTERNS =
+  'URL patterns, matched against the whole URL: globs (https://example.com/blog/**, **/*.pdf; * stops at a /, ** does not) or a regular expression after re: (re:/blog/\\d+$).';
 
 /** An absolute http(s) URL, normalized. */
 export const seedUrlSchema = z
@@ -81,10 +91,14 @@ const count = (min: number, max: number) => z.number().int().min(min).max(max).n
 
 /** Every setting of a crawl, each with its validation, default and description. */
 const settings = {
-  seeds: z.array(seedUrlSchema).min(1).max(MAX_SEEDS).describe('Where the crawl starts (absolute http(s) URLs).'),
+  seeds: z
+    .array(seedUrlSchema)
+    .min(1)
+    .max(MAX_SEEDS, `a crawl takes at most ${MAX_SEEDS} seeds; ${MORE_SEEDS}`)
+    .describe(`Where the crawl starts (absolute http(s) URLs, at most ${MAX_SEEDS}).`),
   scope: z.enum(SCOPES).default('same-host').describe('Which discovered links the crawl follows.'),
-  include: patterns('URL patterns (globs, or /regex/) a URL must match to be crawled.'),
-  exclude: patterns('URL patterns that are never crawled.'),
+  include: patterns(`${PATTERNS} A URL must match one to be crawled.`),
+  exclude: patterns(`${PATTERNS} A URL that matches one is never crawled.`),
   maxDepth: count(0, 10_000).default(null).describe('Links followed from a seed; null: no limit.'),
   maxPages: count(1, 100_000_000).default(null).describe('Pages fetched at most; null: no limit.'),
   hostIntervalMs: count(0, 600_000)
@@ -93,7 +107,7 @@ const settings = {
   hostConcurrency: count(1, 256).default(null).describe('Requests in flight to one host at most; null: the default.'),
   sitemaps: z.boolean().default(false).describe("Read the seeds' sitemaps (robots.txt Sitemap lines, /sitemap.xml)."),
   priority: z.enum(['high', 'normal']).default('normal').describe('high: ahead of normal work already queued.'),
-  boost: patterns('URL patterns of hub pages fetched ahead of the rest of the crawl.'),
+  boost: patterns(`${PATTERNS} Hub pages fetched ahead of the rest of the crawl.`),
   webhook: webhookSchema
     .nullable()
     .default(null)
@@ -160,6 +174,9 @@ export const crawlSettingsSchema = crawlSettingsObject
 export const crawlConfigSchema = z
   .object({
     ...settings,
+    include: patterns('', compilePattern),
+    exclude: patterns('', compilePattern),
+    boost: patterns('', compilePattern),
     /**
      * Set by the scheduler (never by the API): the crawl is a recrawl, tracking what changed. With a previous
      * crawl id, requests are conditional on what that crawl fetched; `true` for a schedule's first run.

@@ -1,13 +1,15 @@
 /**
  * URL patterns for `include` / `exclude`, matched against the whole normalized URL.
  *
- * Glob syntax (the default):
+ * Glob syntax (the default), against the whole URL, so a glob starts with `http://`, `https://` or a `*`; one that
+ * cannot (`/blog/**`, `example.com/**`, a `/regex/`) is refused, saying how to write it:
  *   `**`  any run of characters, "/" included
  *   `*`   any run of characters except "/"
  *   everything else is literal ("?" and "." included, so query strings can be written as they are)
  *   e.g. `https://example.com/blog/**`, `**\/*.pdf`, `https://*.example.com/**`
  * Regular expressions: a pattern starting with `re:` is a JavaScript regular expression,
- *   tested with RegExp.test (unanchored), e.g. `re:\\?page=\\d+$`.
+ *   tested with RegExp.test (unanchored), e.g. `re:\\?page=\\d+$`. There is no other regex syntax (`/.../` is refused).
+ * A glob's scheme and host are compared in lower case (normalized URLs have them so); its path as written.
  */
 
 export type UrlMatcher = (url: string) => boolean;
@@ -29,12 +31,45 @@ export function compilePattern(pattern: string): UrlMatcher {
     return (url) => re.test(url);
   }
   if (pattern.length === 0) throw new PatternError('empty pattern');
-  const source = pattern
+  const source = lowerOrigin(pattern)
     .split('**')
     .map((part) => part.split('*').map(escapeRegExp).join('[^/]*'))
     .join('.*');
   const re = new RegExp(`^${source}$`);
   return (url) => re.test(url);
+}
+
+/**
+ * Checks a pattern a request gives: it compiles, and a glob can match a URL at all. Stored crawls are read with
+ * compilePattern alone, so that one stored before this check still reads (and matches as it did: nothing).
+ */
+export function checkPattern(pattern: string): void {
+  compilePattern(pattern);
+  if (!pattern.startsWith('re:') && !canMatchUrl(lowerOrigin(pattern))) throw new PatternError(neverMatches(pattern));
+}
+
+/** A glob's scheme and host in lower case, as every normalized URL has them; its path as it is. */
+function lowerOrigin(glob: string): string {
+  const origin = /^[a-z*]+:\/\/[^/]*/i.exec(glob)?.[0] ?? '';
+  return origin.toLowerCase() + glob.slice(origin.length);
+}
+
+/** Whether a glob's text before its first `*` can start a URL: `http://` or `https://`, a beginning of them, or none. */
+function canMatchUrl(glob: string): boolean {
+  const head = glob.split('*')[0] ?? '';
+  return ['http://', 'https://'].some((scheme) => scheme.startsWith(head) || head.startsWith(scheme));
+}
+
+/** Why a glob never matches, and how to write what was meant. */
+function neverMatches(pattern: string): string {
+  const regex = /^\/(.+)\/$/.exec(pattern)?.[1];
+  const instead = regex
+    ? `for a regular expression write re:${regex}`
+    : `write ${JSON.stringify(`**/${pattern.replace(/^\/+/, '')}`)} to match it anywhere, or start with https://`;
+  return (
+    `pattern ${JSON.stringify(pattern)} never matches: patterns are matched against the whole URL ` +
+    `(https://example.com/blog/**, **/*.pdf), a regular expression starts with re: (re:/blog/\\d+); ${instead}`
+  );
 }
 
 /** True when `url` passes: matches some include (if any are given) and no exclude. */

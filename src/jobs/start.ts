@@ -1,4 +1,5 @@
 import { UsageMeter } from '../domain/usage';
+import { sleep } from '../lib/sleep';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { enqueueTasks } from '../queues/frontier';
@@ -25,8 +26,41 @@ export async function startCrawl(env: Env, config: CrawlConfig, origin: { schedu
     log('error', 'crawl start failed', { crawlId: id, error: String(error) });
     throw new CrawlStartError('could not start the crawl; try again');
   }
-  // If this send fails the seeds stay queued in the Durable Object and its sweeper re-sends them.
-  await enqueueTasks(env, id, config, seeds, undefined, meter);
+  // From here the crawl exists: nothing may answer an error, or a client that tries again starts a second crawl.
+  await sendSeeds(env, id, config, seeds, meter);
   await reportUsage(env.CRAWL, id, meter);
   return id;
+}
+
+/** Sends of the seeds tried before leaving them to the sweeper; waits of 100 and 400 ms between. */
+const SEND_ATTEMPTS = 3;
+
+/**
+ * Sends the seeds' messages, trying again on a failure (a send is safe to repeat: the seen-set hands each URL to one
+ * message). If every try fails, the seeds stay queued in the crawl's Durable Object, whose sweeper re-sends them once
+ * the crawl has been quiet for STALL_AFTER_MS: the crawl starts late, never twice.
+ */
+async function sendSeeds(
+  env: Env,
+  id: string,
+  config: CrawlConfig,
+  seeds: FrontierEntry[],
+  meter: UsageMeter,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await enqueueTasks(env, id, config, seeds, undefined, meter);
+      return;
+    } catch (error) {
+      if (attempt >= SEND_ATTEMPTS) {
+        log('error', 'seeds not sent; the sweeper re-sends them', {
+          crawlId: id,
+          attempts: attempt,
+          error: String(error),
+        });
+        return;
+      }
+      await sleep(100 * 4 ** (attempt - 1));
+    }
+  }
 }

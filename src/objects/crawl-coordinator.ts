@@ -168,7 +168,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const id = this.meta.id;
     if (id === null) return null;
     const { pending, ...counts } = this.ledger.counters;
-    return { id, status: this.mirror.status, counts, pending };
+    return { id, status: this.mirror.status, counts, pending, finishedAt: this.mirror.finishedAt };
   }
 
   /**

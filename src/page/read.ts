@@ -31,14 +31,16 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
     return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, links: [], body });
   }
   const spec = job.deps.extract;
+  // What was said of the page before it was read stays said, whatever reading adds.
+  const earlier = page.warnings ?? [];
   const plain = spec ? await extracted(job, page, body, spec) : await discovered(job, page, body);
   const step = await renderStep(job, page, () => pageNeed(body, page.contentType, page.wordCount ?? null));
   if (step.kind === 'requeue') return step.processed;
   if (step.kind === 'failed') return finish(job, { kind: 'failed', fetched: true, reason: step.reason }, { page });
   const read =
     step.kind === 'rendered'
-      ? withWarnings(page, await readRendered(job, page, step, spec), step.warnings)
-      : withWarnings(page, plain, step.kind === 'unrendered' ? [step.warning] : []);
+      ? withWarnings(page, await readRendered(job, page, step, spec), [...earlier, ...step.warnings])
+      : withWarnings(page, plain, [...earlier, ...(step.kind === 'unrendered' ? [step.warning] : [])]);
   const { candidates, canonical } = linksToFollow(job, read);
   const rendered =
     step.kind === 'rendered'
@@ -87,15 +89,17 @@ async function readRendered(
   return spec ? extracted(job, page, step.html, spec) : discovered(job, page, step.html);
 }
 
-/** What rendering says of a page, added to its warnings (its record's too, encoded again, when it has one). */
-function withWarnings(page: PageRecord, read: Read, warnings: string[]): Read {
-  if (warnings.length === 0) return read;
-  if (!read.result) {
-    page.warnings = [...(page.warnings ?? []), ...warnings];
-    return read;
-  }
-  read.result.record.warnings.push(...warnings);
-  return { ...read, record: applyExtract(page, read.result) };
+/**
+ * The page's warnings, all of them once: `others` (said before reading, and by rendering), then what reading said
+ * (a failed extraction, links that could not be parsed), then its extraction record's; the record, when there is one,
+ * encoded with them all.
+ */
+function withWarnings(page: PageRecord, read: Read, others: string[]): Read {
+  const said = [...others, ...read.warnings];
+  if (said.length === 0) return read;
+  if (read.result) return { ...read, record: applyExtract(page, read.result, said) };
+  page.warnings = said;
+  return read;
 }
 
 /** Links and title by streaming the page (no DOM); a page the parser gives up on keeps no links and says why. */
@@ -103,17 +107,20 @@ async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promis
   try {
     const parsed = await discoverLinks(body, page.contentType, job.task.url);
     page.title = parsed.title;
-    return { links: parsed.links, canonical: parsed.canonical };
+    return { links: parsed.links, canonical: parsed.canonical, warnings: [] };
   } catch (error) {
-    page.warnings = [...(page.warnings ?? []), `links: the page could not be parsed (${messageOf(error)})`];
-    return { links: [], canonical: null };
+    return { links: [], canonical: null, warnings: [`links: the page could not be parsed (${messageOf(error)})`] };
   }
 }
 
-/** What reading a page found: its links and canonical, and its encoded extraction record when the crawl extracts. */
+/**
+ * What reading a page found: its links and canonical, what it says of the page beyond its extraction record
+ * (`warnings`), and its encoded extraction record when the crawl extracts.
+ */
 interface Read {
   links: string[];
   canonical: string | null;
+  warnings: string[];
   record?: Uint8Array;
   result?: PageExtract;
 }
@@ -129,24 +136,29 @@ async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise
     if (result?.links) {
       page.title = result.summary.title;
       page.contentHash = result.record.contentHash;
-      return { links: result.links, canonical: result.canonical };
+      return { links: result.links, canonical: result.canonical, warnings: [] };
     }
   }
   page.contentHash = await sha256Hex(body);
   return streamLinks(job, page, body);
 }
 
-/** Sets what extraction says of a page on its record row; returns the encoded record to store beside the body. */
-export function applyExtract(page: ExtractedPage, result: PageExtract): Uint8Array {
+/**
+ * Sets what extraction says of a page on its record row, its warnings after `others` (what was said of the page
+ * apart from extracting it); returns the encoded record, with the same warnings, to store beside the body.
+ */
+export function applyExtract(page: ExtractedPage, result: PageExtract, others: readonly string[] = []): Uint8Array {
+  const record =
+    others.length === 0 ? result.record : { ...result.record, warnings: [...others, ...result.record.warnings] };
   Object.assign(page, {
     title: result.summary.title,
     description: result.summary.description,
     language: result.summary.language,
-    wordCount: result.record.wordCount,
-    contentHash: result.record.contentHash,
-    warnings: result.record.warnings,
+    wordCount: record.wordCount,
+    contentHash: record.contentHash,
+    warnings: record.warnings,
   });
-  return encodeRecord(result.record, result.outputs);
+  return encodeRecord(record, result.outputs);
 }
 
 /** The page extracted as the crawl's spec asks; links from the same parse. */
@@ -155,11 +167,11 @@ async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: Ext
   try {
     result = await extractPage(body, page.contentType, job.task.url, spec);
   } catch (error) {
-    page.warnings = [`extract: failed (${messageOf(error)})`];
-    return discovered(job, page, body);
+    const read = await discovered(job, page, body);
+    return { ...read, warnings: [`extract: failed (${messageOf(error)})`, ...read.warnings] };
   }
   const record = applyExtract(page, result);
-  if (result.links !== null) return { links: result.links, canonical: result.canonical, record, result };
+  if (result.links !== null) return { links: result.links, canonical: result.canonical, warnings: [], record, result };
   // Not parsed into a DOM (too large): links by streaming, as without extraction.
   return { ...(await streamLinks(job, page, body)), record, result };
 }

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app';
-import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 async function errorOf(res: Response): Promise<{ status: number; code: string; message: string }> {
   const body = (await res.json()) as { error: { code: string; message: string } };
@@ -82,6 +82,20 @@ describe('POST /v1/crawls validation', () => {
       /invalid regular expression/,
     ],
     ['an empty pattern', '{"seeds": ["https://example.com/"], "exclude": [""]}', 400, 'invalid_request', /exclude\.0/],
+    [
+      'a /regex/ pattern (regular expressions start with re:)',
+      '{"seeds":["https://example.com/"],"include":["/\\\\/blog\\\\//"]}',
+      400,
+      'invalid_request',
+      /include\.0: pattern "\/\\\\\/blog\\\\\/\/" never matches: patterns are matched against the whole URL.*re:\\\/blog\\\//,
+    ],
+    [
+      'a path glob',
+      '{"seeds":["https://example.com/"],"exclude":["/blog/**"]}',
+      400,
+      'invalid_request',
+      /"\*\*\/blog\/\*\*"/,
+    ],
   ];
   for (const [name, body, status, code, message] of cases) {
     it(`rejects ${name}`, async () => {
@@ -93,10 +107,20 @@ describe('POST /v1/crawls validation', () => {
 
   it('rejects too many seeds', async () => {
     const seeds = Array.from({ length: 1001 }, (_, i) => `https://example.com/${i}`);
-    expect(await errorOf(await post(JSON.stringify({ seeds })))).toMatchObject({
-      status: 400,
-      code: 'invalid_request',
-    });
+    const error = await errorOf(await post(JSON.stringify({ seeds })));
+    expect(error).toMatchObject({ status: 400, code: 'invalid_request' });
+    expect(error.message).toMatch(/seeds: a crawl takes at most 1000 seeds; for more, start from a page or a sitemap/);
+  });
+
+  it('names the seed cap when 10,000 seeds are too large a body (413), for crawls and schedules', async () => {
+    const seeds = Array.from({ length: 10_000 }, (_, i) => `https://example.com/products/item-${i}.html`);
+    const error = await errorOf(await post(JSON.stringify({ seeds })));
+    expect(error).toMatchObject({ status: 413, code: 'payload_too_large' });
+    expect(error.message).toMatch(/larger than 262144 bytes: a crawl takes at most 1000 seeds; for more/);
+    const schedule = JSON.stringify({ everySeconds: 86_400, crawl: { seeds } });
+    const res = await api('/v1/schedules', { method: 'POST', body: schedule });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toMatch(/at most 1000 seeds/);
   });
 
   it('rejects a huge body with 413', async () => {
@@ -277,6 +301,27 @@ describe('crawl resources', () => {
     expect(live?.status).toBe('running');
     expect(live?.pending).toBeGreaterThan(0);
     await api(`/v1/crawls/${running}`, { method: 'DELETE' });
+  });
+
+  it('says when a crawl finished: null while it runs, the same time in the crawl, its stats and the list', async () => {
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/pure-2/`] });
+    const started = await getCrawl(id);
+    if (started.status === 'running') expect(started.finishedAt).toBeNull();
+    const ended = await waitForCrawl(id);
+    expect(ended.status).toBe('completed');
+    expect(ended.finishedAt).not.toBeNull();
+    expect(Date.parse(ended.finishedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(ended.createdAt));
+    const stats = (await (await api(`/v1/crawls/${id}/stats`)).json()) as { finishedAt: string | null };
+    expect(stats.finishedAt).toBe(ended.finishedAt);
+    // The list reads D1's row, which the crawl's object updates as it ends.
+    const listed = async () => {
+      const list = (await (await api('/v1/crawls?limit=100')).json()) as {
+        crawls: { id: string; finishedAt: string }[];
+      };
+      return list.crawls.find((c) => c.id === id)?.finishedAt;
+    };
+    await expect.poll(listed, { timeout: 5000 }).toBe(ended.finishedAt);
   });
 
   it('cancel is idempotent and a completed crawl stays completed', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilters, compilePattern, PatternError } from '../../src/domain/patterns';
+import { crawlConfigSchema, crawlSettingsSchema } from '../../src/domain/crawl-settings';
+import { checkPattern, compileFilters, compilePattern, PatternError } from '../../src/domain/patterns';
 import { compileLinkPolicy } from '../../src/domain/policy';
 import { compileScope } from '../../src/domain/scope';
 
@@ -70,6 +71,22 @@ describe('URL patterns', () => {
     expect(compilePattern('https://example.com/?page=*')('https://example.com/?page=2')).toBe(true);
     expect(compilePattern('https://*.example.com/**')('https://docs.example.com/x')).toBe(true);
   });
+  it('refuses a glob that can never match a whole URL, saying how to write it (a /regex/ is not the syntax)', () => {
+    for (const pattern of ['/\\/blog\\//', '/blog/**', 'example.com/**', 'blog', 'ftp://example.com/**']) {
+      expect(() => checkPattern(pattern), pattern).toThrow(PatternError);
+      expect(() => checkPattern(pattern), pattern).toThrow(/matched against the whole URL.*re:/);
+      // A stored crawl's pattern still compiles (and matches nothing, as before).
+      expect(compilePattern(pattern)('https://example.com/blog/')).toBe(false);
+    }
+    expect(() => checkPattern('/\\/blog\\//')).toThrow(/for a regular expression write re:\\\/blog\\\//);
+    for (const pattern of ['**/blog/**', '*://example.com/**', 'http*', 'HTTPS://example.com/**', 'https://**'])
+      expect(() => checkPattern(pattern), pattern).not.toThrow();
+    expect(compilePattern('re:\\/blog\\/')('https://example.com/blog/post')).toBe(true);
+    // URLs are normalized (scheme and host in lower case): so is a glob's scheme and host.
+    expect(compilePattern('HTTPS://Example.COM/Docs/**')('https://example.com/Docs/a')).toBe(true);
+    expect(compilePattern('HTTPS://Example.COM/Docs/**')('https://example.com/docs/a')).toBe(false);
+  });
+
   it('re: patterns are regular expressions; invalid ones throw PatternError', () => {
     expect(compilePattern('re:\\?page=\\d+$')('https://example.com/list?page=12')).toBe(true);
     expect(() => compilePattern('re:(')).toThrow(PatternError);
@@ -101,5 +118,13 @@ describe('link policy', () => {
     expect(policy('https://e.com/a', 3)).toBe(false);
     expect(policy('https://other.com/a', 1)).toBe(false);
     expect(policy('https://e.com/private/x', 1)).toBe(false);
+  });
+});
+
+describe('patterns in requests and in stored crawls', () => {
+  it('refuses a never-matching glob in a request, but still reads a crawl stored with one', () => {
+    const config = { seeds: ['https://example.com/'], include: ['/blog/**'], boost: ['example.com/**'] };
+    expect(crawlSettingsSchema.safeParse(config).success).toBe(false);
+    expect(crawlConfigSchema.parse(config).include).toEqual(['/blog/**']);
   });
 });

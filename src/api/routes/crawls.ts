@@ -8,6 +8,7 @@ import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../sto
 import { deleteErrors } from '../../storage/d1/errors';
 import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
 import { listItem, summariesOf } from '../crawl-list';
+import { endedAt, isoOrNull } from '../crawl-time';
 import { ApiError, badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
@@ -31,7 +32,15 @@ import {
   reextractSchema,
   retryErrorsSchema,
 } from '../schemas';
-import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
+import {
+  assertRequestAllowed,
+  jsonInput,
+  limitBody,
+  limitCrawlBody,
+  parseCursor,
+  presentConfig,
+  queryInput,
+} from '../validate';
 
 /** Crawl jobs: start, list, show, cancel (or purge), and try failed URLs again. */
 export const crawls = new Hono<CrawlEnv>()
@@ -47,7 +56,7 @@ export const crawls = new Hono<CrawlEnv>()
         503: json('It could not be started', errorSchema),
       },
     }),
-    limitBody(MAX_BODY_BYTES),
+    limitCrawlBody(),
     jsonInput(createCrawlSchema),
     async (c) => {
       const config = c.req.valid('json');
@@ -122,6 +131,7 @@ export const crawls = new Hono<CrawlEnv>()
           : {}),
         config: presentConfig(crawl.config),
         createdAt: new Date(crawl.createdAt).toISOString(),
+        finishedAt: isoOrNull(endedAt(snapshot, crawl.finishedAt)),
       });
     },
   )

@@ -13,8 +13,8 @@ import { notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import { json, routeDoc } from '../openapi/route-doc';
 import { scheduleDeletedSchema, scheduleListSchema, scheduleSchema } from '../responses';
-import { createCrawlSchema, keyCursorSchema, MAX_BODY_BYTES } from '../schemas';
-import { assertRequestAllowed, jsonInput, limitBody, parseCursor, presentConfig, queryInput } from '../validate';
+import { createCrawlSchema, keyCursorSchema } from '../schemas';
+import { assertRequestAllowed, jsonInput, limitCrawlBody, parseCursor, presentConfig, queryInput } from '../validate';
 
 /** POST /v1/schedules: when (a cron expression or a period) and the crawl; also what POST /v1/schedules/validate checks. */
 export const createScheduleSchema = z
@@ -89,7 +89,7 @@ export const schedules = new Hono<{ Bindings: Env }>()
       tag: 'Schedules',
       responses: { 201: json('The schedule', scheduleSchema) },
     }),
-    limitBody(MAX_BODY_BYTES),
+    limitCrawlBody(),
     jsonInput(createScheduleSchema),
     async (c) => {
       const body = c.req.valid('json');

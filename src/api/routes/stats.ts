@@ -5,6 +5,7 @@ import type { CrawlRow } from '../../storage/d1/crawls';
 import { failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
 import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../../storage/d1/pages';
 import type { CrawlSnapshot } from '../../types';
+import { endedAt, isoOrNull } from '../crawl-time';
 import { notFound } from '../errors';
 import type { CrawlEnv } from '../load-crawl';
 import { json, routeDoc } from '../openapi/route-doc';
@@ -87,10 +88,11 @@ export const stats = new Hono<CrawlEnv>()
         hostBreakdown(db, crawl.id, BREAKDOWN_ROWS),
       ]);
       if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
+      const finishedAt = endedAt(snapshot, crawl.finishedAt);
       const to =
         snapshot.status === 'running'
           ? now
-          : Math.max(activity.lastAt ?? crawl.createdAt, crawl.finishedAt ?? crawl.createdAt);
+          : Math.max(activity.lastAt ?? crawl.createdAt, finishedAt ?? crawl.createdAt);
       return c.json({
         id: crawl.id,
         status: snapshot.status,
@@ -98,7 +100,7 @@ export const stats = new Hono<CrawlEnv>()
         pending: snapshot.pending,
         cached: activity.cached,
         createdAt: new Date(crawl.createdAt).toISOString(),
-        finishedAt: crawl.finishedAt === null ? null : new Date(crawl.finishedAt).toISOString(),
+        finishedAt: isoOrNull(finishedAt),
         rate: rates(snapshot, activity, query.window, now),
         ...(await series(db, crawl, to, query.interval)),
         statuses,

@@ -5,8 +5,8 @@ import { getCrawl } from '../../storage/d1/crawls';
 import { ApiError, badRequest } from '../errors';
 import { json, routeDoc, withRoutePart } from '../openapi/route-doc';
 import { crawlValidationSchema, scheduleValidationSchema } from '../responses';
-import { createCrawlSchema, MAX_BODY_BYTES } from '../schemas';
-import { limitBody, presentConfig, requestRefusal } from '../validate';
+import { createCrawlSchema } from '../schemas';
+import { limitCrawlBody, presentConfig, requestRefusal } from '../validate';
 import { createScheduleSchema } from './schedules';
 
 type Issue = { path: (string | number)[]; message: string };
@@ -58,7 +58,7 @@ export const validateRoutes = new Hono<{ Bindings: Env }>()
       tag: 'Crawls',
       responses: { 200: json('Whether it is valid', crawlValidationSchema) },
     }),
-    limitBody(MAX_BODY_BYTES),
+    limitCrawlBody(),
     documentsBody(createCrawlSchema),
     async (c) => {
       const parsed = createCrawlSchema.safeParse(await bodyOf(c.req));
@@ -80,7 +80,7 @@ export const validateRoutes = new Hono<{ Bindings: Env }>()
       tag: 'Schedules',
       responses: { 200: json('Whether it is valid', scheduleValidationSchema) },
     }),
-    limitBody(MAX_BODY_BYTES),
+    limitCrawlBody(),
     documentsBody(createScheduleSchema),
     async (c) => {
       const parsed = createScheduleSchema.safeParse(await bodyOf(c.req));

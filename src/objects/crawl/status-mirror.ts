@@ -29,9 +29,17 @@ export class StatusMirror {
     return this.current;
   }
 
-  set(status: CrawlStatus): void {
+  /** Sets the status; an ending is timed (finishedAt), a crawl running again is not finished. */
+  set(status: CrawlStatus, now = Date.now()): void {
     this.current = status;
     this.setMeta('status', status);
+    this.setMeta('finishedAt', status === 'running' ? '' : String(now));
+  }
+
+  /** When the crawl last ended (ms since the epoch), or null while it runs (or for a crawl ended before this was kept). */
+  get finishedAt(): number | null {
+    const at = Number(this.meta('finishedAt') ?? '');
+    return this.current === 'running' || !Number.isFinite(at) || at <= 0 ? null : at;
   }
 
   /** Whether D1 (or the webhook) is still owed the current status. */
@@ -42,7 +50,8 @@ export class StatusMirror {
   /** Pays what is owed; false when something failed (to be tried again). */
   async sync(env: Env, crawlId: string, config: CrawlConfig, summary: CrawlSummary): Promise<boolean> {
     const status = this.current;
-    const now = Date.now();
+    // An ending is told as of when it happened, however late this sync runs.
+    const now = this.finishedAt ?? Date.now();
     const counts = summary.counts;
     try {
       await setCrawlStatus(env.DB, crawlId, status, now, summary);
