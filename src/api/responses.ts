@@ -198,7 +198,13 @@ const extractedSchema = {
 
 export const recordSchema = z
   .object({
-    url: z.string(),
+    url: z.string().describe('The page asked for.'),
+    duplicateOf: z
+      .string()
+      .nullable()
+      .describe(
+        "A duplicate: the URL its content is stored under, whose record this is (status, contentType, fetchedAt and the rest are that page's); null: the page's own record.",
+      ),
     status: z.number().int(),
     contentType: z.string().nullable(),
     fetchedAt: isoTime,

@@ -52,6 +52,7 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
       ...rendered,
       ...(read.record ? { record: read.record } : {}),
       ...(canonical ? { canonical } : {}),
+      ...(read.heading ? { heading: read.heading } : {}),
     },
   );
 }
@@ -109,10 +110,14 @@ async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promis
   }
 }
 
-/** What reading a page found: its links and canonical, and its encoded extraction record when the crawl extracts. */
+/**
+ * What reading a page found: its links and canonical, its encoded extraction record when the crawl extracts, and its
+ * first heading when it was parsed into a DOM.
+ */
 interface Read {
   links: string[];
   canonical: string | null;
+  heading?: string | null;
   record?: Uint8Array;
   result?: PageExtract;
 }
@@ -128,7 +133,7 @@ async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise
     if (result?.links) {
       page.title = result.summary.title;
       page.contentHash = result.record.contentHash;
-      return { links: result.links, canonical: result.canonical };
+      return { links: result.links, canonical: result.canonical, heading: result.summary.heading };
     }
   }
   page.contentHash = await sha256Hex(body);
@@ -158,9 +163,10 @@ async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: Ext
     return discovered(job, page, body);
   }
   const record = applyExtract(page, result);
-  if (result.links !== null) return { links: result.links, canonical: result.canonical, record, result };
+  const { heading } = result.summary;
+  if (result.links !== null) return { links: result.links, canonical: result.canonical, heading, record, result };
   // Not parsed into a DOM (too large): links by streaming, as without extraction.
-  return { ...(await streamLinks(job, page, body)), record, result };
+  return { ...(await streamLinks(job, page, body)), heading, record, result };
 }
 
 async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {

@@ -2,13 +2,13 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pageListSchema } from '../../src/api/responses';
+import { pageListSchema, recordSchema } from '../../src/api/responses';
 import { runDueSchedules } from '../../src/jobs/schedules';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { exportWarc } from '../../src/storage/warc-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import { testConfig } from '../support/fixtures';
-import { COPIES, SHOP_PRODUCTS } from '../support/shop-site';
+import { COPIES, LOOKALIKES, SHOP_PRODUCTS } from '../support/shop-site';
 
 const byUrl = <P extends { url: string }>(pages: readonly P[]) => new Map(pages.map((p) => [p.url, p]));
 
@@ -49,10 +49,25 @@ describe('duplicates', () => {
     expect(pages.get(`${base}gone.html`)).toMatchObject({ status: 200, duplicateOf: null, title: 'Gone' });
     expect(pages.get(`${base}missing.html`)).toMatchObject({ status: 404 });
 
-    // A duplicate has no content of its own.
-    const dup = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${base}p/1.html`)}`);
-    expect(dup.status).toBe(404);
-    await dup.body?.cancel();
+    // Every URL ends as exactly one of stored, duplicate, failed or skipped.
+    const { discovered, stored, duplicates, failed, skipped } = crawl.counts;
+    expect(stored + duplicates + failed + skipped).toBe(discovered);
+
+    // A duplicate answers the content of the page it is a duplicate of, and names it.
+    const kept = `${base}p/1.html?ref=canonical`;
+    const content = async (url: string) => {
+      const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}`);
+      expect(res.status).toBe(200);
+      return {
+        body: await res.text(),
+        url: res.headers.get('x-edgecrawl-url'),
+        of: res.headers.get('x-edgecrawl-duplicate-of'),
+      };
+    };
+    const [asDuplicate, asKept] = [await content(`${base}p/1.html`), await content(kept)];
+    expect(asDuplicate).toEqual({ body: asKept.body, url: kept, of: kept });
+    expect(asKept.of).toBeNull();
+    expect(asDuplicate.body).toContain('Product 1 is a fine thing');
 
     // The listing filters them out, or shows them alone.
     const listed = async (filter: string) => {
@@ -99,6 +114,47 @@ describe('duplicates', () => {
     expect(text.match(/WARC-Target-URI: \S+\/p\/1\.html\S*/g)).toEqual([
       `WARC-Target-URI: ${base}p/1.html?ref=canonical`,
     ]);
+  });
+
+  it("answers a duplicate's record and outputs with the kept page's, naming it", async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown', 'metadata'] } });
+    expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 45, duplicates: 43 });
+    const [duplicate, kept] = [`${base}p/2.html`, `${base}p/2.html?ref=canonical`];
+    const record = async (url: string) => {
+      const res = await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(url)}`);
+      const body: unknown = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      return recordSchema.parse(body);
+    };
+    const [ofDuplicate, ofKept] = [await record(duplicate), await record(kept)];
+    expect(ofKept.duplicateOf).toBeNull();
+    expect(ofDuplicate).toEqual({ ...ofKept, url: duplicate, duplicateOf: kept });
+    expect(ofDuplicate.metadata?.title).toBe('Product 2');
+
+    const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(duplicate)}&format=markdown`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-edgecrawl-duplicate-of')).toBe(kept);
+    expect(await res.text()).toContain('Product 2 is a fine thing');
+
+    // The listing's duplicate of the listing (index.html) is one by content: it answers the listing's markdown too.
+    const index = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${base}index.html`)}&format=markdown`);
+    expect(index.headers.get('x-edgecrawl-duplicate-of')).toBe(base);
+    expect(await index.text()).toContain('Product 40');
+  });
+
+  it('takes pages for duplicates by content only when their text, title and heading are all the same', async () => {
+    const base = `${site()}/t/${namespace()}/lookalikes/`;
+    const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown'] } });
+    const crawl = await waitForCrawl(id);
+    const pages = byUrl(await allPages(id));
+    const duplicateOf = (name: string) => pages.get(`${base}${name}.html`)?.duplicateOf ?? null;
+    // Byte for byte the same: one is a duplicate of the other.
+    expect([duplicateOf('same-1'), duplicateOf('same-2')].filter((d) => d !== null)).toHaveLength(1);
+    // The same main text under their own title, or their own heading, or both: each is a page of its own.
+    for (const name of [...LOOKALIKES.titled, ...LOOKALIKES.headed, ...LOOKALIKES.stock])
+      expect(duplicateOf(name), name).toBeNull();
+    expect(crawl.counts).toMatchObject({ stored: 9, duplicates: 1 });
   });
 
   it('keeps every URL with duplicates: "keep"', async () => {

@@ -1,6 +1,7 @@
 /** The README is the setup guide: it stays short, and its deploy recipe creates what wrangler.toml binds. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { crawlSchema } from '../../src/api/responses';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const readme = read('README.md');
@@ -57,5 +58,11 @@ describe('the README', () => {
   it('links documents that exist', () => {
     for (const [, path] of readme.matchAll(/\]\(((?:docs\/)[^)#]+)/g))
       expect(() => read(path as string), path).not.toThrow();
+  });
+
+  it("states the counts' sum with every final state a URL can end in", () => {
+    const sum = /so then `([a-z +]+) = discovered`/.exec(readme)?.[1] ?? '';
+    const finals = Object.keys(crawlSchema.shape.counts.shape).filter((k) => k !== 'discovered' && k !== 'fetched');
+    expect(sum.split(' + ').sort()).toEqual(finals.sort());
   });
 });

@@ -42,8 +42,17 @@ function errorStatuses(route: DocumentedRoute, doc: RouteDoc): number[] {
 }
 
 function response(schemas: SchemaSet, doc: ResponseDoc): JsonObject {
-  if ('type' in doc)
-    return { description: doc.description, content: { [doc.type]: { schema: { type: 'string', format: 'binary' } } } };
+  if ('type' in doc) {
+    const headers = Object.entries(doc.headers ?? {}).map(([name, description]) => [
+      name,
+      { description, schema: { type: 'string' } },
+    ]);
+    return {
+      description: doc.description,
+      ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+      content: { [doc.type]: { schema: { type: 'string', format: 'binary' } } },
+    };
+  }
   return {
     description: doc.description,
     content: { 'application/json': { schema: schemas.convert(doc.schema, 'output') } },
