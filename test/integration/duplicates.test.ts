@@ -2,8 +2,10 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pageListSchema, recordSchema } from '../../src/api/responses';
+import { pageListSchema, recordSchema, usageSchema } from '../../src/api/responses';
 import { runDueSchedules } from '../../src/jobs/schedules';
+import { ContentClaims } from '../../src/objects/crawl/content-claims';
+import type { CrawlCoordinator } from '../../src/objects/crawl-coordinator';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { exportWarc } from '../../src/storage/warc-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
@@ -157,6 +159,20 @@ describe('duplicates', () => {
     expect(crawl.counts).toMatchObject({ stored: 9, duplicates: 1 });
   });
 
+  it('adds no Durable Object row per stored page', async () => {
+    const pages = 200;
+    const rowsWritten = async (duplicates: 'skip' | 'keep') => {
+      const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/flat-${pages}/`], duplicates });
+      expect((await waitForCrawl(id)).counts).toMatchObject({ stored: pages + 1, duplicates: 0 });
+      const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
+      return usage.operations.durableObjectRowsWritten ?? Number.NaN;
+    };
+    const [skip, keep] = [await rowsWritten('skip'), await rowsWritten('keep')];
+    // What deciding duplicates writes: a row per call that claims new contents (a chunk of 25 pages or more), not
+    // one per page.
+    expect(skip - keep).toBeLessThan(pages / 10);
+  });
+
   it('keeps every URL with duplicates: "keep"', async () => {
     const base = `${site()}/t/${namespace()}/shop/`;
     const id = await createCrawl({ seeds: [base], duplicates: 'keep' });
@@ -236,9 +252,42 @@ describe('duplicates', () => {
     expect(await stub.dedupe([{ url: 'https://x.test/304', canonical: null, key: 'same', unchanged: true }])).toEqual([
       { duplicate: false },
     ]);
-    // One row per distinct content.
+    // One row for the one call that claimed the key, none per page.
     await runInDurableObject(stub, (_instance, state) => {
-      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM contents').one().n).toBe(1);
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM claims').one().n).toBe(1);
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM contents').one().n).toBe(0);
+    });
+  });
+
+  it('keeps the first URL of each key across a restart, and past the in-memory capacity', async () => {
+    const crawlId = crypto.randomUUID();
+    const stub = env.CRAWL.getByName(crawlId);
+    await stub.start(crawlId, testConfig());
+    await runInDurableObject(stub, (instance: CrawlCoordinator, state) => {
+      const { ledger } = instance.parts;
+      const claim = (claims: ContentClaims, keys: string[], tag: string) =>
+        Object.fromEntries(claims.claim(keys.map((key) => ({ key, url: `https://x.test/${tag}/${key}` }))));
+      const before = new ContentClaims(ledger, 3);
+      // Two calls: 3 keys fit the index (a row each call), 2 go to `contents` (a row each).
+      expect(claim(before, ['a', 'b'], 'first')).toEqual({ a: 'https://x.test/first/a', b: 'https://x.test/first/b' });
+      expect(claim(before, ['b', 'c', 'd', 'e', 'c'], 'second')).toEqual({
+        b: 'https://x.test/first/b',
+        c: 'https://x.test/second/c',
+        d: 'https://x.test/second/d',
+        e: 'https://x.test/second/e',
+      });
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM claims').one().n).toBe(2);
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM contents').one().n).toBe(2);
+      // What a woken object reads: every key keeps its first URL; a new one is claimed.
+      const after = new ContentClaims(ledger, 3);
+      expect(claim(after, ['e', 'd', 'c', 'b', 'a', 'f'], 'third')).toEqual({
+        a: 'https://x.test/first/a',
+        b: 'https://x.test/first/b',
+        c: 'https://x.test/second/c',
+        d: 'https://x.test/second/d',
+        e: 'https://x.test/second/e',
+        f: 'https://x.test/third/f',
+      });
     });
   });
 });
