@@ -317,7 +317,12 @@ export const usageSchema = z
     storage: z.object({ r2Bytes: z.number().int() }),
     estimate: z.object({
       usd: z.number(),
-      usdPerMillionPages: z.number().nullable(),
+      usdPerMillionPages: z
+        .number()
+        .nullable()
+        .describe(
+          "usd per page fetched, times a million: about 4.55 for a bulk crawl, more for a crawl paced at 1 request/s per host or a small one, whose batches hold few pages (docs/scale.md, 'Paced and small crawls').",
+        ),
       breakdown: z.record(z.string(), z.number()),
       r2StorageUsdPerMonth: z.number(),
       prices: z.record(z.string(), z.unknown()),
