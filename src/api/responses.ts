@@ -181,7 +181,14 @@ export const errorListSchema = z.object({
   cursor,
 });
 
-export const linksSchema = z.object({ url: z.string(), links: z.array(z.string()) });
+export const linksSchema = z.object({
+  url: z.string().describe('The page asked for.'),
+  duplicateOf: z
+    .string()
+    .nullable()
+    .describe('A duplicate: the URL its content is stored under, whose links these are; null: its own.'),
+  links: z.array(z.string()),
+});
 
 /** A page's extraction record: what the spec's formats asked for. */
 const extractedSchema = {

@@ -139,6 +139,17 @@ describe('duplicates', () => {
     expect(res.headers.get('x-edgecrawl-duplicate-of')).toBe(kept);
     expect(await res.text()).toContain('Product 2 is a fine thing');
 
+    // Its links are the kept page's (its own were followed, not stored), named as theirs: never an empty list.
+    const links = async (url: string) => {
+      const res = await api(`/v1/crawls/${id}/links?url=${encodeURIComponent(url)}`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as { url: string; duplicateOf: string | null; links: string[] };
+    };
+    const [linksOfDuplicate, linksOfKept] = [await links(duplicate), await links(kept)];
+    expect(linksOfKept).toMatchObject({ url: kept, duplicateOf: null });
+    expect(linksOfKept.links).toContain(base);
+    expect(linksOfDuplicate).toEqual({ ...linksOfKept, url: duplicate, duplicateOf: kept });
+
     // The listing's duplicate of the listing (index.html) is one by content: it answers the listing's markdown too.
     const index = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${base}index.html`)}&format=markdown`);
     expect(index.headers.get('x-edgecrawl-duplicate-of')).toBe(base);

@@ -4,7 +4,7 @@ import { normalizeUrl } from '../../domain/normalize';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { filterPages, isFiltered } from '../../storage/d1/page-filters';
-import { getPageView, getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
+import { getPageView, listPages, listRecentPages } from '../../storage/d1/pages';
 import { readLinks } from '../../storage/links';
 import { searchText } from '../../storage/page-text';
 import { readRecord, type StoredRecord } from '../../storage/records';
@@ -160,14 +160,19 @@ export const pages = new Hono<CrawlEnv>()
   )
   .get(
     '/:id/links',
-    routeDoc({ summary: "A page's outgoing links", tag: 'Pages', responses: { 200: json('Links', linksSchema) } }),
+    routeDoc({
+      summary: "A page's outgoing links",
+      description:
+        "A duplicate answers the links of the page its content is stored under, which duplicateOf names (a duplicate's own links are followed, not stored).",
+      tag: 'Pages',
+      responses: { 200: json('Links', linksSchema) },
+    }),
     queryInput(recordQuerySchema),
     async (c) => {
-      const crawlId = c.var.crawl.id;
-      const page = await requirePage(c.env.DB, crawlId, c.req.valid('query').url);
-      const links = await readLinks(c.env.BODIES, page.linksAt);
-      if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
-      return c.json({ url: page.url, links });
+      const kept = await keptPage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+      const links = await readLinks(c.env.BODIES, kept.page.linksAt);
+      if (links === null) throw notFound(`the stored links of ${described(kept)} are missing`);
+      return c.json({ url: kept.url, duplicateOf: kept.duplicateOf, links });
     },
   )
   .get(
@@ -230,14 +235,6 @@ async function spanResponse(bucket: R2Bucket, at: Span, kept: KeptPage, type: st
   return new Response(stored.body, {
     headers: { ...headers, 'content-length': String(stored.size), etag: stored.etag },
   });
-}
-
-async function requirePage(db: D1Database, crawlId: string, raw: string): Promise<StoredPageRow> {
-  const url = normalizeUrl(raw);
-  if (url === null) throw badRequest('url must be an absolute http(s) URL');
-  const page = await getStoredPage(db, crawlId, url);
-  if (!page) throw notFound(`no page ${url} in this crawl`);
-  return page;
 }
 
 async function requireRecord(bucket: R2Bucket, kept: KeptPage): Promise<StoredRecord> {
