@@ -1,4 +1,7 @@
-/** `crawl --out DIR`: each stored page's markdown in a file of its own under DIR, and DIR/index.jsonl. */
+/**
+ * `crawl --out DIR`: each stored page's markdown in a file of its own under DIR, and DIR/index.jsonl. A duplicate's
+ * line names the file of the page its content is stored under (duplicateOf): each content is one file.
+ */
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -19,8 +22,12 @@ interface IndexLine {
   contentType: string | null;
   depth: number;
   fetchedAt: string;
+  duplicateOf?: string | null;
   error?: string;
 }
+
+/** A content's file under DIR, once written, or why it has none. */
+type Written = { file: string } | { error: string };
 
 /** Writes the crawl's pages under `dir`; answers how many markdown files it wrote and how many pages it listed. */
 export async function writePages(client: Client, id: string, dir: string): Promise<{ files: number; pages: number }> {
@@ -28,7 +35,21 @@ export async function writePages(client: Client, id: string, dir: string): Promi
   await mkdir(root, { recursive: true });
   const index = createWriteStream(join(root, 'index.jsonl'));
   const claims = new PathClaims();
-  let files = 0;
+  // By the URL whose content it is: a page and its duplicates share one file, written once.
+  const written = new Map<string, Promise<Written>>();
+  const writeOnce = (owner: string, asked: string): Promise<Written> => {
+    const known = written.get(owner);
+    if (known) return known;
+    const writing = (async (): Promise<Written> => {
+      const markdown = await fetchMarkdown(client, id, asked);
+      if (typeof markdown !== 'string') return markdown;
+      const file = claims.claim(markdownPath(owner));
+      await writeInside(root, file, markdown);
+      return { file };
+    })();
+    written.set(owner, writing);
+    return writing;
+  };
   let pages = 0;
   let cursor: string | null = null;
   do {
@@ -39,25 +60,33 @@ export async function writePages(client: Client, id: string, dir: string): Promi
     const lines = await mapLimit(batch.pages, CONCURRENCY, async (page): Promise<IndexLine> => {
       const line = { ...page, file: null };
       if (page.status < 200 || page.status > 299 || !/html/i.test(page.contentType ?? '')) return line;
-      const markdown = await fetchMarkdown(client, id, page.url);
-      if (typeof markdown !== 'string') return { ...line, error: markdown.error };
-      const file = claims.claim(markdownPath(page.url));
-      await writeInside(root, file, markdown);
-      files++;
-      return { ...line, file };
+      // A duplicate is asked for as itself: the API answers the content of the page it is a duplicate of.
+      const done = await writeOnce(page.duplicateOf ?? page.url, page.url);
+      return 'file' in done ? { ...line, file: done.file } : { ...line, error: done.error };
     });
     for (const line of lines) index.write(`${JSON.stringify(indexLine(line))}\n`);
     pages += lines.length;
     cursor = batch.cursor;
   } while (cursor !== null);
   await new Promise<void>((done, fail) => index.end((error?: Error | null) => (error ? fail(error) : done())));
+  const files = (await Promise.all(written.values())).filter((w) => 'file' in w).length;
   return { files, pages };
 }
 
 /** The index's fields, in a stable order. */
 function indexLine(line: IndexLine): IndexLine {
-  const { url, file, status, title, contentType, depth, fetchedAt, error } = line;
-  return { url, file, status, title, contentType, depth, fetchedAt, ...(error === undefined ? {} : { error }) };
+  const { url, file, status, title, contentType, depth, fetchedAt, duplicateOf, error } = line;
+  return {
+    url,
+    file,
+    status,
+    title,
+    contentType,
+    depth,
+    fetchedAt,
+    ...(duplicateOf ? { duplicateOf } : {}),
+    ...(error === undefined ? {} : { error }),
+  };
 }
 
 async function fetchMarkdown(client: Client, id: string, url: string): Promise<string | { error: string }> {

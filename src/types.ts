@@ -136,6 +136,8 @@ export interface Processed {
   exchange?: Uint8Array;
   /** The URL the page's rel=canonical sends its content to (domain/duplicates.ts canonicalTarget), if any. */
   canonical?: string;
+  /** The text of the page's first <h1>, when extraction read one (domain/duplicates.ts contentKey compares it). */
+  heading?: string;
 }
 
 /** A claimed URL, as the Durable Object knows it. */

@@ -182,7 +182,14 @@ export const errorListSchema = z.object({
   cursor,
 });
 
-export const linksSchema = z.object({ url: z.string(), links: z.array(z.string()) });
+export const linksSchema = z.object({
+  url: z.string().describe('The page asked for.'),
+  duplicateOf: z
+    .string()
+    .nullable()
+    .describe('A duplicate: the URL its content is stored under, whose links these are; null: its own.'),
+  links: z.array(z.string()),
+});
 
 /** A page's extraction record: what the spec's formats asked for. */
 const extractedSchema = {
@@ -199,7 +206,13 @@ const extractedSchema = {
 
 export const recordSchema = z
   .object({
-    url: z.string(),
+    url: z.string().describe('The page asked for.'),
+    duplicateOf: z
+      .string()
+      .nullable()
+      .describe(
+        "A duplicate: the URL its content is stored under, whose record this is (status, contentType, fetchedAt and the rest are that page's); null: the page's own record.",
+      ),
     status: z.number().int(),
     contentType: z.string().nullable(),
     fetchedAt: isoTime,
@@ -312,7 +325,12 @@ export const usageSchema = z
     storage: z.object({ r2Bytes: z.number().int() }),
     estimate: z.object({
       usd: z.number(),
-      usdPerMillionPages: z.number().nullable(),
+      usdPerMillionPages: z
+        .number()
+        .nullable()
+        .describe(
+          "usd per page fetched, times a million: about 4.55 for a bulk crawl, more for a crawl paced at 1 request/s per host or a small one, whose batches hold few pages (docs/scale.md, 'Paced and small crawls').",
+        ),
       breakdown: z.record(z.string(), z.number()),
       r2StorageUsdPerMonth: z.number(),
       prices: z.record(z.string(), z.unknown()),

@@ -3,10 +3,10 @@ import type { CrawlConfig, Processed } from '../types';
 import type { CrawlStub, Finished } from './settle';
 
 /** A stored page of the chunk, as deduplication is asked about it; null: not one to compare (a sitemap, no page). */
-function candidateOf({ task, processed }: Finished): DedupeCandidate | null {
-  const { outcome, page } = processed;
+async function candidateOf({ task, processed }: Finished): Promise<DedupeCandidate | null> {
+  const { outcome, page, heading } = processed;
   if (task.kind === 'sitemap' || outcome.kind !== 'stored' || !page) return null;
-  const key = contentKey(page);
+  const key = await contentKey({ ...page, heading: heading ?? null });
   const canonical = processed.canonical ?? null;
   if (key === null && canonical === null) return null;
   return { url: outcome.url, canonical, key, unchanged: page.status === 304 };
@@ -51,10 +51,8 @@ function asDuplicate(processed: Processed, verdict: Extract<Verdict, { duplicate
  */
 export async function dedupeChunk(chunk: Finished[], config: CrawlConfig, stub: CrawlStub): Promise<Finished[]> {
   if (config.duplicates !== 'skip') return chunk;
-  const asked = chunk.flatMap((f, i) => {
-    const candidate = candidateOf(f);
-    return candidate ? [{ i, candidate }] : [];
-  });
+  const candidates = await Promise.all(chunk.map(candidateOf));
+  const asked = candidates.flatMap((candidate, i) => (candidate ? [{ i, candidate }] : []));
   if (asked.length === 0) return chunk;
   const verdicts = await stub.dedupe(asked.map((a) => a.candidate));
   if (verdicts === null) return chunk;

@@ -4,6 +4,7 @@
  * of the crawl had first is a duplicate of that page. These are the decisions; the crawl's coordinator holds what
  * they are decided against (the seen-set, and the first URL of each content hash).
  */
+import { sha256Hex } from './hash';
 import type { DuplicateReason } from './url-life';
 
 /** What the crawl does with duplicates: skip (recorded as a duplicate, its content not stored again), or keep. */
@@ -28,13 +29,26 @@ export function canonicalTarget(
   return allowed(canonical) ? canonical : null;
 }
 
+/** What a stored page is compared by for content duplicates (see contentKey). */
+export interface ContentFacts {
+  /** Of its extracted text and fields when the crawl extracts, else of its body. */
+  contentHash?: string | null;
+  wordCount?: number | null;
+  title?: string | null;
+  /** Its first <h1>, as extraction read it; none without extraction (the body's hash covers it). */
+  heading?: string | null;
+}
+
 /**
- * The content key a stored page is compared by: its content hash, or null when it has nothing to compare (no hash,
- * or an extraction that found no words: every empty page has the hash of the empty text, and they are not one page).
+ * The content key a stored page is compared by: one hash of its content hash, its title and its first heading, so
+ * two pages are duplicates by content only when all three are the same (a page with a title or heading of its own
+ * is a page of its own, whatever text it shares: a template, a notice). Null when it has nothing to compare (no
+ * hash, or an extraction that found no words: every empty page has the hash of the empty text, and they are not one
+ * page).
  */
-export function contentKey(page: { contentHash?: string | null; wordCount?: number | null }): string | null {
-  if (!page.contentHash) return null;
-  return page.wordCount === 0 ? null : page.contentHash;
+export async function contentKey(page: ContentFacts): Promise<string | null> {
+  if (!page.contentHash || page.wordCount === 0) return null;
+  return sha256Hex(JSON.stringify([page.contentHash, page.title ?? null, page.heading ?? null]));
 }
 
 /** A stored page, as deduplication is asked about it: its URL, the canonical it names (see canonicalTarget), its key. */

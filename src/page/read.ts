@@ -55,6 +55,7 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
       ...rendered,
       ...(read.record ? { record: read.record } : {}),
       ...(canonical ? { canonical } : {}),
+      ...(read.heading ? { heading: read.heading } : {}),
     },
   );
 }
@@ -115,12 +116,14 @@ async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promis
 
 /**
  * What reading a page found: its links and canonical, what it says of the page beyond its extraction record
- * (`warnings`), and its encoded extraction record when the crawl extracts.
+ * (`warnings`), its encoded extraction record when the crawl extracts, and its first heading when it was parsed into
+ * a DOM.
  */
 interface Read {
   links: string[];
   canonical: string | null;
   warnings: string[];
+  heading?: string | null;
   record?: Uint8Array;
   result?: PageExtract;
 }
@@ -136,7 +139,7 @@ async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise
     if (result?.links) {
       page.title = result.summary.title;
       page.contentHash = result.record.contentHash;
-      return { links: result.links, canonical: result.canonical, warnings: [] };
+      return { links: result.links, canonical: result.canonical, warnings: [], heading: result.summary.heading };
     }
   }
   page.contentHash = await sha256Hex(body);
@@ -171,9 +174,11 @@ async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: Ext
     return { ...read, warnings: [`extract: failed (${messageOf(error)})`, ...read.warnings] };
   }
   const record = applyExtract(page, result);
-  if (result.links !== null) return { links: result.links, canonical: result.canonical, warnings: [], record, result };
+  const { heading } = result.summary;
+  if (result.links !== null)
+    return { links: result.links, canonical: result.canonical, warnings: [], heading, record, result };
   // Not parsed into a DOM (too large): links by streaming, as without extraction.
-  return { ...(await streamLinks(job, page, body)), record, result };
+  return { ...(await streamLinks(job, page, body)), heading, record, result };
 }
 
 async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {

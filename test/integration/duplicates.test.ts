@@ -2,13 +2,15 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pageListSchema } from '../../src/api/responses';
+import { pageListSchema, recordSchema, usageSchema } from '../../src/api/responses';
 import { runDueSchedules } from '../../src/jobs/schedules';
+import { ContentClaims } from '../../src/objects/crawl/content-claims';
+import type { CrawlCoordinator } from '../../src/objects/crawl-coordinator';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { exportWarc } from '../../src/storage/warc-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import { testConfig } from '../support/fixtures';
-import { COPIES, SHOP_PRODUCTS } from '../support/shop-site';
+import { COPIES, LOOKALIKES, SHOP_PRODUCTS } from '../support/shop-site';
 
 const byUrl = <P extends { url: string }>(pages: readonly P[]) => new Map(pages.map((p) => [p.url, p]));
 
@@ -49,10 +51,25 @@ describe('duplicates', () => {
     expect(pages.get(`${base}gone.html`)).toMatchObject({ status: 200, duplicateOf: null, title: 'Gone' });
     expect(pages.get(`${base}missing.html`)).toMatchObject({ status: 404 });
 
-    // A duplicate has no content of its own.
-    const dup = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${base}p/1.html`)}`);
-    expect(dup.status).toBe(404);
-    await dup.body?.cancel();
+    // Every URL ends as exactly one of stored, duplicate, failed or skipped.
+    const { discovered, stored, duplicates, failed, skipped } = crawl.counts;
+    expect(stored + duplicates + failed + skipped).toBe(discovered);
+
+    // A duplicate answers the content of the page it is a duplicate of, and names it.
+    const kept = `${base}p/1.html?ref=canonical`;
+    const content = async (url: string) => {
+      const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}`);
+      expect(res.status).toBe(200);
+      return {
+        body: await res.text(),
+        url: res.headers.get('x-edgecrawl-url'),
+        of: res.headers.get('x-edgecrawl-duplicate-of'),
+      };
+    };
+    const [asDuplicate, asKept] = [await content(`${base}p/1.html`), await content(kept)];
+    expect(asDuplicate).toEqual({ body: asKept.body, url: kept, of: kept });
+    expect(asKept.of).toBeNull();
+    expect(asDuplicate.body).toContain('Product 1 is a fine thing');
 
     // The listing filters them out, or shows them alone.
     const listed = async (filter: string) => {
@@ -101,6 +118,72 @@ describe('duplicates', () => {
       `WARC-Target-URI: ${base}p/1.html?ref=canonical`,
       `WARC-Target-URI: ${base}p/1.html?ref=canonical`,
     ]);
+  });
+
+  it("answers a duplicate's record and outputs with the kept page's, naming it", async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown', 'metadata'] } });
+    expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 45, duplicates: 43 });
+    const [duplicate, kept] = [`${base}p/2.html`, `${base}p/2.html?ref=canonical`];
+    const record = async (url: string) => {
+      const res = await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(url)}`);
+      const body: unknown = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      return recordSchema.parse(body);
+    };
+    const [ofDuplicate, ofKept] = [await record(duplicate), await record(kept)];
+    expect(ofKept.duplicateOf).toBeNull();
+    expect(ofDuplicate).toEqual({ ...ofKept, url: duplicate, duplicateOf: kept });
+    expect(ofDuplicate.metadata?.title).toBe('Product 2');
+
+    const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(duplicate)}&format=markdown`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-edgecrawl-duplicate-of')).toBe(kept);
+    expect(await res.text()).toContain('Product 2 is a fine thing');
+
+    // Its links are the kept page's (its own were followed, not stored), named as theirs: never an empty list.
+    const links = async (url: string) => {
+      const res = await api(`/v1/crawls/${id}/links?url=${encodeURIComponent(url)}`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as { url: string; duplicateOf: string | null; links: string[] };
+    };
+    const [linksOfDuplicate, linksOfKept] = [await links(duplicate), await links(kept)];
+    expect(linksOfKept).toMatchObject({ url: kept, duplicateOf: null });
+    expect(linksOfKept.links).toContain(base);
+    expect(linksOfDuplicate).toEqual({ ...linksOfKept, url: duplicate, duplicateOf: kept });
+
+    // The listing's duplicate of the listing (index.html) is one by content: it answers the listing's markdown too.
+    const index = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(`${base}index.html`)}&format=markdown`);
+    expect(index.headers.get('x-edgecrawl-duplicate-of')).toBe(base);
+    expect(await index.text()).toContain('Product 40');
+  });
+
+  it('takes pages for duplicates by content only when their text, title and heading are all the same', async () => {
+    const base = `${site()}/t/${namespace()}/lookalikes/`;
+    const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown'] } });
+    const crawl = await waitForCrawl(id);
+    const pages = byUrl(await allPages(id));
+    const duplicateOf = (name: string) => pages.get(`${base}${name}.html`)?.duplicateOf ?? null;
+    // Byte for byte the same: one is a duplicate of the other.
+    expect([duplicateOf('same-1'), duplicateOf('same-2')].filter((d) => d !== null)).toHaveLength(1);
+    // The same main text under their own title, or their own heading, or both: each is a page of its own.
+    for (const name of [...LOOKALIKES.titled, ...LOOKALIKES.headed, ...LOOKALIKES.stock])
+      expect(duplicateOf(name), name).toBeNull();
+    expect(crawl.counts).toMatchObject({ stored: 9, duplicates: 1 });
+  });
+
+  it('adds no Durable Object row per stored page', async () => {
+    const pages = 200;
+    const rowsWritten = async (duplicates: 'skip' | 'keep') => {
+      const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/flat-${pages}/`], duplicates });
+      expect((await waitForCrawl(id)).counts).toMatchObject({ stored: pages + 1, duplicates: 0 });
+      const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
+      return usage.operations.durableObjectRowsWritten ?? Number.NaN;
+    };
+    const [skip, keep] = [await rowsWritten('skip'), await rowsWritten('keep')];
+    // What deciding duplicates writes: a row per call that claims new contents (a chunk of 25 pages or more), not
+    // one per page.
+    expect(skip - keep).toBeLessThan(pages / 10);
   });
 
   it('keeps every URL with duplicates: "keep"', async () => {
@@ -182,9 +265,42 @@ describe('duplicates', () => {
     expect(await stub.dedupe([{ url: 'https://x.test/304', canonical: null, key: 'same', unchanged: true }])).toEqual([
       { duplicate: false },
     ]);
-    // One row per distinct content.
+    // One row for the one call that claimed the key, none per page.
     await runInDurableObject(stub, (_instance, state) => {
-      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM contents').one().n).toBe(1);
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM claims').one().n).toBe(1);
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM contents').one().n).toBe(0);
+    });
+  });
+
+  it('keeps the first URL of each key across a restart, and past the in-memory capacity', async () => {
+    const crawlId = crypto.randomUUID();
+    const stub = env.CRAWL.getByName(crawlId);
+    await stub.start(crawlId, testConfig());
+    await runInDurableObject(stub, (instance: CrawlCoordinator, state) => {
+      const { ledger } = instance.parts;
+      const claim = (claims: ContentClaims, keys: string[], tag: string) =>
+        Object.fromEntries(claims.claim(keys.map((key) => ({ key, url: `https://x.test/${tag}/${key}` }))));
+      const before = new ContentClaims(ledger, 3);
+      // Two calls: 3 keys fit the index (a row each call), 2 go to `contents` (a row each).
+      expect(claim(before, ['a', 'b'], 'first')).toEqual({ a: 'https://x.test/first/a', b: 'https://x.test/first/b' });
+      expect(claim(before, ['b', 'c', 'd', 'e', 'c'], 'second')).toEqual({
+        b: 'https://x.test/first/b',
+        c: 'https://x.test/second/c',
+        d: 'https://x.test/second/d',
+        e: 'https://x.test/second/e',
+      });
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM claims').one().n).toBe(2);
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM contents').one().n).toBe(2);
+      // What a woken object reads: every key keeps its first URL; a new one is claimed.
+      const after = new ContentClaims(ledger, 3);
+      expect(claim(after, ['e', 'd', 'c', 'b', 'a', 'f'], 'third')).toEqual({
+        a: 'https://x.test/first/a',
+        b: 'https://x.test/first/b',
+        c: 'https://x.test/second/c',
+        d: 'https://x.test/second/d',
+        e: 'https://x.test/second/e',
+        f: 'https://x.test/third/f',
+      });
     });
   });
 });

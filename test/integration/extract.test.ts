@@ -18,6 +18,7 @@ const SPEC = {
 
 interface RecordView {
   url: string;
+  duplicateOf: string | null;
   status: number;
   contentType: string;
   fetchedAt: string;
@@ -297,7 +298,9 @@ describe('POST /v1/scrape', () => {
     });
     expect(res.status).toBe(200);
     const scraped = (await res.json()) as Record<string, unknown>;
-    const { fetchedAt: _a, cachedFrom: _c, ...crawled } = await record(id, `${root}product.html`);
+    // A crawl's record says whether it is a duplicate's (the page's own here); a scrape has no crawl to say it of.
+    const { fetchedAt: _a, cachedFrom: _c, duplicateOf, ...crawled } = await record(id, `${root}product.html`);
+    expect(duplicateOf).toBeNull();
     const { fetchedAt: _b, finalUrl, markdown, text, rendered, screenshot, cached, ...rest } = scraped;
     expect(rest).toEqual(crawled);
     expect(cached).toBe(true); // the crawl's copy, fetched moments ago (the page cache: maxAge 300 s by default)

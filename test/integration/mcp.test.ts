@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { api, checkedFetch } from '../support/api';
+import { api, checkedFetch, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 describe('/mcp', () => {
   it('needs the API token: 401 with the JSON error, as the API', async () => {
@@ -45,6 +45,30 @@ describe('/mcp', () => {
     const result = await client.callTool({ name: 'crawl_status', arguments: { crawlId: 'nope' } });
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: 'text', text: 'not_found (404): no crawl with id "nope"' }]);
+    await client.close();
+  });
+
+  it("get_page of a duplicate reads the kept page's content, and says which page that is", async () => {
+    const base = `${site()}/t/${namespace()}/shop/`;
+    const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown'] } });
+    expect((await waitForCrawl(id)).counts).toMatchObject({ duplicates: 43 });
+    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
+      requestInit: { headers: { authorization: 'Bearer test-token' } },
+      fetch: (input, init) => checkedFetch(new Request(input, init)),
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    const read = (url: string) => client.callTool({ name: 'get_page', arguments: { crawlId: id, url } });
+    const [duplicate, kept] = [await read(`${base}p/4.html`), await read(`${base}p/4.html?ref=canonical`)];
+    expect(duplicate.isError).toBeFalsy();
+    expect(duplicate.content).toEqual([
+      {
+        type: 'text',
+        text: `${base}p/4.html is a duplicate of ${base}p/4.html?ref=canonical: the content below is that page's.`,
+      },
+      ...(kept.content as unknown[]),
+    ]);
+    expect(JSON.stringify(kept.content)).toContain('Product 4 is a fine thing');
     await client.close();
   });
 });

@@ -1,6 +1,7 @@
 /** The README is the setup guide: it stays short, and its deploy recipe creates what wrangler.toml binds. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { crawlSchema } from '../../src/api/responses';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const readme = read('README.md');
@@ -57,5 +58,25 @@ describe('the README', () => {
   it('links documents that exist', () => {
     for (const [, path] of readme.matchAll(/\]\(((?:docs\/)[^)#]+)/g))
       expect(() => read(path as string), path).not.toThrow();
+  });
+
+  it('links sections of documents that exist (GitHub heading anchors)', () => {
+    const slug = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-');
+    const links = [...readme.matchAll(/\]\((docs\/[^)#]+)#([^)]+)\)/g)];
+    expect(links.map((m) => m[2])).toContain('paced-and-small-crawls');
+    for (const [, path, anchor] of links) {
+      const headings = [...read(path as string).matchAll(/^#+ (.+)$/gm)].map((m) => slug(m[1] as string));
+      expect(headings, `${path}#${anchor}`).toContain(anchor);
+    }
+  });
+
+  it("states the counts' sum with every final state a URL can end in", () => {
+    const sum = /so then `([a-z +]+) = discovered`/.exec(readme)?.[1] ?? '';
+    const finals = Object.keys(crawlSchema.shape.counts.shape).filter((k) => k !== 'discovered' && k !== 'fetched');
+    expect(sum.split(' + ').sort()).toEqual(finals.sort());
   });
 });

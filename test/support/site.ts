@@ -22,7 +22,7 @@
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
  *   watch             a site that changes between two crawls (text, a field, a removed page, noise), see
  *                     watch-site.ts.
- *   shop, copies      canonicals and pages of the same content, for duplicates (see shop-site.ts).
+ *   shop, copies, lookalikes  canonicals and pages of the same content, for duplicates (see shop-site.ts).
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
  *   pdf               PDFs: text with metadata, links, scanned, broken, huge (see pdf-site.ts).
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
@@ -554,7 +554,7 @@ function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply
   if (atlasN) return atlas(ns, rest, host, Number(atlasN[1]));
   if (variant === 'docs') return docsSite(ns, rest);
   if (variant === 'watch') return watchSite(ns, rest);
-  if (variant === 'shop' || variant === 'copies') return shopSite(ns, variant, rest);
+  if (variant === 'shop' || variant === 'copies' || variant === 'lookalikes') return shopSite(ns, variant, rest);
   if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
   const long = /^long-(\d+)$/.exec(variant);
   if (long) return longSite(rest, Number(long[1]));

@@ -156,6 +156,33 @@ describe('edgecrawl crawl --out', () => {
   });
 });
 
+describe('edgecrawl crawl --out, duplicates', () => {
+  it("names each duplicate's kept page in index.jsonl, and its file: each content is one file", async () => {
+    const seed = `${sites.siteA}/t/clidup${Date.now().toString(36)}/shop/`;
+    const out = join(temp, 'shop');
+    const result = await run(['crawl', seed, '--max-pages', '200', '--out', out, '--progress', 'none']);
+    expect(result.stderr).not.toMatch(/edgecrawl: /);
+    expect(result.code).toBe(0);
+    const crawl = await api<CrawlView>(worker, `/v1/crawls/${result.stdout.trim()}`);
+    expect(crawl.counts).toMatchObject({ stored: 45, duplicates: 43, failed: 1 });
+    const index = readFileSync(join(out, 'index.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string; file: string | null; duplicateOf?: string; error?: string });
+    expect(index).toHaveLength(89);
+    const byUrl = new Map(index.map((line) => [line.url, line]));
+    const [duplicate, kept] = [byUrl.get(`${seed}p/3.html`), byUrl.get(`${seed}p/3.html?ref=canonical`)];
+    expect(kept?.file).toEqual(expect.any(String));
+    expect(kept?.duplicateOf).toBeUndefined();
+    expect(duplicate).toMatchObject({ file: kept?.file, duplicateOf: `${seed}p/3.html?ref=canonical` });
+    expect(readFileSync(join(out, kept?.file ?? ''), 'utf8')).toContain('Product 3 is a fine thing');
+    expect(index.filter((l) => l.error !== undefined)).toEqual([]);
+    const markdown = filesUnder(out).filter((f) => f.endsWith('.md'));
+    expect(markdown).toHaveLength(crawl.counts.stored);
+    expect(new Set(index.flatMap((l) => (l.file ? [l.file] : []))).size).toBe(crawl.counts.stored);
+  });
+});
+
 describe('edgecrawl crawl --wait, then cancel', () => {
   it('Ctrl-C stops the waiting, not the crawl; cancel stops the crawl', async () => {
     const seed = `${sites.siteA}/t/clic${Date.now().toString(36)}/pure-200-d1000/`;

@@ -37,13 +37,31 @@ describe('canonicalTarget', () => {
 });
 
 describe('contentKey', () => {
-  it('is the hash of a page with content, null for no hash or an extraction that found no words', () => {
-    expect(contentKey({ contentHash: 'abc' })).toBe('abc');
-    expect(contentKey({ contentHash: 'abc', wordCount: 12 })).toBe('abc');
-    expect(contentKey({ contentHash: 'abc', wordCount: null })).toBe('abc');
-    expect(contentKey({ contentHash: 'abc', wordCount: 0 })).toBeNull();
-    expect(contentKey({ contentHash: null })).toBeNull();
-    expect(contentKey({})).toBeNull();
+  const page = { contentHash: 'abc', wordCount: 12, title: 'Mug', heading: 'Blue mug' };
+
+  it('is one key for pages of the same content hash, title and heading', async () => {
+    expect(await contentKey(page)).toBe(await contentKey({ ...page }));
+    expect(await contentKey({ contentHash: 'abc' })).toBe(await contentKey({ contentHash: 'abc', wordCount: null }));
+  });
+
+  it('differs when the content hash, the title or the heading does (one missing is not one empty)', async () => {
+    const key = await contentKey(page);
+    for (const other of [
+      { contentHash: 'abd' },
+      { title: 'Mug | Shop' },
+      { heading: 'Red mug' },
+      { title: null },
+      { heading: null },
+      { title: '' },
+      { title: 'Mug\nBlue mug', heading: null },
+    ])
+      expect(await contentKey({ ...page, ...other }), JSON.stringify(other)).not.toBe(key);
+  });
+
+  it('is null for no hash, or an extraction that found no words', async () => {
+    expect(await contentKey({ ...page, wordCount: 0 })).toBeNull();
+    expect(await contentKey({ ...page, contentHash: null })).toBeNull();
+    expect(await contentKey({})).toBeNull();
   });
 });
 

@@ -3,8 +3,8 @@ import { z } from 'zod';
 /** Runs a request through the Worker's own app, in this isolate (the `/v1` routes, their validation and errors). */
 export type AppFetch = (request: Request) => Promise<Response>;
 
-/** An API answer as a tool reads it: the body of a 2xx, or the API's error message. */
-export type ApiReply = { ok: true; text: string } | { ok: false; message: string };
+/** An API answer as a tool reads it: the body of a 2xx (and its headers), or the API's error message. */
+export type ApiReply = { ok: true; text: string; headers: Headers } | { ok: false; message: string };
 
 const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -20,7 +20,7 @@ export function apiClient(appFetch: AppFetch, origin: string, authorization: str
     headers.set('authorization', authorization);
     const response = await appFetch(new Request(new URL(path, origin), { ...init, headers }));
     const text = await response.text();
-    if (response.ok) return { ok: true, text };
+    if (response.ok) return { ok: true, text, headers: response.headers };
     return { ok: false, message: errorMessage(response.status, text) };
   };
   return {

@@ -46,8 +46,17 @@ const bytesSchema = (type: string): JsonObject =>
   /^application\/json\b/.test(type) ? {} : { type: 'string', format: 'binary' };
 
 function response(schemas: SchemaSet, doc: ResponseDoc): JsonObject {
-  if ('type' in doc)
-    return { description: doc.description, content: { [doc.type]: { schema: bytesSchema(doc.type) } } };
+  if ('type' in doc) {
+    const headers = Object.entries(doc.headers ?? {}).map(([name, description]) => [
+      name,
+      { description, schema: { type: 'string' } },
+    ]);
+    return {
+      description: doc.description,
+      ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+      content: { [doc.type]: { schema: bytesSchema(doc.type) } },
+    };
+  }
   return {
     description: doc.description,
     content: { 'application/json': { schema: schemas.convert(doc.schema, 'output') } },

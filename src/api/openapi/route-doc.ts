@@ -1,8 +1,13 @@
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 
-/** An answer of a route: a JSON schema, or a media type for bytes (bodies, screenshots, exports). */
-export type ResponseDoc = { description: string; schema: z.ZodType } | { description: string; type: string };
+/**
+ * An answer of a route: a JSON schema, or a media type for bytes (bodies, screenshots, exports), with the headers it
+ * may carry (name → what it says).
+ */
+export type ResponseDoc =
+  | { description: string; schema: z.ZodType }
+  | { description: string; type: string; headers?: Record<string, string> };
 
 /** What the OpenAPI document says of a route beyond its inputs (which the validators declare themselves). */
 export interface RouteDoc {
@@ -47,5 +52,9 @@ export const routePartOf = (handler: object): RoutePart | undefined => parts.get
 
 /** A JSON answer: `json('the crawl', crawlSchema)`. */
 export const json = (description: string, schema: z.ZodType): ResponseDoc => ({ description, schema });
-/** Bytes of a media type. */
-export const bytes = (description: string, type: string): ResponseDoc => ({ description, type });
+/** Bytes of a media type, and the headers they may come with. */
+export const bytes = (description: string, type: string, headers?: Record<string, string>): ResponseDoc => ({
+  description,
+  type,
+  ...(headers ? { headers } : {}),
+});

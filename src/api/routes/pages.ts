@@ -5,13 +5,14 @@ import { headerValue } from '../../domain/warc';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { filterPages, isFiltered } from '../../storage/d1/page-filters';
-import { getPageView, getStoredPage, listPages, listRecentPages, type StoredPageRow } from '../../storage/d1/pages';
+import { getPageView, listPages, listRecentPages } from '../../storage/d1/pages';
 import { readExchange } from '../../storage/exchange';
 import { readLinks } from '../../storage/links';
 import { searchText } from '../../storage/page-text';
 import { readRecord, type StoredRecord } from '../../storage/records';
 import type { Span } from '../../types';
 import { badRequest, notFound } from '../errors';
+import { described, type KeptPage, keptHeaders, keptPage } from '../kept-page';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
 import { bytes, json, routeDoc } from '../openapi/route-doc';
@@ -109,31 +110,41 @@ export const pages = new Hono<CrawlEnv>()
     routeDoc({
       summary: "A page's stored body, or one of its extracted outputs",
       description:
-        'The stored body byte for byte with its Content-Type (a rendered page: its rendered DOM; source=fetched: the HTML the server sent, with the Content-Type it sent); with format=markdown|text|html, that output of its extraction.',
+        'The stored body byte for byte with its Content-Type (a rendered page: its rendered DOM; source=fetched: the HTML the server sent, with the Content-Type it sent); with format=markdown|text|html, that output of its extraction. ' +
+        'A duplicate (duplicateOf in GET /pages) answers the body or output of the page its content is stored under, which X-Edgecrawl-Duplicate-Of names.',
       tag: 'Pages',
-      responses: { 200: bytes('The body or output; X-Edgecrawl-Url names the page', '*/*') },
+      responses: {
+        200: bytes('The body or output; X-Edgecrawl-Url names the page it is from', '*/*', {
+          'X-Edgecrawl-Url':
+            'The page the bytes are from: the one asked for, or the page a duplicate is a duplicate of.',
+          'X-Edgecrawl-Duplicate-Of':
+            'Only for a duplicate: the URL its content is stored under (whose bytes these are).',
+        }),
+      },
     }),
     queryInput(contentQuerySchema),
     async (c) => {
-      const { url: raw, format, source } = c.req.valid('query');
-      const page = await requirePage(c.env.DB, c.var.crawl.id, raw);
+      const { url, format, source } = c.req.valid('query');
+      const kept = await keptPage(c.env.DB, c.var.crawl.id, url);
+      const { page } = kept;
       if (format !== undefined) {
-        const record = await requireRecord(c.env.BODIES, page);
+        const record = await requireRecord(c.env.BODIES, kept);
         const output = record.outputs[format];
         if (output === undefined)
-          throw notFound(`no ${format} for ${page.url}: the crawl's extract.formats does not include it`);
-        return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], 'x-edgecrawl-url': page.url } });
+          throw notFound(`no ${format} for ${described(kept)}: the crawl's extract.formats does not include it`);
+        return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], ...keptHeaders(kept) } });
       }
       if (source === 'fetched') {
         // A rendered page's HTML as it was fetched, before the browser ran its scripts.
-        if (!page.fetchedBodyAt) throw notFound(`${page.url} was not rendered: its stored body is the one fetched`);
+        if (!page.fetchedBodyAt)
+          throw notFound(`${described(kept)} was not rendered: its stored body is the one fetched`);
         // With the Content-Type the server sent it with, when its exchange was recorded.
         const exchange = await readExchange(c.env.BODIES, page);
         const type = exchange ? headerValue(exchange.response.headers, 'content-type') : null;
-        return spanResponse(c.env.BODIES, page.fetchedBodyAt, page.url, type ?? 'text/html');
+        return spanResponse(c.env.BODIES, page.fetchedBodyAt, kept, type ?? 'text/html');
       }
-      if (!page.bodyAt) throw notFound(`no stored body for ${page.url} (it was not a 2xx response)`);
-      return spanResponse(c.env.BODIES, page.bodyAt, page.url, page.contentType);
+      if (!page.bodyAt) throw notFound(`no stored body for ${described(kept)} (it was not a 2xx response)`);
+      return spanResponse(c.env.BODIES, page.bodyAt, kept, page.contentType);
     },
   )
   .get(
@@ -146,22 +157,27 @@ export const pages = new Hono<CrawlEnv>()
     }),
     queryInput(recordQuerySchema),
     async (c) => {
-      const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
-      if (!page.screenshotAt)
-        throw notFound(`no screenshot of ${page.url}: the crawl's extract.formats does not include screenshot`);
-      return spanResponse(c.env.BODIES, page.screenshotAt, page.url, 'image/png');
+      const kept = await keptPage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+      if (!kept.page.screenshotAt)
+        throw notFound(`no screenshot of ${described(kept)}: the crawl's extract.formats does not include screenshot`);
+      return spanResponse(c.env.BODIES, kept.page.screenshotAt, kept, 'image/png');
     },
   )
   .get(
     '/:id/links',
-    routeDoc({ summary: "A page's outgoing links", tag: 'Pages', responses: { 200: json('Links', linksSchema) } }),
+    routeDoc({
+      summary: "A page's outgoing links",
+      description:
+        "A duplicate answers the links of the page its content is stored under, which duplicateOf names (a duplicate's own links are followed, not stored).",
+      tag: 'Pages',
+      responses: { 200: json('Links', linksSchema) },
+    }),
     queryInput(recordQuerySchema),
     async (c) => {
-      const crawlId = c.var.crawl.id;
-      const page = await requirePage(c.env.DB, crawlId, c.req.valid('query').url);
-      const links = await readLinks(c.env.BODIES, page.linksAt);
-      if (links === null) throw notFound(`the stored links of ${page.url} are missing`);
-      return c.json({ url: page.url, links });
+      const kept = await keptPage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+      const links = await readLinks(c.env.BODIES, kept.page.linksAt);
+      if (links === null) throw notFound(`the stored links of ${described(kept)} are missing`);
+      return c.json({ url: kept.url, duplicateOf: kept.duplicateOf, links });
     },
   )
   .get(
@@ -186,16 +202,19 @@ export const pages = new Hono<CrawlEnv>()
     '/:id/record',
     routeDoc({
       summary: "A page's extraction record",
-      description: 'Metadata, JSON-LD, fields, links, images and warnings, as extract.formats asked for.',
+      description:
+        'Metadata, JSON-LD, fields, links, images and warnings, as extract.formats asked for. A duplicate answers the record of the page its content is stored under, which duplicateOf names.',
       tag: 'Pages',
       responses: { 200: json('The record', recordSchema) },
     }),
     queryInput(recordQuerySchema),
     async (c) => {
-      const page = await requirePage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
-      const { record } = await requireRecord(c.env.BODIES, page);
+      const kept = await keptPage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
+      const { record } = await requireRecord(c.env.BODIES, kept);
+      const { page } = kept;
       return c.json({
-        url: page.url,
+        url: kept.url,
+        duplicateOf: kept.duplicateOf,
         status: page.status,
         contentType: page.contentType,
         fetchedAt: new Date(page.fetchedAt).toISOString(),
@@ -211,32 +230,25 @@ const OUTPUT_TYPES = {
   html: 'text/html; charset=utf-8',
 } as const;
 
-/** The stored bytes at `at`, streamed, with their type. */
-async function spanResponse(bucket: R2Bucket, at: Span, url: string, type: string | null): Promise<Response> {
+/** The stored bytes at `at` (of `kept`'s page), streamed, with their type. */
+async function spanResponse(bucket: R2Bucket, at: Span, kept: KeptPage, type: string | null): Promise<Response> {
   const stored = await openBody(bucket, at);
-  if (!stored) throw notFound(`stored bytes of ${url} are missing`);
+  if (!stored) throw notFound(`stored bytes of ${described(kept)} are missing`);
   const contentType = type ?? stored.contentType ?? 'application/octet-stream';
-  const headers = { 'x-edgecrawl-url': url, 'content-type': contentType };
+  const headers = { ...keptHeaders(kept), 'content-type': contentType };
   if (stored.body === null) return new Response(null, { headers });
   return new Response(stored.body, {
     headers: { ...headers, 'content-length': String(stored.size), etag: stored.etag },
   });
 }
 
-async function requirePage(db: D1Database, crawlId: string, raw: string): Promise<StoredPageRow> {
-  const url = normalizeUrl(raw);
-  if (url === null) throw badRequest('url must be an absolute http(s) URL');
-  const page = await getStoredPage(db, crawlId, url);
-  if (!page) throw notFound(`no page ${url} in this crawl`);
-  return page;
-}
-
-async function requireRecord(bucket: R2Bucket, page: StoredPageRow): Promise<StoredRecord> {
+async function requireRecord(bucket: R2Bucket, kept: KeptPage): Promise<StoredRecord> {
+  const { page } = kept;
   if (!page.recordAt)
     throw notFound(
-      `no extraction record for ${page.url}: the crawl has no extract spec, or the page is not a 2xx HTML page`,
+      `no extraction record for ${described(kept)}: the crawl has no extract spec, or the page is not a 2xx HTML page`,
     );
   const record = await readRecord(bucket, page.recordAt);
-  if (!record) throw notFound(`the extraction record of ${page.url} is missing`);
+  if (!record) throw notFound(`the extraction record of ${described(kept)} is missing`);
   return record;
 }

@@ -2,7 +2,7 @@ import { decodeHtml } from '../charset';
 import { sha256Hex } from '../hash';
 import { readPage } from '../html';
 import { type ContentSource, cleanHtml, selectContent } from './content';
-import { baseUrlOf, type DomDocument, parseBounded } from './dom';
+import { baseUrlOf, collapse, type DomDocument, parseBounded } from './dom';
 import { type FieldValue, readFields, readImages } from './fields';
 import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
 import { toMarkdown } from './markdown';
@@ -35,8 +35,11 @@ export interface ExtractOutputs {
 export interface PageExtract {
   record: ExtractedRecord;
   outputs: ExtractOutputs;
-  /** Facts kept in D1 whatever the formats: small, and what listings and exports show. */
-  summary: { title: string | null; description: string | null; language: string | null };
+  /**
+   * Facts kept in D1 whatever the formats: small, and what listings and exports show; and the text of the page's
+   * first <h1> (not kept: what duplicates compare besides the content and the title, domain/duplicates.ts).
+   */
+  summary: { title: string | null; description: string | null; language: string | null; heading: string | null };
   /** Every link of the page (normalized), for the crawl to follow; null when the page was not parsed (or not whole). */
   links: string[] | null;
   /** The page's first rel=canonical (normalized), if it has one and was parsed whole. */
@@ -97,7 +100,7 @@ export async function extractPage(
     return {
       record,
       outputs: {},
-      summary: { title: null, description: null, language: null },
+      summary: { title: null, description: null, language: null, heading: null },
       links: null,
       canonical: null,
       source: null,
@@ -128,6 +131,7 @@ export async function extractPage(
     title: read.title ?? read.metadata.title,
     description: read.metadata.description,
     language: read.metadata.language,
+    heading: collapse(document.querySelector('h1')?.textContent) || null,
   };
   // A page cut short has its links found by the streaming parser, which reads it all.
   const parsed = whole ? { links: read.links, canonical: read.canonical } : { links: null, canonical: null };

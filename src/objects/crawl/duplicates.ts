@@ -6,6 +6,7 @@ import {
   type Verdict,
 } from '../../domain/duplicates';
 import { type FrontierEntry, type Outcome, UrlState } from '../../domain/url-life';
+import { ContentClaims } from './content-claims';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
 
@@ -19,19 +20,22 @@ const STATES: Record<number, CanonicalState> = {
 
 /**
  * Which stored pages of the crawl are duplicates (domain/duplicates.ts), decided here because the coordinator runs one
- * call at a time: of racing consumers with the same content, exactly one URL claims its hash first. The first URL of
- * each content hash is a row of `contents` (one row written per distinct content); the pages decided duplicates of
- * their canonical whose outcome is not recorded yet are kept in memory, so two pages naming each other do not both
- * end duplicates.
+ * call at a time: of racing consumers with the same content, exactly one URL claims its key first. The first URL of
+ * each content key is kept by ContentClaims (one row written per call that claims keys, not per key); the pages
+ * decided duplicates of their canonical whose outcome is not recorded yet are kept in memory, so two pages naming
+ * each other do not both end duplicates.
  */
 export class Duplicates {
   /** URL → its canonical, decided duplicates and not yet recorded (see settled). */
   private readonly pending = new Map<string, string>();
+  private readonly claims: ContentClaims;
 
   constructor(
     private readonly seen: SeenSet,
     private readonly ledger: Ledger,
-  ) {}
+  ) {
+    this.claims = new ContentClaims(ledger);
+  }
 
   /** A verdict per candidate, in order (a candidate may be a duplicate of one before it in the same call). */
   decide(candidates: readonly DedupeCandidate[]): Verdict[] {
@@ -49,8 +53,9 @@ export class Duplicates {
       if (verdict.duplicate) this.pending.set(candidate.url, candidate.canonical);
       return verdict.duplicate ? verdict : null;
     });
-    const byContent = candidates.filter((c, i) => verdicts[i] === null && c.key !== null);
-    const firsts = this.claimKeys(byContent);
+    const firsts = this.claims.claim(
+      candidates.flatMap((c, i) => (verdicts[i] === null && c.key !== null ? [{ key: c.key, url: c.url }] : [])),
+    );
     return candidates.map(
       (c, i) => verdicts[i] ?? contentVerdict(c, c.key === null ? null : (firsts.get(c.key) ?? null)),
     );
@@ -87,28 +92,11 @@ export class Duplicates {
   /** Forgets what is held in memory (the crawl's storage was deleted). */
   forget(): void {
     this.pending.clear();
+    this.claims.forget();
   }
 
   /** The outcomes of these URLs are recorded: they are in the seen-set now. */
   settled(urls: readonly string[]): void {
     for (const url of urls) this.pending.delete(url);
-  }
-
-  /**
-   * Claims each key for its candidate's URL where no URL has it yet (in order: the first of a call wins), and returns
-   * the first URL of every key: two statements, one row written per new key.
-   */
-  private claimKeys(candidates: readonly DedupeCandidate[]): Map<string, string> {
-    if (candidates.length === 0) return new Map();
-    this.ledger.exec(
-      `INSERT INTO contents (hash, url) SELECT value->>0, value->>1 FROM json_each(?) WHERE true
-       ON CONFLICT (hash) DO NOTHING`,
-      JSON.stringify(candidates.map((c) => [c.key, c.url])),
-    );
-    const rows = this.ledger.exec<{ hash: string; url: string }>(
-      'SELECT hash, url FROM contents WHERE hash IN (SELECT value FROM json_each(?))',
-      JSON.stringify(candidates.map((c) => c.key)),
-    );
-    return new Map(rows.map((r) => [r.hash, r.url]));
   }
 }

@@ -20,10 +20,13 @@ export const SCHEMA: SchemaStep[] = [
    ) WITHOUT ROWID;`,
   // 2: a throttled URL keeps the slot its host reserved for it (epoch ms), handed back with its next claim.
   'ALTER TABLE urls ADD COLUMN reserved_at INTEGER',
-  // 3: the first URL of each content hash (domain/duplicates.ts): one row per distinct content the crawl stored.
+  // 3: the first URL of each content key (domain/duplicates.ts), a row each: since step 5, only the keys past the
+  // in-memory index's capacity (objects/crawl/content-claims.ts), and those of crawls started before it.
   'CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, url TEXT NOT NULL) WITHOUT ROWID',
   // 4: each duplicate of a canonical under its canonical (one row per such duplicate), to give it back if that fails.
   'CREATE TABLE IF NOT EXISTS canonicals (target TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (target, url)) WITHOUT ROWID',
+  // 5: the content keys each deduplication call claimed, with their URLs (JSON pairs): one row per call, not per key.
+  'CREATE TABLE IF NOT EXISTS claims (seq INTEGER PRIMARY KEY, pairs TEXT NOT NULL)',
 ];
 
 export interface UrlRow {

@@ -117,9 +117,10 @@ const STORED = [
   'screenshotAt',
   'exchangeAt',
   'cachedFrom',
+  'duplicateOf',
 ] as const;
 
-/** A page's stored body, record and links, and what its record is reported with. */
+/** A page's stored body, record and links, what its record is reported with, and the page a duplicate's are under. */
 export type StoredPageRow = PageOf<(typeof STORED)[number]>;
 
 export async function getStoredPage(db: D1Database, crawlId: string, url: string): Promise<StoredPageRow | null> {

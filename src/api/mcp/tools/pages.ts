@@ -57,13 +57,17 @@ export const getPageTool: Tool = {
   description:
     'A page a crawl stored, as markdown of its main content (`format`: "text" or "html" for those outputs of its ' +
     'extraction), read from storage without a request to the site. Long pages are cut at 20,000 characters: the ' +
-    'result ends with the `offset` to call again with for the rest.',
+    'result ends with the `offset` to call again with for the rest. A duplicate (its content stored once, under ' +
+    "another URL) answers that page's content, after a line naming it.",
   input: getArgs,
   readOnly: true,
   async run(args, api) {
     const { crawlId, url, format, offset } = ownArgs(getArgs, args);
     const query = new URLSearchParams({ url, format });
-    const text = expectOk(await api.get(`/v1/crawls/${encodeURIComponent(crawlId)}/content?${query}`));
-    return textResult(window(text, offset, (next) => `call get_page with offset: ${next}`));
+    const reply = await api.get(`/v1/crawls/${encodeURIComponent(crawlId)}/content?${query}`);
+    const part = window(expectOk(reply), offset, (next) => `call get_page with offset: ${next}`);
+    const kept = reply.ok ? reply.headers.get('x-edgecrawl-duplicate-of') : null;
+    if (kept === null) return textResult(part);
+    return textResult(`${url} is a duplicate of ${kept}: the content below is that page's.`, part);
   },
 };
