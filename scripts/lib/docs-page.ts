@@ -1,7 +1,8 @@
 /**
  * The truth of one documentation page, read with linkedom from its generator's own main-block marker: the main
  * block's text (permalink signs and buttons dropped), its code blocks with their declared languages, its data tables,
- * its title heading, and a few navigation texts from outside the main block that an extraction must not carry.
+ * its title heading, its links' texts, and a few navigation texts from outside the main block that an extraction must
+ * not carry.
  */
 import { parseHTML } from 'linkedom';
 import type { DocsSet } from './docs-sets.ts';
@@ -25,6 +26,11 @@ export interface DocsPage {
   codes: DocsCode[];
   tables: DocsTable[];
   h1: string | null;
+  /**
+   * The texts of the main block's links, each once: a table of linked names or a list of links inside the content
+   * is content, and an extraction that empties it loses these (a text that is also said elsewhere still counts).
+   */
+  links: string[];
   navTexts: string[];
 }
 
@@ -101,6 +107,18 @@ const tablesOf = (main: DomElement): DocsTable[] =>
     .map(tableShape)
     .filter((t) => t.rows > 0 && t.cols > 0);
 
+/** A link text worth looking for: two letters or digits together, at most 80 characters. */
+const linkWorthy = (text: string) => text.length <= 80 && /[\p{L}\p{N}]{2}/u.test(text);
+
+function linksOf(main: DomElement): string[] {
+  const texts = new Set<string>();
+  for (const a of main.querySelectorAll('a[href]')) {
+    const text = inlineText(a.textContent);
+    if (linkWorthy(text)) texts.add(text);
+  }
+  return [...texts];
+}
+
 const NAV_AROUND =
   '[class*=prev], [class*=next], [rel], nav, [role=navigation], [class*=sidebar], [class*=toc], [class*=nav], [class*=related], [class*=breadcrumb]';
 
@@ -150,6 +168,7 @@ export function pageTruth(set: DocsSet, file: string, url: string, html: string)
     codes: codesOf(main, set.code ?? 'pre'),
     tables: tablesOf(main),
     h1: title ? inlineText(title.textContent) || null : null,
+    links: linksOf(main),
     navTexts: navTextsOf(document, main, text, set.nav),
   };
 }

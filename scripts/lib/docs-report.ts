@@ -17,6 +17,7 @@ interface Row {
   codeVerbatim: number;
   languageKept: number;
   tablesKept: number;
+  linksKept: number;
   h1First: number;
   navLeaking: number;
   permalinkSigns: number;
@@ -49,6 +50,10 @@ function rowOf(name: string, scores: PageScore[]): Row {
     tablesKept: pct(
       sum(scores, (s) => s.tablesKept),
       sum(scores, (s) => s.tables),
+    ),
+    linksKept: pct(
+      sum(scores, (s) => s.linksKept),
+      sum(scores, (s) => s.links),
     ),
     h1First: pct(titled.filter((s) => s.h1First).length, titled.length),
     navLeaking: pct(scores.filter((s) => s.navLeaked.length > 0).length, scores.length),
@@ -86,16 +91,16 @@ export function printSummary(label: string, scores: PageScore[]): void {
   );
   console.log(`\n${label}`);
   console.log(
-    '| set | pages | P | R | F1 | code verbatim % | language kept % | tables kept % | h1 first % | nav leaking % | permalink signs in headings % | CPU ms median | p90 |',
+    '| set | pages | P | R | F1 | code verbatim % | language kept % | tables kept % | links kept % | h1 first % | nav leaking % | permalink signs in headings % | CPU ms median | p90 |',
   );
-  console.log(`|${' --- |'.repeat(13)}`);
+  console.log(`|${' --- |'.repeat(14)}`);
   for (const r of [...rows, rowOf('all (pages pooled)', scores), meanRow(rows)])
     console.log(
-      `| ${r.name} | ${r.pages} | ${f3(r.precision)} | ${f3(r.recall)} | ${f3(r.f1)} | ${p1(r.codeVerbatim)} | ${p1(r.languageKept)} | ${p1(r.tablesKept)} | ${p1(r.h1First)} | ${p1(r.navLeaking)} | ${p1(r.permalinkSigns)} | ${r.cpuMedian.toFixed(1)} | ${r.cpuP90.toFixed(1)} |`,
+      `| ${r.name} | ${r.pages} | ${f3(r.precision)} | ${f3(r.recall)} | ${f3(r.f1)} | ${p1(r.codeVerbatim)} | ${p1(r.languageKept)} | ${p1(r.tablesKept)} | ${p1(r.linksKept)} | ${p1(r.h1First)} | ${p1(r.navLeaking)} | ${p1(r.permalinkSigns)} | ${r.cpuMedian.toFixed(1)} | ${r.cpuP90.toFixed(1)} |`,
     );
 }
 
-/** Each set's worst pages: lowest F1, code blocks missing, tables lost, title not the first heading, nav leaked. */
+/** Each set's worst pages: lowest F1, code missing, tables or links lost, title not the first heading, nav leaked. */
 function worstOf(scores: PageScore[]) {
   const page = (s: PageScore) => ({
     url: s.url,
@@ -123,6 +128,11 @@ function worstOf(scores: PageScore[]) {
             .filter((s) => s.lostTables.length > 0)
             .slice(0, 8)
             .map((s) => ({ ...page(s), lost: s.lostTables })),
+          lostLinks: of
+            .filter((s) => s.lostLinks.length > 0)
+            .sort((a, b) => b.lostLinks.length - a.lostLinks.length)
+            .slice(0, 8)
+            .map((s) => ({ ...page(s), lost: s.lostLinks.slice(0, 10), of: s.links, lostCount: s.lostLinks.length })),
           missingH1: of
             .filter((s) => s.h1First === false)
             .slice(0, 8)

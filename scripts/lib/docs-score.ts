@@ -30,6 +30,10 @@ export interface PageScore {
   h1First: boolean | null;
   h1: string | null;
   firstHeading: string | null;
+  /** The main block's link texts, and those found in the extraction's text. */
+  links: number;
+  linksKept: number;
+  lostLinks: string[];
   navLeaked: string[];
   permalinkSigns: boolean;
   missingCodes: string[];
@@ -96,6 +100,7 @@ export function scorePage(page: DocsPage, got: Extraction, cpuMs: number): PageS
   const lostTables = tableScore(page.tables, parts.tables);
   const firstHeading = parts.headings[0] ?? null;
   const text = oneLine(got.text);
+  const lostLinks = page.links.filter((link) => !text.includes(oneLine(link)));
   return {
     set: page.set,
     url: page.url,
@@ -110,6 +115,9 @@ export function scorePage(page: DocsPage, got: Extraction, cpuMs: number): PageS
     h1First: page.h1 === null ? null : firstHeading !== null && headingNorm(firstHeading) === headingNorm(page.h1),
     h1: page.h1,
     firstHeading,
+    links: page.links.length,
+    linksKept: page.links.length - lostLinks.length,
+    lostLinks,
     navLeaked: page.navTexts.filter((t) => text.includes(oneLine(t))),
     permalinkSigns: parts.headings.some((h) => /[¶§\u{E000}-\u{F8FF}]/u.test(h)),
     missingCodes: code.missing,

@@ -1,7 +1,8 @@
 /**
  * The documentation sets of the docs truth (lib/docs-truth.ts): HTML documentation installed from Debian packages,
- * one set per generator and theme, each with the marker of its own main block. A set whose root is not on the
- * machine is skipped.
+ * one set per generator and theme, each with the marker of its own main block (a set whose root is not on the machine
+ * is skipped), and the project's own test pages of blocks of links inside and around the content
+ * (test/fixtures/extract/pages).
  */
 
 export interface DocsSet {
@@ -20,6 +21,8 @@ export interface DocsSet {
   code?: string;
   /** Sample each top folder alike (a set of several books), rather than in proportion to its pages. */
   perFolder?: boolean;
+  /** Pages always in the sample (relative paths), for a shape the even spread could miss. */
+  pin?: string[];
   /** Navigation that is not links (DocBook's next and previous titles), for the texts that must not leak. */
   nav?: string;
 }
@@ -36,6 +39,8 @@ export const DOCS_SETS: DocsSet[] = [
     root: `${DOC}/python3.11/html`,
     main: 'div.body[role=main], div[role=main]',
     drop: SPHINX_DROP,
+    // A table of the 71 built-in functions, each a link, inside the content.
+    pin: ['library/functions.html'],
   },
   { name: 'django', root: `${DOC}/python-django-doc/html`, main: '#yui-main .yui-g', drop: SPHINX_DROP },
   {
@@ -102,5 +107,14 @@ export const DOCS_SETS: DocsSet[] = [
     main: 'div.contents',
     title: '.headertitle .title',
     code: 'pre, div.fragment',
+  },
+  {
+    // Pages written for the extractor's tests: a docs page with a table of linked names, a product with its tags, a
+    // post and a docs page with navigation inside their content. Each marks its truth's main block
+    // data-truth="main", less what it marks data-truth="out" (attributes the extractor does not read).
+    name: 'fixtures',
+    root: new URL('../../test/fixtures/extract/pages', import.meta.url).pathname,
+    main: '[data-truth=main]',
+    drop: `${SPHINX_DROP}, [data-truth=out]`,
   },
 ];

@@ -19,26 +19,35 @@ function candidates(set: DocsSet): string[] {
     .sort();
 }
 
-/** Up to `limit` pages of a set (`perFolder`: as many of each top folder), evenly spread over its sorted tree. */
+/**
+ * Up to `limit` pages of a set: its pinned pages, then the others evenly spread over its sorted tree (`perFolder`: as
+ * many of each top folder).
+ */
 export function sampleSet(set: DocsSet, limit: number): DocsPage[] {
-  const files = candidates(set);
-  if (!set.perFolder) return spread(set, files, limit);
+  const all = candidates(set);
+  const pinned = spread(
+    set,
+    all.filter((f) => set.pin?.includes(f)),
+    limit,
+  );
+  const files = all.filter((f) => !set.pin?.includes(f));
+  const left = limit - pinned.length;
+  if (!set.perFolder) return [...pinned, ...spread(set, files, left)];
   const folders = [...new Set(files.map((f) => f.split('/')[0]))];
-  const each = Math.ceil(limit / Math.max(1, folders.length));
-  return folders
-    .flatMap((folder) =>
-      spread(
-        set,
-        files.filter((f) => f.split('/')[0] === folder),
-        each,
-      ),
-    )
-    .slice(0, limit);
+  const each = Math.ceil(left / Math.max(1, folders.length));
+  const sampled = folders.flatMap((folder) =>
+    spread(
+      set,
+      files.filter((f) => f.split('/')[0] === folder),
+      each,
+    ),
+  );
+  return [...pinned, ...sampled.slice(0, left)];
 }
 
 /** Up to `limit` of the files, at evenly spaced places (the next content page from each). */
 function spread(set: DocsSet, files: string[], limit: number): DocsPage[] {
-  const want = Math.min(limit, files.length);
+  const want = Math.max(0, Math.min(limit, files.length));
   const pages: DocsPage[] = [];
   const taken = new Set<number>();
   for (let k = 0; k < want; k++) {

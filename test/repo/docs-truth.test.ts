@@ -1,8 +1,11 @@
-/** The docs bench's truth and scoring (scripts/lib/docs-page.ts, docs-score.ts) on a small Sphinx-like page. */
+/** The docs bench's truth and scoring (scripts/lib/docs-page.ts, docs-score.ts) on a small Sphinx-like page and the test pages. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pageTruth } from '../../scripts/lib/docs-page.ts';
 import { scorePage } from '../../scripts/lib/docs-score.ts';
-import type { DocsSet } from '../../scripts/lib/docs-sets.ts';
+import { DOCS_SETS, type DocsSet } from '../../scripts/lib/docs-sets.ts';
+import { sampleSet } from '../../scripts/lib/docs-truth.ts';
 
 const SET: DocsSet = { name: 'sphinx', root: '/nowhere', main: 'div[role=main]', drop: 'a.headerlink' };
 const HTML = `<html><body>
@@ -58,5 +61,54 @@ describe('docs truth', () => {
     const bad = scorePage(page, { markdown: '## Previous topic here\n\nimport json', text: 'Previous topic here' }, 1);
     expect(bad).toMatchObject({ codesVerbatim: 0, tablesKept: 0, h1First: false, navLeaked: ['Previous topic here'] });
     expect(bad.recall).toBeLessThan(0.2);
+  });
+});
+
+describe('docs truth: blocks of links inside the content', () => {
+  const fixtures = DOCS_SETS.find((set) => set.name === 'fixtures');
+  if (!fixtures) throw new Error('no fixtures set');
+  const file = join(fixtures.root, 'python-functions.html');
+  const truth = pageTruth(
+    fixtures,
+    file,
+    'http://docs.local/fixtures/python-functions.html',
+    readFileSync(file, 'utf8'),
+  );
+
+  it("holds the main block's link texts, and an extraction that empties the table loses them", () => {
+    if (!truth) throw new Error('no truth');
+    expect(truth.links).toHaveLength(71);
+    expect(truth.links.slice(0, 3)).toEqual(['abs()', 'aiter()', 'all()']);
+    // The table's cells emptied, as the extractor left them: its names gone, what the page says of them kept.
+    const emptied = truth.text
+      .split('\n')
+      .filter((line) => !truth.links.includes(line))
+      .join('\n');
+    const lost = scorePage(truth, { markdown: '', text: emptied }, 1);
+    expect(lost.links).toBe(71);
+    expect(lost.linksKept).toBeLessThan(10);
+    expect(lost.lostLinks).toContain('breakpoint()');
+    expect(scorePage(truth, { markdown: '', text: truth.text }, 1).linksKept).toBe(71);
+  });
+
+  it('the test pages are a set of the truth: their main block less what they mark out', () => {
+    const pages = sampleSet(fixtures, 100);
+    expect(pages.map((p) => p.file.split('/').at(-1)).sort()).toEqual([
+      'blog-navigation.html',
+      'docs-navigation.html',
+      'product-tags.html',
+      'python-functions.html',
+    ]);
+    const blog = pages.find((p) => p.file.endsWith('blog-navigation.html'));
+    expect(blog?.text).toContain('What we packed');
+    for (const out of ['Related posts', 'Hut-to-hut walks', 'Share on X', 'Tags:'])
+      expect(blog?.text).not.toContain(out);
+    expect(pages.find((p) => p.file.endsWith('product-tags.html'))?.links).toContain('made in Portugal');
+  });
+
+  it('pinned pages are always in the sample, first', () => {
+    const pinned = sampleSet({ ...fixtures, pin: ['product-tags.html'] }, 2).map((p) => p.file.split('/').at(-1));
+    expect(pinned).toEqual(['product-tags.html', 'blog-navigation.html']);
+    expect(DOCS_SETS.find((set) => set.name === 'python')?.pin).toEqual(['library/functions.html']);
   });
 });

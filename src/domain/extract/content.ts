@@ -9,7 +9,7 @@ import {
   nestsDeeperThan,
   selectAll,
 } from './dom';
-import { findMain } from './main';
+import { findMain, type PageKind } from './main';
 import { type ExtractSpec, PAGE_LIMITS } from './spec';
 
 /** How the content was chosen, for the record's warnings and the benchmark. */
@@ -87,9 +87,9 @@ function titleHeading(document: DomDocument): string {
  * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
  * index page, a table of contents), or holding the page's title heading (a short page), is kept. Either way a short content is said in the warnings.
  */
-function detect(document: DomDocument, warnings: string[]): DomElement | null {
+function detect(document: DomDocument, warnings: string[], kind: PageKind): DomElement | null {
   const title = titleHeading(document);
-  const { root: content, pick } = findMain(bodyOf(document));
+  const { root: content, pick } = findMain(bodyOf(document), kind);
   const chars = collapse(content.textContent).length;
   if (chars < MIN_CONTENT_CHARS) {
     // A short page's content holds its title heading: what is short is the page, not what was found of it.
@@ -126,6 +126,7 @@ export function selectContent(
   document: DomDocument,
   spec: ExtractSpec,
   warnings: string[],
+  kind: PageKind = { product: false },
 ): { root: DomElement; source: ContentSource } {
   removeClutter(document);
   for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
@@ -157,7 +158,7 @@ export function selectContent(
   }
   const whole = body.cloneNode(true);
   try {
-    const detected = detect(document, warnings);
+    const detected = detect(document, warnings, kind);
     if (detected) return { root: detected, source: 'detected' };
   } catch (error) {
     warnings.push(

@@ -7,6 +7,7 @@ import { type FieldValue, readFields, readImages } from './fields';
 import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
 import { toMarkdown } from './markdown';
 import { type Metadata, readMetadata } from './metadata';
+import { declaresProduct } from './product';
 import { type ExtractSpec, PAGE_LIMITS } from './spec';
 
 /** What a record says of a page (the outputs markdown, text and html are kept beside it). */
@@ -75,7 +76,8 @@ function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec,
   const page = readPage(document, pageUrl);
   const images = spec.formats.includes('images') ? readImages(root, base) : undefined;
   const { links, title, canonical } = page;
-  return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title };
+  const product = declaresProduct(document, jsonLd, metadata.og.type);
+  return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title, product };
 }
 
 /**
@@ -109,7 +111,7 @@ export async function extractPage(
   }
   const { document, whole } = parseBounded(html, warnings);
   const read = readDocument(document, pageUrl, spec, warnings);
-  const { root, source } = selectContent(document, spec, warnings);
+  const { root, source } = selectContent(document, spec, warnings, { product: read.product });
   const text = cap(toMarkdown(root, read.base, 'text', warnings), 'text', warnings);
   const wants = (format: ExtractSpec['formats'][number]) => spec.formats.includes(format);
   const outputs: ExtractOutputs = {};

@@ -1,4 +1,4 @@
-import { absoluteUrl, collapse, type DomDocument, selectAll } from './dom';
+import { absoluteUrl, collapse, type DomDocument, type DomElement, selectAll } from './dom';
 import { PAGE_LIMITS } from './spec';
 
 export interface Metadata {
@@ -115,8 +115,72 @@ function cleanTitle(raw: string, headings: string[]): string {
   return title;
 }
 
-/** The title the page declares for its content (JSON-LD, Dublin Core, Open Graph, Twitter), else its cleaned <title>. */
-function headlineOf(document: DomDocument, values: Map<string, string>, facts: LinkedFacts): string | null {
+/**
+ * A separator between a page's title and its site's name: "Story | Site", "Story — Site docs", "Site: Story",
+ * "NEWS|Story". Dashes and slashes only between spaces ("Privatkredit-Zinsen" is one word).
+ */
+const SEPARATOR = String.raw`(?:\s+[-–—·•»>/\\|~]\s+|\s*[|·•»]\s*|:\s+)`;
+const TRAILING_SEPARATOR = new RegExp(`${SEPARATOR}$`);
+const LEADING_SEPARATOR = new RegExp(`^${SEPARATOR}`);
+/** Permalink signs generators put after a heading's text. */
+const PERMALINK_SIGN = /\s*[¶#§🔗]$/u;
+
+/**
+ * The title without a site's name at its end or start ("Story | Site" -> "Story"), when one of `sites` is there and
+ * what is left is not much shorter than it (a site's name is shorter than a headline: an `og:site_name` that holds
+ * the page's title is not taken for one).
+ */
+function withoutSite(title: string, sites: string[]): string {
+  for (const site of sites) {
+    if (site === '' || site === title) continue;
+    const rest = title.endsWith(site)
+      ? title.slice(0, -site.length).replace(TRAILING_SEPARATOR, '')
+      : title.startsWith(site)
+        ? title.slice(site.length).replace(LEADING_SEPARATOR, '')
+        : title;
+    if (rest !== title && rest.length + site.length < title.length && rest.length * 2 >= site.length) return rest;
+  }
+  return title;
+}
+
+/**
+ * The h1 that the <title> starts with, a site's name after it ("Built-in Functions — Python 3.12 documentation" and
+ * the h1 "Built-in Functions¶"), or that is the whole <title>: the page's own headline. An h1 at the end of the
+ * <title> is more often the site's name ("Tragwerksplanung | RS Ingenieure"): the cleaned <title> decides then.
+ */
+function titledHeading(title: string, headings: string[]): string | null {
+  for (const heading of headings.map((h) => h.replace(PERMALINK_SIGN, '')))
+    if (
+      heading !== '' &&
+      (heading === title || (title.startsWith(heading) && LEADING_SEPARATOR.test(title.slice(heading.length))))
+    )
+      return heading;
+  return null;
+}
+
+/** An h1 that is a link to the site's home page, and nothing else: the site's name in its header, not a headline. */
+function homeLink(h1: DomElement, baseUrl: string): boolean {
+  const links = selectAll(h1, 'a[href]');
+  const link = links[0];
+  if (links.length !== 1 || !link || collapse(link.textContent) !== collapse(h1.textContent)) return false;
+  const url = absoluteUrl(link.getAttribute('href'), baseUrl);
+  return url !== null && new URL(url).pathname === '/' && new URL(url).search === '';
+}
+
+/**
+ * The content's own title: the one the page declares (JSON-LD, Dublin Core, Open Graph, Twitter), else the h1 its
+ * <title> is made of, else the <title> cleaned (as Readability cleans it). A site's name at either end is dropped:
+ * `og:site_name`, `application-name`, or an h1 that links to the home page (a logo's text).
+ */
+function headlineOf(
+  document: DomDocument,
+  values: Map<string, string>,
+  facts: LinkedFacts,
+  baseUrl: string,
+): string | null {
+  const h1s = selectAll(document, 'h1');
+  const logos = h1s.filter((h1) => homeLink(h1, baseUrl)).map((h1) => collapse(h1.textContent));
+  const sites = [values.get('og:site_name'), values.get('application-name')].map((s) => short(s)).concat(logos);
   const declared = first(
     facts.headline,
     values.get('dc:title'),
@@ -124,10 +188,17 @@ function headlineOf(document: DomDocument, values: Map<string, string>, facts: L
     values.get('og:title'),
     values.get('twitter:title'),
   );
-  if (declared) return declared;
+  if (declared) return withoutSite(declared, sites);
   const raw = short(document.querySelector('title')?.textContent);
-  const headings = selectAll(document, 'h1').map((h) => collapse(h.textContent));
-  return raw ? cleanTitle(raw, headings) : (headings[0] ?? null);
+  const headings = h1s.map((h) => collapse(h.textContent));
+  if (!raw) return headings[0] ?? null;
+  // The part of the <title> that is the page's: the part that is not a site's name.
+  const own = withoutSite(raw, sites);
+  const titled = titledHeading(
+    own,
+    headings.filter((h) => !logos.includes(h)),
+  );
+  return titled ?? cleanTitle(own, headings);
 }
 
 /** The page's metadata from its <head> (and JSON-LD facts where the head says nothing); URLs absolute. */
@@ -141,7 +212,7 @@ export function readMetadata(document: DomDocument, baseUrl: string, facts: Link
   const publishedElement = document.querySelector(
     'time[itemprop~="datePublished"], [itemprop~="datePublished"][content]',
   );
-  const headline = headlineOf(document, values, facts);
+  const headline = headlineOf(document, values, facts, baseUrl);
   return {
     title: first(document.querySelector('title')?.textContent) ?? headline,
     headline,

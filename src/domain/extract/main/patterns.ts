@@ -34,6 +34,7 @@ const BOILER_WORDS = [
   'navigation',
   'navheader',
   'navfooter',
+  'navbox',
   'menu',
   'breadcrumbs?',
   'sidebar',
@@ -127,6 +128,18 @@ export function namedFurniture(element: DomElement): boolean {
 export function namedBoilerplate(id: string | null, className: string | null, role: string | null): boolean {
   if (role && BOILER_ROLES.has(role)) return true;
   return BOILER.test(`${id ?? ''} ${className ?? ''}`);
+}
+
+/**
+ * A class or id that names a list of tags or categories: the token ends with the word ("tags", "product__tags",
+ * "tag-list", "tagged_as", "categories"), so that WordPress's per-post classes ("tag-linen") do not.
+ */
+const TAGS = /(^|[_-])(tags?|tag-?list|tagged(?:[_-]as)?|categories)$/i;
+
+/** Whether an element's class or id names it as a list of tags or categories. */
+export function namedTags(element: DomElement): boolean {
+  const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`;
+  return names.split(/\s+/).some((token) => TAGS.test(token));
 }
 
 const TOC = /(^|[\s_-])toc([\s_-]|$)/gi;

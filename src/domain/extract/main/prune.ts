@@ -1,6 +1,6 @@
 import type { DomElement } from '../dom';
 import { holds } from './containers';
-import { chapterToc, namedFurniture } from './patterns';
+import { chapterToc, namedFurniture, namedTags } from './patterns';
 import { FURNITURE, LINK_DENSE, type Stats, statsOf } from './stats';
 
 /** Why an element is cut from the content. */
@@ -10,6 +10,9 @@ type Cut = 'furniture' | 'named' | 'links';
 const KEEP = new Set(['pre', 'code', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'blockquote']);
 /** Code is never pruned inside: a highlighter's `span.comment` is the code's comment, not a comment thread. */
 const CODE = new Set(['pre', 'code']);
+const HEADING = /^h[1-6]$/;
+/** Blocks a heading holds only when its markup is broken (an unclosed `<h3>` around the rest of the article). */
+const BLOCKS_IN_HEADING = 'p, div, ul, ol, dl, table, section, article, aside, nav, header, footer, form';
 /** Blocks judged by their link density. */
 const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header', 'li']);
 
@@ -23,12 +26,34 @@ const MORE_NAMES = /(^|[\s_-])(authors|postmetadata|saboxplugin-\w+|likes|disclo
 const PARAGRAPH_NAMES =
   /(^|[\s_-])(newsletter|subscribe|subscription|byline|credits?|caption|copyright|disclaimer|paywall)([\s_-]|$)/i;
 
-interface Options {
+/** What the page says it is, where that changes what its content holds. */
+export interface PageKind {
+  /** A product (../product.ts): the tags and categories in its content are facts of the product, not metadata. */
+  product: boolean;
+}
+
+interface Options extends PageKind {
   /** The heart of the prose: it and its ancestors are never cut. */
   heart: DomElement | null;
   stats: Map<DomElement, Stats>;
   links: boolean;
 }
+
+/**
+ * Content whole, never pruned inside: code, a heading (a link in it, Sphinx's `a.toc-backref`, is its text), a data
+ * table (it has a header cell) not named as furniture (the Python docs' table of linked function names; Wikipedia's
+ * navbox is pruned inside as any block), a chapter's table of its sections, a product's list of tags.
+ */
+function whole(element: DomElement, options: Options): boolean {
+  const name = element.localName;
+  if (CODE.has(name) || (options.product && namedTags(element))) return true;
+  if (HEADING.test(name)) return element.querySelector(BLOCKS_IN_HEADING) === null;
+  if (name === 'table') return element.querySelector('th') !== null && !namedFurniture(element);
+  return chapterToc(element);
+}
+
+/** Link text that reads as navigation: all of it but the links whose text is code (an API's names: the document's). */
+const navigational = (s: Stats) => s.linkChars - s.codeLinkChars;
 
 function cutOf(element: DomElement, options: Options): Cut | null {
   if (options.heart && holds(element, options.heart)) return null;
@@ -44,15 +69,14 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   if (namedFurniture(element)) return 'named';
   const className = element.getAttribute('class');
   if (className && MORE_NAMES.test(className)) return 'named';
-  if (options.links && LINK_BLOCKS.has(name) && s.chars > 0 && s.linkChars > s.chars * LINK_DENSE) return 'links';
+  if (options.links && LINK_BLOCKS.has(name) && s.chars > 0 && navigational(s) > s.chars * LINK_DENSE) return 'links';
   return null;
 }
 
 /** The elements to cut below `element`, outermost only. */
 function collect(element: DomElement, options: Options, cuts: DomElement[]): void {
   for (const child of Array.from(element.children)) {
-    // A chapter's table of its sections is the page's content, links and all; code is content whole.
-    if (chapterToc(child) || CODE.has(child.localName)) continue;
+    if (whole(child, options)) continue;
     if (cutOf(child, options)) cuts.push(child);
     else collect(child, options, cuts);
   }
@@ -63,14 +87,19 @@ function collect(element: DomElement, options: Options, cuts: DomElement[]): voi
  * made mostly of links. When cutting links would leave less than a quarter of the text (an index page, a table of
  * contents: the links are the content), links stay.
  */
-export function prune(root: DomElement, heart: DomElement | null, stats: Map<DomElement, Stats>): void {
+export function prune(
+  root: DomElement,
+  heart: DomElement | null,
+  stats: Map<DomElement, Stats>,
+  kind: PageKind = { product: false },
+): void {
   const total = statsOf(stats, root).chars;
   let cuts: DomElement[] = [];
-  collect(root, { heart, stats, links: true }, cuts);
+  collect(root, { ...kind, heart, stats, links: true }, cuts);
   const left = total - cuts.reduce((sum, cut) => sum + statsOf(stats, cut).chars, 0);
   if (left < total * 0.25) {
     cuts = [];
-    collect(root, { heart, stats, links: false }, cuts);
+    collect(root, { ...kind, heart, stats, links: false }, cuts);
   }
   for (const cut of cuts) cut.remove();
 }

@@ -6,6 +6,8 @@ export interface Stats {
   chars: number;
   /** Of which inside links. */
   linkChars: number;
+  /** Of those, inside code (`<a><code>abs()</code></a>`, `<code>impl <a>Debug</a></code>`): names of an API, not navigation. */
+  codeLinkChars: number;
   /** Characters in blocks that read as prose: mostly not links, not inside nav, aside or footer. */
   good: number;
   /** Blocks of prose (at least PROSE_CHARS of mostly unlinked text). */
@@ -27,6 +29,8 @@ const IGNORED = new Set(
     ' ',
   ),
 );
+/** Elements whose text is code: a link in one names something of the document's subject. */
+const CODE_TEXT = new Set(['code', 'tt', 'kbd', 'samp', 'var']);
 /** Elements whose text is page furniture wherever they are. */
 export const FURNITURE = new Set(['nav', 'aside', 'footer', 'menu']);
 /** A block whose links make up this share of its text or more reads as navigation. */
@@ -101,19 +105,30 @@ function credit(element: DomElement, open: Open, stats: Map<DomElement, Stats>):
 /** One walk over `root`: Stats for every element below it (and itself). */
 export function measure(root: DomElement): Map<DomElement, Stats> {
   const stats = new Map<DomElement, Stats>();
-  visit(root, false, false, stats);
+  visit(root, { link: false, boiler: false, code: false }, stats);
   return stats;
 }
 
-function visit(element: DomElement, inLink: boolean, furniture: boolean, stats: Map<DomElement, Stats>): Open {
-  const own: Stats = { chars: 0, linkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
+/** What the elements around a node make of its text. */
+interface Within {
+  link: boolean;
+  boiler: boolean;
+  code: boolean;
+}
+
+function visit(element: DomElement, within: Within, stats: Map<DomElement, Stats>): Open {
+  const own: Stats = { chars: 0, linkChars: 0, codeLinkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
   stats.set(element, own);
   const name = element.localName;
   if (IGNORED.has(name)) return { chars: 0, link: 0, commas: 0 };
-  const link = inLink || name === 'a';
-  const boiler = furniture || FURNITURE.has(name) || discussion(element);
+  const inner: Within = {
+    link: within.link || name === 'a',
+    boiler: within.boiler || FURNITURE.has(name) || discussion(element),
+    code: within.code || CODE_TEXT.has(name),
+  };
+  const boiler = inner.boiler;
   const open: Open = { chars: 0, link: 0, commas: 0 };
-  for (const child of Array.from(element.childNodes)) addChild(child, { link, boiler, own, open, stats });
+  for (const child of Array.from(element.childNodes)) addChild(child, { ...inner, own, open, stats });
   if (INLINE.has(name)) return open;
   // A block: the inline text gathered in it is one paragraph, prose or not.
   if (!boiler && open.chars > 0 && open.link < open.chars * LINK_DENSE) {
@@ -127,9 +142,7 @@ function visit(element: DomElement, inLink: boolean, furniture: boolean, stats: 
   return { chars: 0, link: 0, commas: 0 };
 }
 
-interface Walk {
-  link: boolean;
-  boiler: boolean;
+interface Walk extends Within {
   own: Stats;
   open: Open;
   stats: Map<DomElement, Stats>;
@@ -145,15 +158,17 @@ function addChild(child: DomNode, walk: Walk): void {
     if (walk.link) {
       own.linkChars += chars;
       open.link += chars;
+      if (walk.code) own.codeLinkChars += chars;
     }
     return;
   }
   if (!isElement(child)) return;
-  const inner = visit(child, walk.link, walk.boiler, walk.stats);
+  const inner = visit(child, walk, walk.stats);
   const sub = walk.stats.get(child);
   if (!sub) return;
   own.chars += sub.chars;
   own.linkChars += sub.linkChars;
+  own.codeLinkChars += sub.codeLinkChars;
   own.good += sub.good;
   own.paragraphs += sub.paragraphs;
   own.prose += sub.prose;
@@ -162,7 +177,7 @@ function addChild(child: DomNode, walk: Walk): void {
   open.commas += inner.commas;
 }
 
-const ZERO: Stats = { chars: 0, linkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
+const ZERO: Stats = { chars: 0, linkChars: 0, codeLinkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
 
 /** The stats of an element (zeros for one the walk did not reach). */
 export const statsOf = (stats: Map<DomElement, Stats>, element: DomElement): Stats => stats.get(element) ?? ZERO;
