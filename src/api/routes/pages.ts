@@ -5,7 +5,7 @@ import { headerValue } from '../../domain/warc';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { filterPages, isFiltered } from '../../storage/d1/page-filters';
-import { getPageView, listPages, listRecentPages } from '../../storage/d1/pages';
+import { getPageView, listPages, listRecentPages, storedParts } from '../../storage/d1/pages';
 import { readExchange } from '../../storage/exchange';
 import { readLinks } from '../../storage/links';
 import { searchText } from '../../storage/page-text';
@@ -195,7 +195,10 @@ export const pages = new Hono<CrawlEnv>()
       if (url === null) throw badRequest('url must be an absolute http(s) URL');
       const page = await getPageView(c.env.DB, c.var.crawl.id, url);
       if (!page) throw notFound(`no page ${url} in this crawl`);
-      return c.json(page);
+      if (page.duplicateOf === null) return c.json(page);
+      // A duplicate's parts are its kept page's: what /record, /links and /content answer for it.
+      const kept = await keptPage(c.env.DB, c.var.crawl.id, url);
+      return c.json({ ...page, stored: storedParts(kept.page) });
     },
   )
   .get(
