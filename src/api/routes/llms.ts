@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { sectionContext } from '../../domain/llms-txt';
 import { hostKey } from '../../domain/normalize';
 import type { CrawlRow } from '../../storage/d1/crawls';
 import { pageSummary } from '../../storage/d1/pages';
@@ -17,7 +18,10 @@ async function headOf(db: D1Database, crawl: CrawlRow) {
   return {
     name: page?.title?.trim() || [...hosts].join(', '),
     summary: page?.description?.trim() || `Pages of ${[...hosts].join(', ')}, crawled by edgecrawl on ${when}.`,
-    withHost: hosts.size > 1 || crawl.config.scope === 'same-domain' || crawl.config.scope === 'any',
+    context: sectionContext(
+      crawl.config.seeds,
+      hosts.size > 1 || crawl.config.scope === 'same-domain' || crawl.config.scope === 'any',
+    ),
   };
 }
 
@@ -28,7 +32,7 @@ export const llmsRoutes = new Hono<CrawlEnv>()
     routeDoc({
       summary: 'The crawl as llms.txt',
       description:
-        "The llmstxt.org format: the site's name, a summary, then a section per path (and host, for a crawl of several) listing each stored HTML page as `- [title](url): description`, in URL order, streamed.",
+        "The llmstxt.org format: the site's name, a summary, then each section once: a section per directory below the seeds' (and host, for a crawl of several), its pages in URL order; the pages of the seeds' directory itself under Pages. Each stored HTML page or PDF as `- [title](url): description`, streamed.",
       tag: 'Exports',
       responses: { 200: bytes('llms.txt', 'text/markdown') },
     }),
