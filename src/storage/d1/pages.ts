@@ -411,6 +411,12 @@ export async function llmsUrls(db: D1Database, page: KeysetPage): Promise<string
   return rows.map((row) => readPage(row, ['url']).url);
 }
 
+/** Whether the crawl has a page llms-full.txt can write: listed, with an extraction record (the first found). */
+export async function hasLlmsRecord(db: D1Database, crawlId: string): Promise<boolean> {
+  const sql = `SELECT 1 AS found FROM pages WHERE crawl_id = ? AND ${LISTED_IN_LLMS} AND record_key IS NOT NULL LIMIT 1`;
+  return (await db.prepare(sql).bind(crawlId).first()) !== null;
+}
+
 /** Page rows in URL order after `afterUrl` within any of `ranges` (inclusive), for the pages llms.txt lists. */
 export async function llmsRecordsIn(
   db: D1Database,
