@@ -81,7 +81,16 @@ describe('changes between two crawls', () => {
       'changed product.html',
       'unchanged stamped.html',
     ]);
-    expect(await changesOf(second)).toEqual({ new: 1, changed: 3, unchanged: 2, gone: 1 });
+    // Both crawls reached every page they found: nothing unreached on either side, and the figures are final.
+    expect(await changesOf(second)).toEqual({
+      new: 1,
+      changed: 3,
+      unchanged: 2,
+      gone: 1,
+      unreached: 0,
+      unreachedBefore: 0,
+      provisional: false,
+    });
     const list = (await (await api(`/v1/crawls/${second}/changes`)).json()) as ChangeList;
     expect(list.previousCrawlId).toBe(first);
 

@@ -2,6 +2,7 @@
  * The grow variant (/t/<ns>/grow-<n>[-d<ms>]/...): a site of n documentation pages and a few others, in sections,
  * that changes between two crawls, for capped recrawls and llms.txt. GET /t/<ns>/grow-<n>/__next moves the
  * namespace's site to its second version, where:
+ *   (the index)   its paragraph is rewritten, and its links change as below;
  *   edited.html   a paragraph is rewritten;
  *   removed.html  answers 404 (still linked from the index: a crawl that reads the index finds it gone);
  *   dropped.html  answers 404 and is no longer linked from anywhere;
@@ -46,7 +47,8 @@ export function growSite(ns: string, rest: string, n: number, delayMs: number): 
       const top = ['about.html', 'blog/', 'docs/', 'edited.html', 'removed.html', 'zebra.html'];
       if (second) top.push('added.html');
       else top.push('dropped.html');
-      return page('Grow', `${prose('The index')}${links(top)}`, delayMs);
+      // Its text changes too (a list of links alone may not be the page's main content).
+      return page('Grow', `${prose(second ? 'The index, second version,' : 'The index')}${links(top)}`, delayMs);
     }
     case 'about.html':
     case 'zebra.html':

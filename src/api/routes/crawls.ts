@@ -6,12 +6,13 @@ import { sendReextractStep } from '../../queues/extract';
 import { enqueueTasks } from '../../queues/frontier';
 import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
-import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
+import { countHtmlPages } from '../../storage/d1/pages';
 import { listItem, summariesOf } from '../crawl-list';
 import { ApiError, badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
 import { json, routeDoc } from '../openapi/route-doc';
+import { changeCountsFor } from '../recrawl';
 import {
   cancelledSchema,
   crawlCreatedSchema,
@@ -100,11 +101,8 @@ export const crawls = new Hono<CrawlEnv>()
       const crawl = c.var.crawl;
       const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
       if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
-      const { recrawlOf } = crawl.config;
-      const changes =
-        recrawlOf === undefined
-          ? {}
-          : { changes: await changeCounts(c.env.DB, crawl.id, typeof recrawlOf === 'string' ? recrawlOf : null) };
+      const counted = await changeCountsFor(c.env, crawl);
+      const changes = counted === null ? {} : { changes: counted };
       return c.json({
         id: crawl.id,
         status: snapshot.status,

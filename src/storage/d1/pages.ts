@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { UsageMeter } from '../../domain/usage';
 import type { ExtractedPage, PageRecord, Span } from '../../types';
 import {
@@ -249,79 +248,6 @@ export async function recordedPages(
     out.push(...result.results.map((row) => readPage(row, RECORDED)));
   }
   return out;
-}
-
-export interface ChangeCounts {
-  new: number;
-  changed: number;
-  unchanged: number;
-  /** Stored by the previous crawl, not stored (nor unchanged) by this one. */
-  gone: number;
-}
-
-export async function changeCounts(
-  db: D1Database,
-  crawlId: string,
-  previousCrawlId: string | null,
-): Promise<ChangeCounts> {
-  const [byChange, gone] = await db.batch<{ change: string | null; n: number }>([
-    db
-      .prepare('SELECT change, COUNT(*) AS n FROM pages WHERE crawl_id = ? AND change IS NOT NULL GROUP BY change')
-      .bind(crawlId),
-    db
-      .prepare(
-        `SELECT 'gone' AS change, COUNT(*) AS n FROM pages p WHERE p.crawl_id = ? AND p.status IN (200, 304)
-         AND p.duplicate_of IS NULL AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ? AND q.url = p.url AND q.status IN (200, 304))`,
-      )
-      .bind(previousCrawlId ?? '', crawlId),
-  ]);
-  const counts: ChangeCounts = { new: 0, changed: 0, unchanged: 0, gone: gone?.results[0]?.n ?? 0 };
-  for (const row of byChange?.results ?? [])
-    if (row.change === 'new' || row.change === 'changed' || row.change === 'unchanged') counts[row.change] = row.n;
-  return counts;
-}
-
-export type ChangeKind = 'new' | 'changed' | 'unchanged' | 'gone';
-
-const changedRowSchema = z.object({
-  url: z.string(),
-  kind: z.enum(['new', 'changed', 'unchanged', 'gone']),
-  title: z.string().nullable(),
-});
-type ChangedPage = z.output<typeof changedRowSchema>;
-
-/**
- * Pages of a recrawl by how they changed since `previousCrawlId`, in URL order after `afterUrl`: new, changed and
- * unchanged as this crawl recorded them, gone as the previous crawl's stored pages this one did not store.
- */
-export async function listChanges(
-  db: D1Database,
-  query: {
-    crawlId: string;
-    previousCrawlId: string | null;
-    kinds: readonly ChangeKind[];
-    afterUrl: string;
-    limit: number;
-  },
-): Promise<ChangedPage[]> {
-  const recorded = query.kinds.filter((k) => k !== 'gone');
-  const parts: string[] = [];
-  if (recorded.length > 0)
-    parts.push(
-      `SELECT url, change AS kind, title FROM pages WHERE crawl_id = ?1 AND url > ?3
-       AND change IN (${recorded.map((k) => `'${k}'`).join(', ')})`,
-    );
-  if (query.kinds.includes('gone'))
-    parts.push(
-      `SELECT p.url, 'gone' AS kind, p.title FROM pages p WHERE p.crawl_id = ?2 AND p.url > ?3 AND p.status IN (200, 304)
-       AND p.duplicate_of IS NULL AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ?1 AND q.url = p.url AND q.status IN (200, 304))`,
-    );
-  if (parts.length === 0) return [];
-  const { results } = await db
-    .prepare(`${parts.join(' UNION ALL ')} ORDER BY url LIMIT ?4`)
-    .bind(query.crawlId, query.previousCrawlId ?? '', query.afterUrl, query.limit)
-    .all();
-  return results.map((row) => changedRowSchema.parse(row));
 }
 
 /** A page as exports write it: the listing's fields and the rest a user may want, none of the storage internals. */
