@@ -83,6 +83,9 @@ export const crawlListSchema = z.object({
       counts: countsSchema
         .nullable()
         .describe("Its counts (null when they cannot be read: the crawl's object is gone)."),
+      changes: changeCountsSchema
+        .nullable()
+        .describe("A recrawl's pages by kind (a schedule's runs, previousCrawlId); null for other crawls."),
       pending: z.number().int().nullable().describe('URLs not yet done.'),
       pagesPerSecond: z
         .number()

@@ -94,6 +94,13 @@ describe('a recrawl that did not reach every page', () => {
       expect(error.code).toBe('not_compared');
       expect(error.message).toMatch(/did not reach/);
     }
+
+    // The crawl list shows the same counts.
+    const list = (await (await api('/v1/crawls?limit=100')).json()) as {
+      crawls: { id: string; changes: Changes | null }[];
+    };
+    expect(list.crawls.find((c) => c.id === second)?.changes).toEqual(changes);
+    expect(list.crawls.find((c) => c.id === first)?.changes).toBeNull();
   });
 
   it('both capped: pages one crawl reached and the other did not are neither new nor gone', async () => {

@@ -115,6 +115,9 @@ describe('scheduled recrawls', () => {
     const crawl = await waitForCrawl(third);
     expect(crawl.counts).toMatchObject({ discovered: 7, stored: 6, failed: 1 });
     expect(await changesOf(third)).toEqual({ new: 1, changed: 1, unchanged: 4, gone: 1, ...FINAL });
+    // The crawl list shows a scheduled run's change counts too, as counted when it ended (it showed none).
+    const list = (await (await api('/v1/crawls?limit=100')).json()) as { crawls: { id: string; changes: unknown }[] };
+    expect(list.crawls.find((c) => c.id === third)?.changes).toEqual(await changesOf(third));
     expect(await bodiesOf(third)).toBe(3);
     const changed = await api(`/v1/crawls/${third}/content?url=${encodeURIComponent(`${root}p2.html`)}`);
     expect(await changed.text()).toContain('Cond 2 changed');

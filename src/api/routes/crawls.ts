@@ -7,7 +7,7 @@ import { enqueueTasks } from '../../queues/frontier';
 import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
 import { countHtmlPages } from '../../storage/d1/pages';
-import { listItem, summariesOf } from '../crawl-list';
+import { changesOf, listItem, summariesOf } from '../crawl-list';
 import { ApiError, badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
@@ -83,9 +83,10 @@ export const crawls = new Hono<CrawlEnv>()
       const after = parseCursor(query.cursor, crawlCursorSchema);
       const rows = await listCrawls(c.env.DB, query.limit, after ? { createdAt: after.c, id: after.i } : null);
       const summaries = await summariesOf(c.env, rows);
+      const changes = await changesOf(c.env, rows);
       const now = Date.now();
       return c.json({
-        crawls: rows.map((r, i) => listItem(r, summaries[i] ?? null, now)),
+        crawls: rows.map((r, i) => listItem(r, summaries[i] ?? null, changes[i] ?? null, now)),
         cursor: nextCursor(rows, query.limit, (last) => ({ c: last.createdAt, i: last.id })),
       });
     },
