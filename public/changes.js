@@ -7,7 +7,8 @@ import { h, table } from './dom.js';
 /**
  * @typedef {import('../.types/api/responses').ChangeList} ChangeList
  * @typedef {import('../.types/api/responses').PageDiff} PageDiff
- * @typedef {{ new: number, changed: number, unchanged: number, gone: number }} ChangeCounts
+ * @typedef {{ new: number, changed: number, unchanged: number, gone: number, unreached?: number,
+ *   unreachedBefore?: number, provisional?: boolean }} ChangeCounts
  */
 
 const number = new Intl.NumberFormat();
@@ -21,15 +22,33 @@ const kindBadge = (kind) => h('span', { class: `badge change-${kind}` }, kind);
  * @param {(url: string) => string} pageLink
  */
 export function changesView(counts, list, short, pageLink) {
+  const unreached = counts.unreached ?? 0;
+  const before = counts.unreachedBefore ?? 0;
+  /** @type {[string, number][]} */
+  const shown = [
+    ['new', counts.new],
+    ['changed', counts.changed],
+    ['gone', counts.gone],
+    ['unchanged', counts.unchanged],
+    ...(unreached > 0 ? /** @type {[string, number][]} */ ([['unreached', unreached]]) : []),
+    ...(before > 0 ? /** @type {[string, number][]} */ ([['unreachedBefore', before]]) : []),
+  ];
   const summary = h(
     'p',
     { class: 'change-counts' },
-    ['new', 'changed', 'gone', 'unchanged'].flatMap((kind, i) => [
-      i > 0 ? ' · ' : '',
-      kindBadge(kind),
-      ` ${number.format(counts[/** @type {keyof ChangeCounts} */ (kind)])}`,
-    ]),
+    shown.flatMap(([kind, n], i) => [i > 0 ? ' · ' : '', kindBadge(kind), ` ${number.format(n)}`]),
   );
+  const notes = [
+    counts.provisional
+      ? 'Provisional: a crawl of the two is still running; pages it has not reached yet count as unreached.'
+      : '',
+    unreached > 0
+      ? `Unreached: ${number.format(unreached)} pages the previous crawl stored that this one did not reach (maxPages, maxDepth, cancelled, or failed): not gone.`
+      : '',
+    before > 0
+      ? `Unreached before: ${number.format(before)} pages this crawl stored that the previous one did not reach: not new.`
+      : '',
+  ].filter((n) => n !== '');
   const rows = list.changes.map((c) => [
     kindBadge(c.kind),
     c.kind === 'gone' ? short(c.url) : h('a', { href: pageLink(c.url) }, short(c.url)),
@@ -49,6 +68,7 @@ export function changesView(counts, list, short, pageLink) {
     'div',
     {},
     summary,
+    ...notes.map((n) => h('p', { class: 'muted' }, n)),
     since,
     table('Changed pages', ['Change', ['URL', 'url'], ['Title', 'wide']], rows, 'Nothing changed.'),
     more,

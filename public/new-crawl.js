@@ -98,7 +98,7 @@ function current(form, when) {
   const crawl = readCrawl(form, (text) => {
     const parsed = parseSpec(text);
     syntax = parsed.error;
-    return parsed.spec ?? undefined;
+    return parsed.spec;
   });
   const schedule = when();
   return schedule

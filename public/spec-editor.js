@@ -43,11 +43,12 @@ function errorOffset(/** @type {string} */ text, /** @type {string} */ message) 
 }
 
 /**
- * The spec in `text`: null when empty (no extraction), or why it is not JSON, with the line and column.
+ * The spec in `text`: undefined when empty (the API's default: markdown and metadata), null for `null` (a plain
+ * crawl: no extraction), or why it is not JSON, with the line and column.
  * @param {string} text @returns {{ spec: unknown, error?: undefined } | { error: string, spec?: undefined }}
  */
 export function parseSpec(text) {
-  if (text.trim() === '') return { spec: null };
+  if (text.trim() === '') return { spec: undefined };
   try {
     return { spec: JSON.parse(text) };
   } catch (e) {
@@ -80,12 +81,15 @@ function specBoxes(area) {
     edit(spec);
     area.value = Object.keys(spec).length === 0 ? '' : JSON.stringify(spec, null, 2);
   };
-  const onFormat = () =>
-    write((spec) => {
-      const chosen = formats.filter((b) => b.checked).map((b) => b.value);
-      if (chosen.length > 0) spec.formats = chosen;
-      else delete spec.formats;
-    });
+  const onFormat = () => {
+    const chosen = formats.filter((b) => b.checked).map((b) => b.value);
+    // No format at all is no extraction: a plain crawl (an empty spec would be the default formats).
+    if (chosen.length === 0) area.value = 'null';
+    else
+      write((spec) => {
+        spec.formats = chosen;
+      });
+  };
   const onMain = () =>
     write((spec) => {
       if (main.checked) delete spec.mainContent;
@@ -97,9 +101,10 @@ function specBoxes(area) {
     const { spec, error } = parseSpec(area.value);
     for (const b of [...formats, main]) b.disabled = error !== undefined;
     if (error !== undefined) return;
-    const chosen = isObject(spec) ? (Array.isArray(spec.formats) ? spec.formats : DEFAULT_FORMATS) : [];
+    const given = isObject(spec) && Array.isArray(spec.formats) ? spec.formats : null;
+    const chosen = spec === null ? [] : (given ?? DEFAULT_FORMATS);
     for (const b of formats) b.checked = chosen.includes(b.value);
-    main.checked = !isObject(spec) || spec.mainContent !== false;
+    main.checked = spec !== null && (!isObject(spec) || spec.mainContent !== false);
   };
   area.addEventListener('input', follow);
   follow();
@@ -141,7 +146,7 @@ export function extractionFields(reg) {
       'extract',
       'Extraction spec (JSON)',
       area,
-      'Empty: no extraction (the raw body, title and links). Keys: formats, mainContent, include and exclude (CSS selectors), fields: {"name": {"selector", "attr", "type": text|code|html|number|url, "list", "fields"}}.',
+      'Empty: markdown and metadata of the main content (the default). null: no extraction, a plain crawl (the raw body, title and links). Keys: formats, mainContent, include and exclude (CSS selectors), fields: {"name": {"selector", "attr", "type": text|code|html|number|url, "list", "fields"}}.',
     ),
     field(
       reg,
@@ -190,7 +195,7 @@ function tryPanel(/** @type {HTMLTextAreaElement} */ area) {
       error.textContent = problem;
       return;
     }
-    const body = { url: url.value.trim(), ...(spec === null ? {} : { extract: spec }) };
+    const body = { url: url.value.trim(), ...(spec === null || spec === undefined ? {} : { extract: spec }) };
     result.replaceChildren(h('p', { class: 'muted', role: 'status' }, 'Fetching…'));
     try {
       const record = /** @type {import('./record.js').PageRecord & { screenshot?: string | null }} */ (

@@ -39,7 +39,8 @@ import { lineChart } from './lib/svg.ts';
 const CONCURRENCY = (process.env.CONCURRENCY ?? '20').split(',').map(Number);
 const RUNS = Number(process.env.RUNS ?? 3);
 const FORMATS = process.env.EXTRACT ? process.env.EXTRACT.split(',') : null;
-const EXTRACT = FORMATS ? { extract: { formats: FORMATS } } : {};
+// A plain crawl said explicitly (crawls extract markdown and metadata by default), as Crawlee's plain crawl.
+const EXTRACT = FORMATS ? { extract: { formats: FORMATS } } : { extract: null };
 const DOCS_DIR = process.env.DOCS_DIR ?? '/usr/share/doc/python3.11/html';
 /** Which of Crawlee's same-job runs to make (each can take minutes on the docs site): auto, fixed or both. */
 const JOB_MODES = (process.env.JOB_MODES ?? 'auto,fixed').split(',');

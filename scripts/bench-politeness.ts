@@ -24,7 +24,9 @@ try {
     let smallestGap = Number.POSITIVE_INFINITY;
     for (let run = 0; run < RUNS; run++) {
       const ns = `bench${interval}r${run}${Date.now().toString(36)}`;
-      const crawl = await crawlToEnd(worker, { seeds: [`${host}/t/${ns}/flat-${PAGES}/`], hostIntervalMs: interval });
+      // A plain crawl (extract: null): pacing is measured, not extraction.
+      const request = { seeds: [`${host}/t/${ns}/flat-${PAGES}/`], hostIntervalMs: interval, extract: null };
+      const crawl = await crawlToEnd(worker, request);
       if (crawl.counts.stored !== PAGES + 1) throw new Error(`crawl stored ${crawl.counts.stored} of ${PAGES + 1}`);
       const { entries } = (await (await fetch(`${host}/__hostlog`)).json()) as { entries: HostLogEntry[] };
       // The pages the root links to: from the first to the last, the frontier has work for the host.

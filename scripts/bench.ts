@@ -2,7 +2,8 @@
  * npm run bench -- crawler throughput on a synthetic loopback site, under `wrangler dev` with every
  * feature on (robots.txt, the host gate, R2 and D1 writes), politeness set wide open.
  * Env: PAGES (5000), PAGE_KB (40), LINKS (20), LATENCY_MS (0), RUNS (3), CONCURRENCY (FETCH_CONCURRENCY, default 50),
- * EXTRACT (formats to extract from each page, e.g. markdown,metadata; none by default).
+ * EXTRACT (formats to extract from each page, e.g. markdown,metadata; `default`: the API's default, markdown and
+ * metadata; unset: none, a plain crawl, `extract: null` sent explicitly since crawls extract by default).
  * Prints pages/s, MB/s, CPU per page and peak workerd memory, medians over RUNS fresh crawls; timed from
  * outside the Worker (POST to completed), as Workers' clocks do not advance during CPU work. And what the crawl
  * costs on Cloudflare from its counted operations (GET /v1/crawls/:id/usage): $ per million pages and rows written
@@ -23,7 +24,12 @@ const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
 const RUNS = Number(process.env.RUNS ?? 3);
 const PAGES_POLITE = Number(process.env.PAGES_POLITE ?? 100);
 const POLITE_INTERVAL_MS = Number(process.env.POLITE_INTERVAL_MS ?? 1000);
-const EXTRACT = process.env.EXTRACT ? { extract: { formats: process.env.EXTRACT.split(',') } } : {};
+/** What the crawls extract: said explicitly, so the figures do not move with the API's default. */
+function extractSetting(formats: string | undefined): { extract?: { formats: string[] } | null } {
+  if (formats === undefined || formats === '') return { extract: null };
+  return formats === 'default' ? {} : { extract: { formats: formats.split(',') } };
+}
+const EXTRACT = extractSetting(process.env.EXTRACT);
 
 interface Cost {
   usdPerMillionPages: number;

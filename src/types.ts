@@ -3,6 +3,7 @@ import type { DuplicateReason, FrontierEntry, Outcome, TaskKind } from './domain
 export type { FrontierEntry, Outcome };
 
 import type { CrawlConfig } from './domain/crawl-settings';
+import type { ChangeCounts, Reach } from './domain/reach';
 
 export type { CrawlConfig };
 
@@ -28,6 +29,10 @@ export interface CrawlSummary {
   counts: Counts;
   pending: number;
   usd: number;
+  /** An ended crawl's: whether it reached every page it found a link to (domain/reach.ts). */
+  reach?: Reach;
+  /** An ended recrawl's pages by kind, counted when it ended. */
+  changes?: ChangeCounts;
 }
 
 export interface CrawlSnapshot {

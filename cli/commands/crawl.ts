@@ -13,7 +13,8 @@ const USAGE = `Usage: edgecrawl crawl URL... [options]
   --scope S            same-host (default), same-origin, same-domain, any
   --include P          URL pattern a link must match (repeatable)
   --exclude P          URL pattern of links to drop (repeatable)
-  --extract SPEC       what pages are extracted into: formats (markdown,metadata), a JSON spec, or @file.json
+  --extract SPEC       what pages are extracted into: formats (default markdown,metadata), a JSON spec, @file.json,
+                       or none: a plain crawl (raw body, title and links; no markdown)
   --render MODE        auto (default), always, never
   --wait               follow the crawl to its end, with its progress on stderr
   --out DIR            wait, then write each page's markdown under DIR and DIR/index.jsonl
@@ -48,7 +49,7 @@ export async function crawl(args: string[], client: Client): Promise<void> {
     include: values.include,
     exclude: values.exclude,
     render: oneOf(values.render, ['auto', 'always', 'never'], '--render', USAGE),
-    ...(extract === undefined ? {} : { extract: asApiInput(extract) }),
+    ...(extract === undefined ? {} : { extract: extract === null ? null : asApiInput(extract) }),
   };
   const progress =
     oneOf(values.progress, PROGRESS_MODES, '--progress', USAGE) ?? (process.stderr.isTTY ? 'bar' : 'lines');
@@ -65,11 +66,15 @@ export async function crawl(args: string[], client: Client): Promise<void> {
 }
 
 /**
- * The extract spec: a list of formats (`markdown,metadata`), a JSON object, or @file holding one. With --out it
- * must give markdown, and defaults to markdown and metadata.
+ * The extract spec: a list of formats (`markdown,metadata`), a JSON object, or @file holding one; `none` is a plain
+ * crawl (null). Not given: the API's default, markdown and metadata. With --out it must give markdown.
  */
-function readExtract(value: string | undefined, needsMarkdown: boolean): Record<string, unknown> | undefined {
-  if (value === undefined) return needsMarkdown ? { formats: ['markdown', 'metadata'] } : undefined;
+function readExtract(value: string | undefined, needsMarkdown: boolean): Record<string, unknown> | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === 'none') {
+    if (needsMarkdown) throw new CliError('--out writes each page as markdown: it cannot be used with --extract none');
+    return null;
+  }
   let spec: unknown;
   if (value.startsWith('@') || value.trimStart().startsWith('{')) {
     const text = value.startsWith('@') ? readSpecFile(value.slice(1)) : value;

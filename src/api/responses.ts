@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { crawlSettingsSchema, WEBHOOK_EVENTS } from '../domain/crawl-settings';
+import { CHANGE_KINDS } from '../domain/reach';
 
 /**
  * What each /v1 route answers, as zod schemas: the OpenAPI document is generated from them, the dashboard's and the
@@ -43,6 +44,33 @@ const shownConfigSchema = z
 
 export const crawlCreatedSchema = z.object({ id: z.uuid(), status: z.literal('running') });
 
+const changeCountsSchema = z
+  .object({
+    new: z.number().int().describe('Stored now; the previous crawl had no such page although it would have found it.'),
+    changed: z.number().int(),
+    unchanged: z.number().int(),
+    gone: z
+      .number()
+      .int()
+      .describe(
+        'Stored by the previous crawl; the site no longer has it: its URL answered 404, 410, 301 or 308, or no page this crawl fetched links to it (counted only when this crawl followed every link it found).',
+      ),
+    unreached: z
+      .number()
+      .int()
+      .describe(
+        'Stored by the previous crawl, not reached by this one (maxPages, maxDepth, cancel, a failure, not found yet): not gone.',
+      ),
+    unreachedBefore: z
+      .number()
+      .int()
+      .describe('Stored now, not reached by the previous crawl (it was capped, cancelled or failed): not new.'),
+    provisional: z
+      .boolean()
+      .describe('A crawl of the two still runs: pages not reached yet count as unreached, and the figures move.'),
+  })
+  .meta({ id: 'ChangeCounts' });
+
 export const crawlListSchema = z.object({
   crawls: z.array(
     z.object({
@@ -55,6 +83,9 @@ export const crawlListSchema = z.object({
       counts: countsSchema
         .nullable()
         .describe("Its counts (null when they cannot be read: the crawl's object is gone)."),
+      changes: changeCountsSchema
+        .nullable()
+        .describe("A recrawl's pages by kind (a schedule's runs, previousCrawlId); null for other crawls."),
       pending: z.number().int().nullable().describe('URLs not yet done.'),
       pagesPerSecond: z
         .number()
@@ -71,19 +102,14 @@ export const crawlListSchema = z.object({
   cursor,
 });
 
-const changeCountsSchema = z.object({
-  new: z.number().int(),
-  changed: z.number().int(),
-  unchanged: z.number().int(),
-  gone: z.number().int(),
-});
-
 export const crawlSchema = z
   .object({
     id: z.uuid(),
     status: crawlStatus,
     counts: countsSchema,
-    changes: changeCountsSchema.optional().describe('A recrawl: pages new, changed, unchanged and gone.'),
+    changes: changeCountsSchema
+      .optional()
+      .describe('A recrawl: its pages new, changed, unchanged, gone, unreached (and unreached before).'),
     pending: z.number().int().describe('URLs queued or in flight.'),
     extraction: z
       .object({ status: z.enum(['running', 'completed']), done: z.number().int(), total: z.number().int() })
@@ -397,9 +423,8 @@ export type ScheduleList = z.output<typeof scheduleListSchema>;
 
 export const changeListSchema = z.object({
   previousCrawlId: z.uuid().nullable().describe("The crawl compared with; null for a schedule's first run."),
-  changes: z.array(
-    z.object({ url: z.string(), kind: z.enum(['new', 'changed', 'unchanged', 'gone']), title: z.string().nullable() }),
-  ),
+  provisional: z.boolean().describe('A crawl of the two still runs: the kinds may still change.'),
+  changes: z.array(z.object({ url: z.string(), kind: z.enum(CHANGE_KINDS), title: z.string().nullable() })),
   cursor,
 });
 

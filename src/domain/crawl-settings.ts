@@ -89,6 +89,18 @@ export const renderFields = {
 
 const count = (min: number, max: number) => z.number().int().min(min).max(max).nullable();
 
+/**
+ * What a crawl extracts when it is not told (as the CLI, the MCP tool, Firecrawl and Cloudflare's /crawl do): markdown
+ * and metadata of each page's main content. A new object each time: a config is never shared.
+ */
+const defaultCrawlExtract = (): ExtractSpec => ({
+  formats: ['markdown', 'metadata'],
+  mainContent: true,
+  include: [],
+  exclude: [],
+  fields: {},
+});
+
 /** Every setting of a crawl, each with its validation, default and description. */
 const settings = {
   seeds: z
@@ -114,8 +126,10 @@ const settings = {
     .describe('Where crawl.completed, crawl.cancelled and page.failed events are POSTed, signed.'),
   extract: extractSpecSchema
     .nullable()
-    .default(null)
-    .describe('What each HTML page is extracted into; null: the raw body, title and links only.'),
+    .default(defaultCrawlExtract)
+    .describe(
+      'What each HTML page (and PDF) is extracted into; by default markdown and metadata of its main content. null: a plain crawl, the raw body, title and links only (no markdown: llms-full.txt, /content?format= and /record need an extraction).',
+    ),
   ignore: z
     .array(selectorSchema)
     .max(MAX_IGNORED)
@@ -177,6 +191,8 @@ export const crawlConfigSchema = z
     include: patterns('', compilePattern),
     exclude: patterns('', compilePattern),
     boost: patterns('', compilePattern),
+    // A stored config without `extract` was written before crawls extracted: it was a plain crawl.
+    extract: settings.extract.removeDefault().default(null),
     /**
      * Set by the scheduler (never by the API): the crawl is a recrawl, tracking what changed. With a previous
      * crawl id, requests are conditional on what that crawl fetched; `true` for a schedule's first run.

@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { DedupeCandidate, Verdict } from '../domain/duplicates';
+import type { Reach } from '../domain/reach';
 import { DEFAULT_MAX_RENDERS } from '../domain/render';
 import { WAKE_QUIET_MS } from '../domain/sweep';
 import type { FrontierEntry, Outcome } from '../domain/url-life';
@@ -7,9 +8,11 @@ import { emptyUsage, estimateCost, type Usage } from '../domain/usage';
 import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus, CrawlSummary } from '../types';
 import { alarmBy } from './alarm';
+import { withChanges } from './crawl/changes';
 import { Duplicates } from './crawl/duplicates';
 import { Ledger } from './crawl/ledger';
 import { CrawlMeta } from './crawl/meta';
+import { measureReach } from './crawl/reach';
 import { SCHEMA, SeenSet } from './crawl/seen-set';
 import { StatusMirror } from './crawl/status-mirror';
 import { Sweeper } from './crawl/sweeper';
@@ -31,6 +34,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private readonly work: Work;
   private readonly sweeper: Sweeper;
   private readonly duplicates: Duplicates;
+  /** The ended crawl's reach, and the status and counts it was measured at. */
+  private reach: { key: string; reach: Reach } | null = null;
   /** The crawl's parts, for tests (runInDurableObject); an instance's own fields are not exposed over RPC. */
   readonly parts: { ledger: Ledger; seen: SeenSet; work: Work; duplicates: Duplicates };
 
@@ -156,12 +161,24 @@ export class CrawlCoordinator extends DurableObject<Env> {
     return this.meta.id === null ? null : { fetched: this.ledger.counters.fetched, usage: this.ledger.usage };
   }
 
-  /** What the crawl has come to so far, for lists (reads only, not counted). */
+  /** What the crawl has come to so far, for lists (reads only, not counted); an ended crawl's with its reach. */
   summary(): CrawlSummary | null {
     const snapshot = this.snapshot();
     if (snapshot === null) return null;
     const { usd } = estimateCost(this.ledger.usage, snapshot.counts.fetched);
-    return { counts: snapshot.counts, pending: snapshot.pending, usd };
+    const reach = snapshot.status === 'running' ? null : this.endedReach(snapshot);
+    return { counts: snapshot.counts, pending: snapshot.pending, usd, ...(reach ? { reach } : {}) };
+  }
+
+  /** How far the ended crawl reached: measured once per ending (its counts and status are the key). */
+  private endedReach(snapshot: CrawlSnapshot): Reach | null {
+    const config = this.meta.config;
+    if (config === null) return null;
+    const { counts, status } = snapshot;
+    const key = `${status} ${counts.discovered} ${counts.failed} ${counts.skipped}`;
+    if (this.reach?.key !== key)
+      this.reach = { key, reach: measureReach(this.ledger, config, counts.discovered, status) };
+    return this.reach.reach;
   }
 
   snapshot(): CrawlSnapshot | null {
@@ -240,7 +257,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const { id, config } = this.meta;
     const summary = this.summary();
     if (id === null || config === null || summary === null) return;
-    const ok = await this.mirror.sync(this.env, id, config, summary);
+    const ok = await this.mirror.sync(this.env, id, config, await withChanges(this.env.DB, id, config, summary));
     this.ledger.save();
     if (!ok) await alarmBy(this.ctx.storage, Date.now() + 5_000);
   }

@@ -4,9 +4,12 @@ import { readRecord, type StoredRecord } from './records';
 
 export type DiffFormat = 'markdown' | 'text';
 
+/** What a page of a recrawl can be diffed as: a kind with a version on each side that exists (or is gone). */
+export type DiffKind = 'new' | 'changed' | 'unchanged' | 'gone';
+
 /** A page of a recrawl against the previous crawl's version of it. */
 export interface PageDiff extends Omit<LineDiff, 'unified'> {
-  kind: 'new' | 'changed' | 'unchanged' | 'gone';
+  kind: DiffKind;
   diff: string;
   fields: { name: string; before: unknown; after: unknown }[];
 }
@@ -28,12 +31,14 @@ function changedFields(before: StoredRecord | null, after: StoredRecord | null):
 
 /**
  * The unified diff of a page's markdown (or text) from the previous crawl's record to this crawl's, and its fields
- * that changed. `missing`: neither crawl has a record of it; `no-format`: a record lacks that output.
+ * that changed; `kind` is the page's when known (D1 says it, see storage/d1/changes.ts; else it is read from the
+ * records: a page event of this crawl's own). `missing`: neither crawl has a record of it; `no-format`: a record
+ * lacks that output.
  */
 export async function diffPage(
   db: D1Database,
   bucket: R2Bucket,
-  page: { crawlId: string; previousCrawlId: string; url: string; format: DiffFormat },
+  page: { crawlId: string; previousCrawlId: string; url: string; format: DiffFormat; kind?: DiffKind },
 ): Promise<PageDiff | 'missing' | 'no-format'> {
   const [before, after] = await Promise.all([
     recordIn(db, bucket, page.previousCrawlId, page.url),
@@ -43,6 +48,7 @@ export async function diffPage(
   if ([before, after].some((r) => r && r.outputs[page.format] === undefined)) return 'no-format';
   const { unified, ...counts } = diffLines(before?.outputs[page.format] ?? '', after?.outputs[page.format] ?? '');
   const fields = changedFields(before, after);
-  const kind = !before ? 'new' : !after ? 'gone' : unified === '' && !fields.length ? 'unchanged' : 'changed';
+  const kind =
+    page.kind ?? (!before ? 'new' : !after ? 'gone' : unified === '' && !fields.length ? 'unchanged' : 'changed');
   return { kind, ...counts, diff: unified, fields };
 }

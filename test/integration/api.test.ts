@@ -183,7 +183,8 @@ describe('POST /v1/crawls validation', () => {
       priority: 'normal',
       boost: [],
       webhook: null,
-      extract: null,
+      // Markdown and metadata of each page's main content (issue 31: it was null, a plain crawl).
+      extract: { formats: ['markdown', 'metadata'], mainContent: true, include: [], exclude: [], fields: {} },
       ignore: [],
       duplicates: 'skip',
       retentionDays: null,

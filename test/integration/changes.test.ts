@@ -81,7 +81,16 @@ describe('changes between two crawls', () => {
       'changed product.html',
       'unchanged stamped.html',
     ]);
-    expect(await changesOf(second)).toEqual({ new: 1, changed: 3, unchanged: 2, gone: 1 });
+    // Both crawls reached every page they found: nothing unreached on either side, and the figures are final.
+    expect(await changesOf(second)).toEqual({
+      new: 1,
+      changed: 3,
+      unchanged: 2,
+      gone: 1,
+      unreached: 0,
+      unreachedBefore: 0,
+      provisional: false,
+    });
     const list = (await (await api(`/v1/crawls/${second}/changes`)).json()) as ChangeList;
     expect(list.previousCrawlId).toBe(first);
 
@@ -116,7 +125,8 @@ describe('changes between two crawls', () => {
   it('without extraction, compares pages by their main text: markup noise is no change, a time in the text is (with no ignore)', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/watch/`;
-    const [, second] = await twoCrawls(root, {});
+    // A plain crawl (extract: null; markdown and metadata are the default): compared by the main text all the same.
+    const [, second] = await twoCrawls(root, { extract: null });
     expect(await kinds(second, root)).toEqual([
       'changed ',
       'changed article.html',

@@ -151,7 +151,7 @@ describe('a crawl with extract', () => {
   it('without extract, a page the streaming parser gives up on is stored once with a warning, not retried', async () => {
     const ns = namespace();
     const url = `${site()}/t/${ns}/docs/deep.html`;
-    const id = await createCrawl({ seeds: [url], maxDepth: 0 });
+    const id = await createCrawl({ seeds: [url], maxDepth: 0, extract: null });
     expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 1, failed: 0 });
     expect((await siteLog(ns)).filter((l) => l.endsWith('deep.html'))).toHaveLength(1);
     const [line] = (await (await api(`/v1/crawls/${id}/export?format=jsonl`)).text()).trimEnd().split('\n');
@@ -162,7 +162,7 @@ describe('a crawl with extract', () => {
 
   it('answers 404 for a record of a crawl without extract, and for a format it did not keep', async () => {
     const root = `${site()}/t/${namespace()}/docs/`;
-    const plain = await createCrawl({ seeds: [`${root}article.html`], maxDepth: 0 });
+    const plain = await createCrawl({ seeds: [`${root}article.html`], maxDepth: 0, extract: null });
     await waitForCrawl(plain);
     expect((await api(`/v1/crawls/${plain}/record?url=${encodeURIComponent(`${root}article.html`)}`)).status).toBe(404);
     expect((await api(`/v1/crawls/${plain}/content?url=${encodeURIComponent(`${root}article.html`)}`)).status).toBe(
@@ -338,7 +338,8 @@ describe('POST /v1/crawls/:id/reextract', () => {
   it('re-runs a new spec over the stored bodies without a request to the site; records then follow it', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/docs/`;
-    const id = await createCrawl({ seeds: [root], maxDepth: 1 });
+    // A plain crawl (extract: null): no record until the re-extraction.
+    const id = await createCrawl({ seeds: [root], maxDepth: 1, extract: null });
     await waitForCrawl(id);
     expect((await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(`${root}product.html`)}`)).status).toBe(404);
     const requests = (await siteLog(ns)).length;

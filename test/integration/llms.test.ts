@@ -1,4 +1,8 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { sectionContext } from '../../src/domain/llms-txt';
+import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
+import { streamLlmsTxt } from '../../src/storage/llms-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 describe('GET /v1/crawls/:id/llms.txt and llms-full.txt', () => {
@@ -28,6 +32,48 @@ describe('GET /v1/crawls/:id/llms.txt and llms-full.txt', () => {
       .trim()
       .slice(0, 200);
     expect(full).toContain(first);
+  });
+
+  it('writes each section once, pages grouped by their path below the seed, whatever their URL order', async () => {
+    // URL order interleaves the site's top-level pages with blog/ and docs/ (about < blog/ < docs/ < edited < zebra).
+    const root = `${site()}/t/${namespace()}/grow-30/`;
+    const id = await createCrawl({ seeds: [root], extract: { formats: ['markdown', 'metadata'] } });
+    await waitForCrawl(id);
+    const text = await (await api(`/v1/crawls/${id}/llms.txt`)).text();
+    const headings = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(['Pages', 'Blog', 'Docs']);
+    const sections = new Map(
+      text
+        .split(/^## /m)
+        .slice(1)
+        .map((part) => {
+          const [heading = '', ...lines] = part.split('\n');
+          const urls = lines.flatMap((l) => /^- \[.*\]\((\S+)\)/.exec(l)?.[1] ?? []);
+          return [heading, urls.map((u) => u.slice(root.length))] as const;
+        }),
+    );
+    expect(sections.get('Pages')).toEqual([
+      '',
+      'about.html',
+      'dropped.html',
+      'edited.html',
+      'removed.html',
+      'zebra.html',
+    ]);
+    expect(sections.get('Blog')).toEqual(['blog/', 'blog/first.html', 'blog/second.html']);
+    expect(sections.get('Docs')).toEqual([
+      'docs/',
+      ...Array.from({ length: 30 }, (_, i) => `docs/p${i + 1}.html`).sort(),
+    ]);
+
+    // The same file when every read is small: a section over several reads, small sections read together.
+    const crawl = await getCrawlRow(env.DB, id);
+    if (!crawl) throw new Error('no crawl row');
+    const head = { name: 'Grow', summary: '', context: sectionContext(crawl.config.seeds, false) };
+    const small = await new Response(streamLlmsTxt(env.DB, id, head, { rows: 2, runs: 1 })).text();
+    const large = await new Response(streamLlmsTxt(env.DB, id, head)).text();
+    expect(small).toBe(large);
+    expect([...small.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual(['Pages', 'Blog', 'Docs']);
   });
 
   it('is a 404 for an unknown crawl and needs the token', async () => {

@@ -62,14 +62,15 @@ describe('GET /v1/crawls/:id/page?url=', () => {
   it('answers one page as listed, with which of its parts are stored; 404 for a page the crawl lacks', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/pure-2/`;
-    const id = await createCrawl({ seeds: [root] });
+    // A plain crawl (extract: null): no record is stored.
+    const id = await createCrawl({ seeds: [root], extract: null });
     expect((await waitForCrawl(id)).status).toBe('completed');
     const listed = ((await (await api(`/v1/crawls/${id}/pages`)).json()) as { pages: { url: string }[] }).pages;
     const res = await api(`/v1/crawls/${id}/page?url=${encodeURIComponent(root)}`);
     expect(res.status).toBe(200);
     const page = (await res.json()) as Record<string, unknown>;
     expect(page).toMatchObject({ ...listed.find((p) => p.url === root), change: null });
-    // A crawl without extract stores no record; the links are kept for every parsed page.
+    // A crawl with extract null stores no record; the links are kept for every parsed page.
     expect(page.stored).toEqual({ record: false, links: true, screenshot: false, fetchedHtml: false });
     expect((await api(`/v1/crawls/${id}/page?url=${encodeURIComponent(`${root}nope.html`)}`)).status).toBe(404);
     expect((await api(`/v1/crawls/${id}/page?url=notaurl`)).status).toBe(400);

@@ -143,7 +143,7 @@ describe('PDFs in a crawl', () => {
   it('keeps links and title without an extract spec, and hashes the text', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/pdf/`;
-    const id = await createCrawl({ seeds: [`${root}links.pdf`], maxDepth: 1 });
+    const id = await createCrawl({ seeds: [`${root}links.pdf`], maxDepth: 1, extract: null });
     const crawl = await waitForCrawl(id);
     expect(crawl.counts).toMatchObject({ stored: 4, failed: 0 });
     expect((await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(`${root}links.pdf`)}`)).status).toBe(404);

@@ -69,6 +69,8 @@ describe('scheduled recrawls', () => {
       expect(started).toContain(row?.last_crawl_id);
       return row?.last_crawl_id as string;
     };
+    // Every run reaches all it finds: nothing unreached, and once ended the figures are final.
+    const FINAL = { unreached: 0, unreachedBefore: 0, provisional: false };
     const changesOf = async (id: string) =>
       ((await (await api(`/v1/crawls/${id}`)).json()) as { changes: Record<string, number> }).changes;
     // Bodies written for a crawl: the pages its R2 segments hold.
@@ -81,13 +83,13 @@ describe('scheduled recrawls', () => {
     // First run: everything is new.
     const first = await runOnce();
     expect((await waitForCrawl(first)).counts.stored).toBe(6);
-    expect(await changesOf(first)).toEqual({ new: 6, changed: 0, unchanged: 0, gone: 0 });
+    expect(await changesOf(first)).toEqual({ new: 6, changed: 0, unchanged: 0, gone: 0, ...FINAL });
     expect(await bodiesOf(first)).toBe(6);
 
     // Second run of an unchanged site: every request conditional, every answer 304, no body written.
     const second = await runOnce();
     expect((await waitForCrawl(second)).counts).toMatchObject({ discovered: 6, stored: 6, failed: 0 });
-    expect(await changesOf(second)).toEqual({ new: 0, changed: 0, unchanged: 6, gone: 0 });
+    expect(await changesOf(second)).toEqual({ new: 0, changed: 0, unchanged: 6, gone: 0, ...FINAL });
     expect(await bodiesOf(second)).toBe(0);
     const log = (await (await fetch(`${site()}/__cond/${ns}`)).json()) as {
       path: string;
@@ -112,7 +114,10 @@ describe('scheduled recrawls', () => {
     const third = await runOnce();
     const crawl = await waitForCrawl(third);
     expect(crawl.counts).toMatchObject({ discovered: 7, stored: 6, failed: 1 });
-    expect(await changesOf(third)).toEqual({ new: 1, changed: 1, unchanged: 4, gone: 1 });
+    expect(await changesOf(third)).toEqual({ new: 1, changed: 1, unchanged: 4, gone: 1, ...FINAL });
+    // The crawl list shows a scheduled run's change counts too, as counted when it ended (it showed none).
+    const list = (await (await api('/v1/crawls?limit=100')).json()) as { crawls: { id: string; changes: unknown }[] };
+    expect(list.crawls.find((c) => c.id === third)?.changes).toEqual(await changesOf(third));
     expect(await bodiesOf(third)).toBe(3);
     const changed = await api(`/v1/crawls/${third}/content?url=${encodeURIComponent(`${root}p2.html`)}`);
     expect(await changed.text()).toContain('Cond 2 changed');

@@ -22,6 +22,8 @@
  *                     adds p<n+1>; GET /__cond/<ns> lists the conditional headers received.
  *   watch             a site that changes between two crawls (text, a field, a removed page, noise), see
  *                     watch-site.ts.
+ *   grow-<n>[-d<ms>]  n docs pages in a ten-ary tree under docs/, a blog/ and top-level pages, that change
+ *                     between two crawls (an edit, a page removed, one unlinked, one added), see grow-site.ts.
  *   shop, copies, lookalikes  canonicals and pages of the same content, for duplicates (see shop-site.ts).
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
  *   pdf               PDFs: text with metadata, links, scanned, broken, huge (see pdf-site.ts).
@@ -38,6 +40,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { docsSite } from './docs-site.ts';
+import { growSite } from './grow-site.ts';
 import type { HostLogEntry } from './host-log';
 import { pdfSite } from './pdf-site.ts';
 import { shopSite } from './shop-site.ts';
@@ -554,6 +557,8 @@ function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply
   if (atlasN) return atlas(ns, rest, host, Number(atlasN[1]));
   if (variant === 'docs') return docsSite(ns, rest);
   if (variant === 'watch') return watchSite(ns, rest);
+  const grow = /^grow-(\d+)(?:-d(\d+))?$/.exec(variant);
+  if (grow) return growSite(ns, rest, Number(grow[1]), Number(grow[2] ?? 0));
   if (variant === 'shop' || variant === 'copies' || variant === 'lookalikes') return shopSite(ns, variant, rest);
   if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
   const long = /^long-(\d+)$/.exec(variant);

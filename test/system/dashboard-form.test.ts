@@ -71,6 +71,15 @@ describe('the new-crawl form', () => {
     const spec = page.getByLabel('Extraction spec (JSON)');
     const specError = page.locator('#extract-spec-error');
 
+    // Empty, the API's default: markdown and metadata, shown checked. No format at all is a plain crawl (null).
+    const box = (name: string) => page.getByLabel(name, { exact: true });
+    expect([await box('markdown').isChecked(), await box('metadata').isChecked()]).toEqual([true, true]);
+    await box('markdown').uncheck();
+    await box('metadata').uncheck();
+    expect(await spec.inputValue()).toBe('null');
+    const sent = async () => JSON.parse((await page.locator('#request-json').textContent()) ?? '{}') as object;
+    await expect.poll(sent).toMatchObject({ extract: null });
+
     // Not JSON: where, by line and column, and the format boxes wait for it to be fixed.
     await spec.fill('{\n  "formats": ["markdown",]\n}');
     await expect.poll(() => specError.textContent()).toMatch(/^Not valid JSON at line 2, column \d+: /);

@@ -6,13 +6,14 @@ import { sendReextractStep } from '../../queues/extract';
 import { enqueueTasks } from '../../queues/frontier';
 import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
-import { changeCounts, countHtmlPages } from '../../storage/d1/pages';
-import { listItem, summariesOf } from '../crawl-list';
+import { countHtmlPages } from '../../storage/d1/pages';
+import { changesOf, listItem, summariesOf } from '../crawl-list';
 import { endedAt, isoOrNull } from '../crawl-time';
 import { ApiError, badRequest, notFound } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
 import { json, routeDoc } from '../openapi/route-doc';
+import { changeCountsFor } from '../recrawl';
 import {
   cancelledSchema,
   crawlCreatedSchema,
@@ -91,9 +92,10 @@ export const crawls = new Hono<CrawlEnv>()
       const after = parseCursor(query.cursor, crawlCursorSchema);
       const rows = await listCrawls(c.env.DB, query.limit, after ? { createdAt: after.c, id: after.i } : null);
       const summaries = await summariesOf(c.env, rows);
+      const changes = await changesOf(c.env, rows);
       const now = Date.now();
       return c.json({
-        crawls: rows.map((r, i) => listItem(r, summaries[i] ?? null, now)),
+        crawls: rows.map((r, i) => listItem(r, summaries[i] ?? null, changes[i] ?? null, now)),
         cursor: nextCursor(rows, query.limit, (last) => ({ c: last.createdAt, i: last.id })),
       });
     },
@@ -109,11 +111,8 @@ export const crawls = new Hono<CrawlEnv>()
       const crawl = c.var.crawl;
       const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
       if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
-      const { recrawlOf } = crawl.config;
-      const changes =
-        recrawlOf === undefined
-          ? {}
-          : { changes: await changeCounts(c.env.DB, crawl.id, typeof recrawlOf === 'string' ? recrawlOf : null) };
+      const counted = await changeCountsFor(c.env, crawl);
+      const changes = counted === null ? {} : { changes: counted };
       return c.json({
         id: crawl.id,
         status: snapshot.status,

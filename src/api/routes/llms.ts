@@ -1,10 +1,13 @@
 import { Hono } from 'hono';
+import { sectionContext } from '../../domain/llms-txt';
 import { hostKey } from '../../domain/normalize';
 import type { CrawlRow } from '../../storage/d1/crawls';
-import { pageSummary } from '../../storage/d1/pages';
+import { hasLlmsRecord, pageSummary } from '../../storage/d1/pages';
 import { streamLlmsFull, streamLlmsTxt } from '../../storage/llms-export';
+import { ApiError, notFound } from '../errors';
 import type { CrawlEnv } from '../load-crawl';
-import { bytes, routeDoc } from '../openapi/route-doc';
+import { bytes, json, routeDoc } from '../openapi/route-doc';
+import { errorSchema } from '../responses';
 
 const TEXT = { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'no-store' };
 
@@ -17,7 +20,10 @@ async function headOf(db: D1Database, crawl: CrawlRow) {
   return {
     name: page?.title?.trim() || [...hosts].join(', '),
     summary: page?.description?.trim() || `Pages of ${[...hosts].join(', ')}, crawled by edgecrawl on ${when}.`,
-    withHost: hosts.size > 1 || crawl.config.scope === 'same-domain' || crawl.config.scope === 'any',
+    context: sectionContext(
+      crawl.config.seeds,
+      hosts.size > 1 || crawl.config.scope === 'same-domain' || crawl.config.scope === 'any',
+    ),
   };
 }
 
@@ -28,7 +34,7 @@ export const llmsRoutes = new Hono<CrawlEnv>()
     routeDoc({
       summary: 'The crawl as llms.txt',
       description:
-        "The llmstxt.org format: the site's name, a summary, then a section per path (and host, for a crawl of several) listing each stored HTML page as `- [title](url): description`, in URL order, streamed.",
+        "The llmstxt.org format: the site's name, a summary, then each section once: a section per directory below the seeds' (and host, for a crawl of several), its pages in URL order; the pages of the seeds' directory itself under Pages. Each stored HTML page or PDF as `- [title](url): description`, streamed.",
       tag: 'Exports',
       responses: { 200: bytes('llms.txt', 'text/markdown') },
     }),
@@ -43,9 +49,33 @@ export const llmsRoutes = new Hono<CrawlEnv>()
     routeDoc({
       summary: "Every page's markdown in one file (llms-full.txt)",
       description:
-        'Each stored HTML page with markdown in its extract.formats: its title, its URL, its markdown, in URL order, streamed.',
+        'Each stored HTML page and PDF with markdown: its title, its URL, its markdown, in URL order, streamed. A crawl that extracted no markdown (extract null, or formats without it) answers 409 saying how to get it (POST .../reextract); one with no such page yet, 404: never an empty file.',
       tag: 'Exports',
-      responses: { 200: bytes('llms-full.txt', 'text/markdown') },
+      responses: {
+        200: bytes('llms-full.txt', 'text/markdown'),
+        404: json('No such crawl, or no stored HTML page or PDF with markdown yet', errorSchema),
+        409: json('The crawl does not extract markdown (its extract is null, or its formats lack it)', errorSchema),
+      },
     }),
-    (c) => new Response(streamLlmsFull(c.env.DB, c.env.BODIES, c.var.crawl.id), { headers: TEXT }),
+    async (c) => {
+      const crawl = c.var.crawl;
+      if (!crawl.extract?.formats.includes('markdown')) throw noMarkdown(crawl);
+      if (!(await hasLlmsRecord(c.env.DB, crawl.id)))
+        throw notFound(
+          `no stored HTML page or PDF with markdown in crawl ${crawl.id} (yet: its status is ${crawl.status}): llms-full.txt would be empty`,
+        );
+      return new Response(streamLlmsFull(c.env.DB, c.env.BODIES, crawl.id), { headers: TEXT });
+    },
   );
+
+/** llms-full.txt of a crawl that has no markdown: what it extracted instead, and how to get markdown. */
+function noMarkdown(crawl: CrawlRow): ApiError {
+  const spec = crawl.extract
+    ? `its extract.formats are ${JSON.stringify(crawl.extract.formats)}`
+    : 'its extract is null';
+  return new ApiError(
+    409,
+    'no_markdown',
+    `llms-full.txt holds each page's markdown, and crawl ${crawl.id} extracted none (${spec}). Extract its stored pages now with POST /v1/crawls/${crawl.id}/reextract {"extract": {"formats": ["markdown", "metadata"]}}, or start a crawl that extracts markdown (the default when extract is not given).`,
+  );
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseStoredConfig, parseStoredExtract } from '../../crawl-config';
 import type { ExtractSpec } from '../../domain/extract/spec';
+import { REACH_CUTS } from '../../domain/reach';
 import type { UsageMeter } from '../../domain/usage';
 import type { CrawlConfig, CrawlStatus, CrawlSummary } from '../../types';
 
@@ -56,6 +57,18 @@ const summarySchema = z.object({
   }),
   pending: count,
   usd: z.number().nonnegative(),
+  reach: z.object({ complete: z.boolean(), cuts: z.array(z.enum(REACH_CUTS)) }).optional(),
+  changes: z
+    .object({
+      new: count,
+      changed: count,
+      unchanged: count,
+      gone: count,
+      unreached: count,
+      unreachedBefore: count,
+      provisional: z.boolean(),
+    })
+    .optional(),
 });
 
 /** The stored summary, validated; null when absent or not one (the list then asks the crawl's Durable Object). */

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { UsageMeter } from '../../domain/usage';
 import type { ExtractedPage, PageRecord, Span } from '../../types';
 import {
@@ -254,79 +253,6 @@ export async function recordedPages(
   return out;
 }
 
-export interface ChangeCounts {
-  new: number;
-  changed: number;
-  unchanged: number;
-  /** Stored by the previous crawl, not stored (nor unchanged) by this one. */
-  gone: number;
-}
-
-export async function changeCounts(
-  db: D1Database,
-  crawlId: string,
-  previousCrawlId: string | null,
-): Promise<ChangeCounts> {
-  const [byChange, gone] = await db.batch<{ change: string | null; n: number }>([
-    db
-      .prepare('SELECT change, COUNT(*) AS n FROM pages WHERE crawl_id = ? AND change IS NOT NULL GROUP BY change')
-      .bind(crawlId),
-    db
-      .prepare(
-        `SELECT 'gone' AS change, COUNT(*) AS n FROM pages p WHERE p.crawl_id = ? AND p.status IN (200, 304)
-         AND p.duplicate_of IS NULL AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ? AND q.url = p.url AND q.status IN (200, 304))`,
-      )
-      .bind(previousCrawlId ?? '', crawlId),
-  ]);
-  const counts: ChangeCounts = { new: 0, changed: 0, unchanged: 0, gone: gone?.results[0]?.n ?? 0 };
-  for (const row of byChange?.results ?? [])
-    if (row.change === 'new' || row.change === 'changed' || row.change === 'unchanged') counts[row.change] = row.n;
-  return counts;
-}
-
-export type ChangeKind = 'new' | 'changed' | 'unchanged' | 'gone';
-
-const changedRowSchema = z.object({
-  url: z.string(),
-  kind: z.enum(['new', 'changed', 'unchanged', 'gone']),
-  title: z.string().nullable(),
-});
-type ChangedPage = z.output<typeof changedRowSchema>;
-
-/**
- * Pages of a recrawl by how they changed since `previousCrawlId`, in URL order after `afterUrl`: new, changed and
- * unchanged as this crawl recorded them, gone as the previous crawl's stored pages this one did not store.
- */
-export async function listChanges(
-  db: D1Database,
-  query: {
-    crawlId: string;
-    previousCrawlId: string | null;
-    kinds: readonly ChangeKind[];
-    afterUrl: string;
-    limit: number;
-  },
-): Promise<ChangedPage[]> {
-  const recorded = query.kinds.filter((k) => k !== 'gone');
-  const parts: string[] = [];
-  if (recorded.length > 0)
-    parts.push(
-      `SELECT url, change AS kind, title FROM pages WHERE crawl_id = ?1 AND url > ?3
-       AND change IN (${recorded.map((k) => `'${k}'`).join(', ')})`,
-    );
-  if (query.kinds.includes('gone'))
-    parts.push(
-      `SELECT p.url, 'gone' AS kind, p.title FROM pages p WHERE p.crawl_id = ?2 AND p.url > ?3 AND p.status IN (200, 304)
-       AND p.duplicate_of IS NULL AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.crawl_id = ?1 AND q.url = p.url AND q.status IN (200, 304))`,
-    );
-  if (parts.length === 0) return [];
-  const { results } = await db
-    .prepare(`${parts.join(' UNION ALL ')} ORDER BY url LIMIT ?4`)
-    .bind(query.crawlId, query.previousCrawlId ?? '', query.afterUrl, query.limit)
-    .all();
-  return results.map((row) => changedRowSchema.parse(row));
-}
-
 /** A page as exports write it: the listing's fields and the rest a user may want, none of the storage internals. */
 export interface ExportRecord extends PageView, PageOf<'redirectTo' | 'etag' | 'lastModified' | 'change'> {
   stored: boolean;
@@ -403,6 +329,39 @@ export interface KeysetPage {
 /** Page rows in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
 export async function pageRecords(db: D1Database, page: KeysetPage): Promise<ExportRow[]> {
   return (await rowsAfter(db, columnsOf(EXPORTED), 'crawl_id = ?', page)).map(toExportRow);
+}
+
+/** A page llms.txt lists, as SQL: stored (a body in R2), and HTML or PDF. */
+const LISTED_IN_LLMS = "r2_key IS NOT NULL AND (content_type LIKE '%html%' OR content_type LIKE '%pdf%')";
+
+/** The URLs of the pages llms.txt lists, in URL order after `afterUrl` (nothing else of them: a planning pass). */
+export async function llmsUrls(db: D1Database, page: KeysetPage): Promise<string[]> {
+  const rows = await rowsAfter(db, 'url', `crawl_id = ? AND ${LISTED_IN_LLMS}`, page);
+  return rows.map((row) => readPage(row, ['url']).url);
+}
+
+/** Whether the crawl has a page llms-full.txt can write: listed, with an extraction record (the first found). */
+export async function hasLlmsRecord(db: D1Database, crawlId: string): Promise<boolean> {
+  const sql = `SELECT 1 AS found FROM pages WHERE crawl_id = ? AND ${LISTED_IN_LLMS} AND record_key IS NOT NULL LIMIT 1`;
+  return (await db.prepare(sql).bind(crawlId).first()) !== null;
+}
+
+/** Page rows in URL order after `afterUrl` within any of `ranges` (inclusive), for the pages llms.txt lists. */
+export async function llmsRecordsIn(
+  db: D1Database,
+  page: KeysetPage,
+  ranges: readonly { from: string; to: string }[],
+): Promise<ExportRow[]> {
+  if (ranges.length === 0) return [];
+  const within = ranges.map(() => 'url BETWEEN ? AND ?').join(' OR ');
+  const sql = `SELECT ${columnsOf(EXPORTED)} FROM pages WHERE crawl_id = ? AND ${LISTED_IN_LLMS} AND url > ?
+    AND (${within}) ORDER BY url LIMIT ?`;
+  const bounds = ranges.flatMap((r) => [r.from, r.to]);
+  const { results } = await db
+    .prepare(sql)
+    .bind(page.crawlId, page.afterUrl, ...bounds, page.limit)
+    .all();
+  return results.map(toExportRow);
 }
 
 /** A view of pages with a stored body: the query asks for r2_key IS NOT NULL, and a row without one is left out. */

@@ -17,7 +17,7 @@ export const crawlTool: Tool = {
     "its own, politely (robots.txt, each host's rate limit). Follows links within `scope` (default same-host), up " +
     `to \`maxDepth\` links from a seed and \`maxPages\` pages (default ${DEFAULT_MAX_PAGES} here; null: no cap). ` +
     '`include`/`exclude` are URL patterns (`**/blog/**`). Each HTML page is extracted to markdown and metadata ' +
-    '(`extract` changes that). Then: crawl_status until it is completed, search_pages to find pages, get_page to ' +
+    '(`extract` changes that; null: only the raw body, title and links). Then: crawl_status until it is completed, search_pages to find pages, get_page to ' +
     'read one.',
   input: z
     .object({
@@ -27,14 +27,14 @@ export const crawlTool: Tool = {
       maxPages: fields.maxPages.unwrap().default(DEFAULT_MAX_PAGES),
       include: fields.include,
       exclude: fields.exclude,
-      extract: fields.extract.unwrap().prefault({}),
+      extract: fields.extract,
       render: fields.render,
     })
     .strict(),
   readOnly: false,
   async run(args, api) {
-    // The tool's defaults where the API's differ; everything else (and every check) is the API's.
-    const body = { maxPages: DEFAULT_MAX_PAGES, extract: {}, ...args };
+    // The tool's default where the API's differs (maxPages); everything else (and every check) is the API's.
+    const body = { maxPages: DEFAULT_MAX_PAGES, ...args };
     const text = expectOk(await api.post('/v1/crawls', body));
     const started = readJson(text, z.object({ id: z.string(), status: z.string() }));
     return textResult(json(started), `Started. Poll crawl_status with crawlId "${started.id}" until it is completed.`);

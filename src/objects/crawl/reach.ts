@@ -1,0 +1,37 @@
+import { leavesLinksUnread, REASON_HEAD_CHARS, type Reach, type ReachCut, reachOf } from '../../domain/reach';
+import { UrlState } from '../../domain/url-life';
+import type { CrawlConfig, CrawlStatus } from '../../types';
+import type { Ledger } from './ledger';
+
+/**
+ * How far an ended crawl reached (domain/reach.ts), read from its seen-set: two statements, once per ending (the
+ * coordinator keeps the answer). Rows read: the stored pages up to the first at maxDepth, and the failed and
+ * skipped URLs once; nothing written.
+ */
+export function measureReach(
+  ledger: Ledger,
+  config: Pick<CrawlConfig, 'maxPages' | 'maxDepth'>,
+  discovered: number,
+  status: CrawlStatus,
+): Reach {
+  if (status === 'running') return reachOf(['running']);
+  const cuts: ReachCut[] = status === 'cancelled' ? ['cancelled'] : [];
+  if (config.maxPages !== null && discovered >= config.maxPages) cuts.push('maxPages');
+  if (config.maxDepth !== null) {
+    const deep = ledger.exec(
+      "SELECT 1 AS deep FROM urls WHERE kind = 'page' AND state IN (?, ?) AND depth >= ? LIMIT 1",
+      UrlState.Stored,
+      UrlState.Duplicate,
+      config.maxDepth,
+    );
+    if (deep.length > 0) cuts.push('maxDepth');
+  }
+  const heads = ledger.exec<{ head: string | null }>(
+    'SELECT DISTINCT substr(reason, 1, ?) AS head FROM urls WHERE state IN (?, ?)',
+    REASON_HEAD_CHARS,
+    UrlState.Failed,
+    UrlState.Skipped,
+  );
+  if (heads.some((h) => leavesLinksUnread(h.head))) cuts.push('unread');
+  return reachOf(cuts);
+}
