@@ -12,7 +12,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { allPages, api, type CrawlView, createCrawl, namespace, site, waitForCrawl } from '../support/api';
-import { type Cell, errorMessage, getPage, json, mcpClient, read, warcOf } from '../support/matrix';
+import { type Cell, errorCode, errorMessage, getPage, json, mcpClient, read, warcOf } from '../support/matrix';
 
 type Page = Awaited<ReturnType<typeof allPages>>[number];
 type Spec = Record<string, unknown>;
@@ -92,11 +92,13 @@ async function checkPage(r: Run, page: Page): Promise<void> {
   );
   expect(raw.status, `${what}: its body`).toBe(200);
   if (page.duplicateOf !== null) checkDuplicate(page, record, raw);
-  const html = /html/.test(page.contentType ?? '');
-  if (html || /pdf/.test(page.contentType ?? '')) checkRecord(r, what, record);
-  for (const format of FORMATS) await checkOutput(r, page, format, what);
-  await checkMcp(r, page, what);
+  if (extractable(page)) checkRecord(r, what, record);
+  const markdown = await checkOutputs(r, page, what);
+  await checkMcp(r, page, what, markdown);
 }
+
+const isHtmlPage = (page: Page) => /html/.test(page.contentType ?? '');
+const extractable = (page: Page) => isHtmlPage(page) || /pdf/.test(page.contentType ?? '');
 
 /** A duplicate answers its kept page's record and bytes, and names it. */
 function checkDuplicate(page: Page, record: Cell, raw: Cell): void {
@@ -112,26 +114,45 @@ function checkRecord(r: Run, what: string, record: Cell): void {
     return;
   }
   expect(record.status, what).toBe(404);
-  expect(errorMessage(record), what).toMatch(/extract/);
+  expect(errorMessage(record), what).toMatch(/the crawl ran with extract: null/);
 }
 
-/** Each output the crawl keeps is there, not empty; one it does not keep is a 404 that names extract.formats. */
-async function checkOutput(r: Run, page: Page, format: string, what: string): Promise<void> {
-  const cell = await read(`/v1/crawls/${r.id}/content?url=${encodeURIComponent(page.url)}&format=${format}`);
-  const extracted = /html|pdf/.test(page.contentType ?? '') && r.formats.includes(format);
-  if (extracted) {
-    expect(cell.status, `${what} ${format}: ${cell.text.slice(0, 200)}`).toBe(200);
-    return;
+/**
+ * Each output the crawl keeps is there and not empty, or a 404 that says why: empty (a page never rendered whose
+ * text a script makes), a PDF's html, a format the crawl does not keep, a crawl that does not extract. Whether the
+ * page's markdown is there.
+ */
+async function checkOutputs(r: Run, page: Page, what: string): Promise<boolean> {
+  let markdown = false;
+  for (const format of FORMATS) {
+    const cell = await read(`/v1/crawls/${r.id}/content?url=${encodeURIComponent(page.url)}&format=${format}`);
+    const why = `${what} ${format}: ${cell.text.slice(0, 300)}`;
+    const kept = r.formats.includes(format) && extractable(page) && (format !== 'html' || isHtmlPage(page));
+    if (kept && cell.status === 404) {
+      expect(errorCode(cell), why).toBe('empty_output');
+      expect(page.rendered, `${why}: only a page never rendered is empty`).toBeNull();
+      expect(errorMessage(cell), why).toMatch(/render: auto or always/);
+    } else if (kept) expect(cell.status, why).toBe(200);
+    else {
+      expect(cell.status, why).toBe(404);
+      expect(errorMessage(cell), why).toMatch(expectedWhy(r, page, format));
+    }
+    if (format === 'markdown') markdown = cell.status === 200;
   }
-  expect(cell.status, `${what} ${format}`).toBe(404);
-  expect(errorMessage(cell), `${what} ${format}`).toMatch(r.formats.length > 0 ? /formats/ : /extract/);
+  return markdown;
 }
 
-/** MCP get_page answers the page's markdown, or says why there is none (never an empty answer). */
-async function checkMcp(r: Run, page: Page, what: string): Promise<void> {
+function expectedWhy(r: Run, page: Page, format: string): RegExp {
+  if (r.formats.length === 0) return /extract: null/;
+  if (!extractable(page)) return /not extracted/;
+  if (!r.formats.includes(format)) return /extract\.formats does not include it/;
+  return /a PDF is extracted into text and markdown, not html/;
+}
+
+/** MCP get_page answers the page's markdown when GET /content does, else an error that says why (never empty). */
+async function checkMcp(r: Run, page: Page, what: string, markdown: boolean): Promise<void> {
   const answer = await getPage(mcp, r.id, page.url);
   expect(answer.text.trim().length, `${what}: get_page`).toBeGreaterThan(0);
-  const markdown = /html|pdf/.test(page.contentType ?? '') && r.formats.includes('markdown');
   expect(answer.error, `${what}: get_page ${answer.text.slice(0, 200)}`).toBe(!markdown);
   if (page.duplicateOf !== null && markdown) expect(answer.text).toContain(`is a duplicate of ${page.duplicateOf}`);
 }
@@ -161,18 +182,17 @@ async function checkCrawl(r: Run): Promise<void> {
   await checkChanges(r);
 }
 
-/** llms.txt lists the stored pages; llms-full.txt holds their markdown, or says what to do to have it. */
+/** llms.txt lists the stored pages, each section once; llms-full.txt holds their markdown, or says how to have it. */
 function checkLlms(r: Run, llms: Cell, full: Cell, stored: Page[]): void {
   expect(llms.status).toBe(200);
-  for (const p of stored.filter((s) => /html/.test(s.contentType ?? ''))) expect(llms.text).toContain(p.url);
+  for (const p of stored.filter(isHtmlPage)) expect(llms.text).toContain(p.url);
   const sections = [...llms.text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
   expect(new Set(sections).size, `llms.txt sections: ${sections.join(', ')}`).toBe(sections.length);
   if (r.formats.includes('markdown')) {
-    expect(full.status).toBe(200);
-    // Every version of the watch site's article opens with this sentence.
-    expect(full.text).toContain('Rivers carry the weight of mountains to the sea');
+    expect(full.status, full.text.slice(0, 200)).toBe(200);
+    for (const p of stored.filter(extractable)) expect(full.text, `llms-full.txt holds ${p.url}`).toContain(p.url);
   } else {
-    expect(full.status, full.text.slice(0, 200)).toBeGreaterThanOrEqual(400);
+    expect(full.status, full.text.slice(0, 200)).toBe(409);
     expect(errorMessage(full)).toMatch(/markdown/);
   }
 }
@@ -234,13 +254,15 @@ describe('every read path of every kind of crawl', () => {
 
   it('a recrawl (previousCrawlId) after the site changed, and a crawl served from the page cache (maxAge)', async () => {
     const ns = namespace();
-    const first = await run(siteOf(ns), DEFAULT_FORMATS);
-    const cached = await run({ ...siteOf(ns), maxAge: 3600 }, DEFAULT_FORMATS);
+    // No depth limit: a crawl that reached all it found can tell a page gone from one not reached.
+    const whole = { ...siteOf(ns), maxDepth: null };
+    const first = await run(whole, DEFAULT_FORMATS);
+    const cached = await run({ ...whole, maxAge: 3600 }, DEFAULT_FORMATS);
     expect(cached.pages.some((p) => p.cachedFrom === first.id)).toBe(true);
     await checkAll(cached);
     expect((await fetch(`${site()}/t/${ns}/watch/__next`)).status).toBe(204);
-    const second = await run({ ...siteOf(ns), previousCrawlId: first.id }, DEFAULT_FORMATS, true);
-    expect(second.crawl.changes).toMatchObject({ new: 1, changed: expect.any(Number), gone: 1 });
+    const second = await run({ ...whole, previousCrawlId: first.id }, DEFAULT_FORMATS, true);
+    expect(second.crawl.changes, JSON.stringify(second.crawl.changes)).toMatchObject({ new: 1, gone: 1 });
     await checkAll(second);
   });
 

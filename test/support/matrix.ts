@@ -37,16 +37,20 @@ export async function read(path: string, init: RequestInit = {}): Promise<Cell> 
   return cell;
 }
 
-/** The message of an error answer (empty when it is not one). */
-export function errorMessage(cell: Cell): string {
-  if (cell.status < 400) return '';
+/** The code and message of an error answer (empty when it is not one). */
+function errorOf(cell: Cell): { code: string; message: string } {
+  if (cell.status < 400) return { code: '', message: '' };
   try {
-    const body = JSON.parse(cell.text) as { error?: { message?: unknown } };
-    return typeof body.error?.message === 'string' ? body.error.message : '';
+    const body = JSON.parse(cell.text) as { error?: { code?: unknown; message?: unknown } };
+    const text = (v: unknown) => (typeof v === 'string' ? v : '');
+    return { code: text(body.error?.code), message: text(body.error?.message) };
   } catch {
-    return '';
+    return { code: '', message: '' };
   }
 }
+
+export const errorMessage = (cell: Cell): string => errorOf(cell).message;
+export const errorCode = (cell: Cell): string => errorOf(cell).code;
 
 export const json = <T>(cell: Cell): T => JSON.parse(cell.text) as T;
 
