@@ -29,3 +29,7 @@ export async function changeCountsFor(env: Env, crawl: CrawlRow): Promise<Change
   const query = await changeQueryFor(env, crawl);
   return query ? changeCounts(env.DB, query) : null;
 }
+
+/** What a crawl that is not a recrawl answers for its changes and diffs, and how to make one. */
+export const NOT_A_RECRAWL =
+  "the crawl is not a recrawl: changes are counted for a schedule's runs and for a crawl started with previousCrawlId (the id of an earlier crawl of the same site)";

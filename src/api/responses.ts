@@ -173,14 +173,20 @@ export const pageDetailSchema = pageSchema
       .describe('In a recrawl: how the page compares with the previous crawl; null: not a recrawl.'),
     stored: z
       .object({
-        record: z.boolean().describe('GET /record answers its extraction record.'),
-        links: z.boolean().describe('GET /links answers its outgoing links.'),
+        record: z.boolean().describe("GET /record answers its extraction record (a duplicate: its kept page's)."),
+        links: z
+          .boolean()
+          .describe(
+            'Outgoing links were recorded: GET /links lists them (it answers an empty list for a page without).',
+          ),
         screenshot: z.boolean().describe('GET /screenshot answers a PNG.'),
         fetchedHtml: z
           .boolean()
           .describe("GET /content?source=fetched answers the HTML as fetched (a rendered page's)."),
       })
-      .describe('Which of its parts are stored.'),
+      .describe(
+        "Which of its parts are stored (a duplicate: its kept page's, which GET /record, /links and /content answer).",
+      ),
   })
   .meta({ id: 'PageDetail' });
 

@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
 import { json, routeDoc } from '../openapi/route-doc';
-import { changeQueryFor } from '../recrawl';
+import { changeQueryFor, NOT_A_RECRAWL } from '../recrawl';
 import { changeListSchema, errorSchema } from '../responses';
 import { keyCursorSchema } from '../schemas';
 import { parseCursor, queryInput } from '../validate';
@@ -41,8 +41,7 @@ export const changesRoutes = new Hono<CrawlEnv>().get(
   async (c) => {
     const crawl = c.var.crawl;
     const change = await changeQueryFor(c.env, crawl);
-    if (change === null)
-      throw new ApiError(409, 'not_a_recrawl', 'the crawl is not a recrawl: changes are counted for a schedule’s runs');
+    if (change === null) throw new ApiError(409, 'not_a_recrawl', NOT_A_RECRAWL);
     const query = c.req.valid('query');
     const changes = await listChanges(c.env.DB, {
       ...change,

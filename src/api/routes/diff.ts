@@ -7,7 +7,7 @@ import { diffPage } from '../../storage/page-diff';
 import { ApiError, badRequest, notFound } from '../errors';
 import type { CrawlEnv } from '../load-crawl';
 import { json, routeDoc } from '../openapi/route-doc';
-import { changeQueryFor, reachNow } from '../recrawl';
+import { changeQueryFor, NOT_A_RECRAWL, reachNow } from '../recrawl';
 import { diffSchema, errorSchema } from '../responses';
 import { queryInput } from '../validate';
 
@@ -60,8 +60,7 @@ export const diffRoutes = new Hono<CrawlEnv>().get(
     if (url === null) throw badRequest('url must be an absolute http(s) URL');
     const change = await changeQueryFor(c.env, crawl);
     const previousCrawlId = change?.previousCrawlId ?? null;
-    if (change === null || previousCrawlId === null)
-      throw new ApiError(409, 'not_a_recrawl', 'the crawl has no previous crawl to compare with');
+    if (change === null || previousCrawlId === null) throw new ApiError(409, 'not_a_recrawl', NOT_A_RECRAWL);
     const kind = await changeKindOf(c.env.DB, change, url);
     if (kind === null)
       throw notFound(

@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { encodeCursor } from '../../domain/cursor';
+import type { ExtractSpec } from '../../domain/extract/spec';
 import { normalizeUrl } from '../../domain/normalize';
 import { headerValue } from '../../domain/warc';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { filterPages, isFiltered } from '../../storage/d1/page-filters';
-import { getPageView, listPages, listRecentPages } from '../../storage/d1/pages';
+import { getPageView, listPages, listRecentPages, storedParts } from '../../storage/d1/pages';
 import { readExchange } from '../../storage/exchange';
 import { readLinks } from '../../storage/links';
 import { searchText } from '../../storage/page-text';
@@ -15,6 +16,7 @@ import { badRequest, notFound } from '../errors';
 import { described, type KeptPage, keptHeaders, keptPage } from '../kept-page';
 import { nextCursor } from '../keyset';
 import type { CrawlEnv } from '../load-crawl';
+import { noRecord, outputOf } from '../missing-output';
 import { bytes, json, routeDoc } from '../openapi/route-doc';
 import { pageFiltersOf } from '../page-filter-schemas';
 import { errorListSchema, linksSchema, pageDetailSchema, pageListSchema, recordSchema } from '../responses';
@@ -128,10 +130,8 @@ export const pages = new Hono<CrawlEnv>()
       const kept = await keptPage(c.env.DB, c.var.crawl.id, url);
       const { page } = kept;
       if (format !== undefined) {
-        const record = await requireRecord(c.env.BODIES, kept);
-        const output = record.outputs[format];
-        if (output === undefined)
-          throw notFound(`no ${format} for ${described(kept)}: the crawl's extract.formats does not include it`);
+        const spec = c.var.crawl.extract;
+        const output = outputOf(kept, await requireRecord(c.env.BODIES, kept, spec), format, spec);
         return new Response(output, { headers: { 'content-type': OUTPUT_TYPES[format], ...keptHeaders(kept) } });
       }
       if (source === 'fetched') {
@@ -195,7 +195,10 @@ export const pages = new Hono<CrawlEnv>()
       if (url === null) throw badRequest('url must be an absolute http(s) URL');
       const page = await getPageView(c.env.DB, c.var.crawl.id, url);
       if (!page) throw notFound(`no page ${url} in this crawl`);
-      return c.json(page);
+      if (page.duplicateOf === null) return c.json(page);
+      // A duplicate's parts are its kept page's: what /record, /links and /content answer for it.
+      const kept = await keptPage(c.env.DB, c.var.crawl.id, url);
+      return c.json({ ...page, stored: storedParts(kept.page) });
     },
   )
   .get(
@@ -210,7 +213,7 @@ export const pages = new Hono<CrawlEnv>()
     queryInput(recordQuerySchema),
     async (c) => {
       const kept = await keptPage(c.env.DB, c.var.crawl.id, c.req.valid('query').url);
-      const { record } = await requireRecord(c.env.BODIES, kept);
+      const { record } = await requireRecord(c.env.BODIES, kept, c.var.crawl.extract);
       const { page } = kept;
       return c.json({
         url: kept.url,
@@ -242,12 +245,9 @@ async function spanResponse(bucket: R2Bucket, at: Span, kept: KeptPage, type: st
   });
 }
 
-async function requireRecord(bucket: R2Bucket, kept: KeptPage): Promise<StoredRecord> {
+async function requireRecord(bucket: R2Bucket, kept: KeptPage, spec: ExtractSpec | null): Promise<StoredRecord> {
   const { page } = kept;
-  if (!page.recordAt)
-    throw notFound(
-      `no extraction record for ${described(kept)}: the crawl has no extract spec, or the page is not a 2xx HTML page`,
-    );
+  if (!page.recordAt) throw noRecord(kept, spec);
   const record = await readRecord(bucket, page.recordAt);
   if (!record) throw notFound(`the extraction record of ${described(kept)} is missing`);
   return record;

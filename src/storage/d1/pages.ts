@@ -143,15 +143,16 @@ export async function getPageView(db: D1Database, crawlId: string, url: string) 
     .first();
   if (!row) return null;
   const page = readPage(row, ONE);
+  return { ...toPageView(page), change: page.change, stored: storedParts(page) };
+}
+
+/** Which parts of a page are stored (a duplicate's are its kept page's: pass that page's row). */
+export function storedParts(page: PageOf<'recordAt' | 'linksAt' | 'screenshotAt' | 'fetchedBodyAt'>) {
   return {
-    ...toPageView(page),
-    change: page.change,
-    stored: {
-      record: page.recordAt !== null,
-      links: page.linksAt !== null,
-      screenshot: page.screenshotAt !== null,
-      fetchedHtml: page.fetchedBodyAt !== null,
-    },
+    record: page.recordAt !== null,
+    links: page.linksAt !== null,
+    screenshot: page.screenshotAt !== null,
+    fetchedHtml: page.fetchedBodyAt !== null,
   };
 }
 
