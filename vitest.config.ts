@@ -1,8 +1,8 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
-/** Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.19, see test/support). */
-const TEST_HOSTS = ['localhost', ...Array.from({ length: 19 }, (_, i) => `127.0.0.${i + 1}`)];
+/** Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.26, see test/support). */
+const TEST_HOSTS = ['localhost', ...Array.from({ length: 26 }, (_, i) => `127.0.0.${i + 1}`)];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);

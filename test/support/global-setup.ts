@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureLocalBrowser } from '../../scripts/lib/browser-setup.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
-const HOSTS = 18;
+const HOSTS = 25;
 
 interface SiteAddresses {
   siteA: string;

@@ -151,6 +151,11 @@ export class SeenSet {
       .map(entryOf);
   }
 
+  /** URLs, in any state, whose host reserved them a slot that starts after `now` (one statement, no index). */
+  reservedAfter(now: number): string[] {
+    return this.ledger.exec<{ url: string }>('SELECT url FROM urls WHERE reserved_at > ?', now).map((r) => r.url);
+  }
+
   /** The queued ones of `urls`, as entries. */
   queued(urls: readonly string[]): FrontierEntry[] {
     return [...this.find(urls).values()].filter((r) => r.state === UrlState.Queued).map(entryOf);

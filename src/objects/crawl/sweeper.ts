@@ -8,6 +8,7 @@ import { recordErrors } from '../../storage/d1/errors';
 import { recordedPages } from '../../storage/d1/pages';
 import { readLinks } from '../../storage/links';
 import type { CrawlConfig } from '../../types';
+import type { HostHolds } from './host-holds';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
 import type { Work } from './work';
@@ -30,6 +31,7 @@ export class Sweeper {
     private readonly seen: SeenSet,
     private readonly work: Work,
     private readonly ledger: Ledger,
+    private readonly holds: HostHolds,
   ) {}
 
   get woke(): number {
@@ -43,7 +45,9 @@ export class Sweeper {
 
   /** The URLs to re-send now (marked as sent), why, and whether a restart's recovery has more after them. */
   lost(now: number, stallAfterMs: number): { entries: FrontierEntry[]; why: string; more: boolean } {
-    const expired = this.seen.queued(this.work.leases.expire(now));
+    const expiredLeases = this.work.leases.expire(now);
+    this.holds.noteLost(expiredLeases);
+    const expired = this.seen.queued(expiredLeases);
     // The attempt of a consumer that died counts: a page that kills its consumer cannot come round forever.
     for (const e of expired) this.seen.requeue(e.url, now, 'lease expired', true);
     const { pending } = this.ledger.counters;
@@ -125,7 +129,7 @@ export class Sweeper {
    */
   async endCancelled(env: Env, crawlId: string): Promise<boolean> {
     const now = Date.now();
-    this.work.leases.expire(now);
+    this.holds.noteLost(this.work.leases.expire(now));
     const urls = this.seen
       .due(Number.MAX_SAFE_INTEGER, SWEEP_STEP, new Set(this.work.leases.live(now)))
       .map((e) => e.url);
