@@ -156,6 +156,18 @@ export class SeenSet {
     return this.ledger.exec<{ url: string }>('SELECT url FROM urls WHERE reserved_at > ?', now).map((r) => r.url);
   }
 
+  /**
+   * Queued URLs holding a reservation lose it, and are due at `dueAt` (a restart's recovery re-sends them with the
+   * rest): one statement, a row written per such URL.
+   */
+  forgetReservations(dueAt: number): void {
+    this.ledger.exec(
+      'UPDATE urls SET reserved_at = NULL, enqueued_at = MIN(enqueued_at, ?) WHERE state = ? AND reserved_at IS NOT NULL',
+      dueAt,
+      UrlState.Queued,
+    );
+  }
+
   /** The queued ones of `urls`, as entries. */
   queued(urls: readonly string[]): FrontierEntry[] {
     return [...this.find(urls).values()].filter((r) => r.state === UrlState.Queued).map(entryOf);

@@ -1,5 +1,5 @@
 import { compileLinkPolicy } from '../../domain/policy';
-import { sweepPlan } from '../../domain/sweep';
+import { type SweepPlan, sweepPlan } from '../../domain/sweep';
 import type { FrontierEntry } from '../../domain/url-life';
 import { UsageMeter } from '../../domain/usage';
 import { log } from '../../log';
@@ -25,6 +25,8 @@ export class Sweeper {
   private readonly wokeAt = Date.now();
   private activeAt = 0;
   private recovering = false;
+  /** A restart's recovery has begun: the crawl's reservations were given back (see forgetReservations). */
+  private recovered = false;
   private backstopAt = 0;
 
   constructor(
@@ -43,6 +45,19 @@ export class Sweeper {
     this.activeAt = now;
   }
 
+  /** What domain/sweep.ts says this sweep does. */
+  private plan(now: number, stallAfterMs: number): SweepPlan {
+    const clock = {
+      now,
+      wokeAt: this.wokeAt,
+      activeAt: this.activeAt,
+      pending: this.ledger.counters.pending,
+      recovering: this.recovering,
+      backstopAt: this.backstopAt,
+    };
+    return sweepPlan(clock, stallAfterMs);
+  }
+
   /** The URLs to re-send now (marked as sent), why, and whether a restart's recovery has more after them. */
   lost(now: number, stallAfterMs: number): { entries: FrontierEntry[]; why: string; more: boolean } {
     const expiredLeases = this.work.leases.expire(now);
@@ -50,16 +65,7 @@ export class Sweeper {
     const expired = this.seen.queued(expiredLeases);
     // The attempt of a consumer that died counts: a page that kills its consumer cannot come round forever.
     for (const e of expired) this.seen.requeue(e.url, now, 'lease expired', true);
-    const { pending } = this.ledger.counters;
-    const clock = {
-      now,
-      wokeAt: this.wokeAt,
-      activeAt: this.activeAt,
-      pending,
-      recovering: this.recovering,
-      backstopAt: this.backstopAt,
-    };
-    const plan = sweepPlan(clock, stallAfterMs);
+    const plan = this.plan(now, stallAfterMs);
     if (plan.backstop) this.backstopAt = now;
     const due =
       plan.dueBefore === null ? [] : this.seen.due(plan.dueBefore, SWEEP_STEP, new Set(this.work.leases.live(now)));
@@ -80,6 +86,8 @@ export class Sweeper {
    * stored now and their links followed, so no stored page is fetched twice. True when a restart's recovery has more.
    */
   async resend(env: Env, crawlId: string, config: CrawlConfig, stallAfterMs: number): Promise<boolean> {
+    if (!this.recovered && this.plan(Date.now(), stallAfterMs).why === 'wake')
+      await this.forgetReservations(env, crawlId);
     const { entries, why, more } = this.lost(Date.now(), stallAfterMs);
     if (entries.length === 0) return more;
     const meter = new UsageMeter();
@@ -94,6 +102,27 @@ export class Sweeper {
     await enqueueTasks(env, crawlId, config, lost, undefined, meter);
     this.ledger.add(meter.usage);
     return more;
+  }
+
+  /**
+   * The first sweep of a restart's recovery (domain/sweep.ts: wake), when URLs due before the instance woke were not
+   * heard of since: the crawl's messages are taken as lost, those delayed to a slot reserved for them too, which
+   * nothing would re-send before a stall. Its hosts' gates give back what they hold for it (its reservations, and
+   * those its dead consumers made without reporting them: the hosts of the URLs they held, the first to be re-sent),
+   * and its queued URLs are due now, their reservations forgotten: they take new places on their hosts' timelines as
+   * they come back. Otherwise the re-sent URLs would wait behind the crawl's own slots, which no message presents
+   * any more.
+   */
+  private async forgetReservations(env: Env, crawlId: string): Promise<void> {
+    this.recovered = true;
+    const now = Date.now();
+    const overdue = this.seen.due(this.wokeAt, SWEEP_STEP, new Set(this.work.leases.live(now))).map((e) => e.url);
+    // Nothing was due before the instance woke: its messages are delayed, not lost (the crawl of a slow host, whose
+    // coordinator was evicted while every URL waited for its slot). They are left as they are.
+    if (overdue.length === 0) return;
+    this.holds.noteLost(overdue);
+    await this.holds.giveBack(env, crawlId, false);
+    this.seen.forgetReservations(this.wokeAt);
   }
 
   /** Of the lost URLs, those D1 has a stored page of: recorded stored, with their links offered (those accepted). */
