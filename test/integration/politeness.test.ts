@@ -1,6 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/api/app';
 import type { AdmitRequest } from '../../src/objects/host-gate';
 import { allPages, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import { testConfig } from '../support/fixtures';
@@ -387,5 +388,43 @@ describe('robots.txt fetched again, with slots booked an hour ahead', () => {
     });
     expect(Date.now() - started).toBeLessThan(1500);
     await new Promise((r) => setTimeout(r, 3500)); // that fetch ends (timed out) before the test does
+  });
+});
+
+describe("a crawl's hostIntervalMs below the deployment's floor", () => {
+  const post = (path: string, body: unknown) =>
+    createApp().fetch(
+      new Request(`http://x${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer test-token' },
+        body: JSON.stringify(body),
+      }),
+      { ...env, HOST_MIN_INTERVAL_MS: '1000' },
+    );
+  const crawl = (hostIntervalMs: number | null) => ({ seeds: ['https://example.com/'], hostIntervalMs });
+
+  it('is refused with a 400 that names the floor (a crawl may only slow down), on crawls and schedules', async () => {
+    for (const [path, body] of [
+      ['/v1/crawls', crawl(0)],
+      ['/v1/crawls', crawl(999)],
+      ['/v1/schedules', { everySeconds: 3600, crawl: crawl(0) }],
+    ] as const) {
+      const res = await post(path, body);
+      expect(res.status, path).toBe(400);
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain('HOST_MIN_INTERVAL_MS');
+      expect(error.message).toContain('1000 ms');
+    }
+  });
+
+  it('is an issue of the request when checked, and the floor or more is valid', async () => {
+    const refused = (await (await post('/v1/crawls/validate', crawl(0))).json()) as {
+      valid: boolean;
+      issues: { path: string[] }[];
+    };
+    expect(refused).toMatchObject({ valid: false, issues: [{ path: ['hostIntervalMs'] }] });
+    for (const hostIntervalMs of [null, 1000, 5000])
+      expect(await (await post('/v1/crawls/validate', crawl(hostIntervalMs))).json()).toMatchObject({ valid: true });
   });
 });
