@@ -235,7 +235,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
     this.ledger.save(true);
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
-    await alarmBy(this.ctx.storage, Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));
+    await alarmBy(this.ctx.storage, this.sweeper.nextAt(Date.now(), more, this.settings.sweepIntervalMs));
   }
 
   /** Nothing pending: the crawl has completed, and gives back what its hosts' gates may still hold for it. */

@@ -1,5 +1,5 @@
 import { compileLinkPolicy } from '../../domain/policy';
-import { type SweepPlan, sweepPlan } from '../../domain/sweep';
+import { nextSweepAt, type SweepPlan, sweepPlan } from '../../domain/sweep';
 import type { FrontierEntry } from '../../domain/url-life';
 import { UsageMeter } from '../../domain/usage';
 import { log } from '../../log';
@@ -43,6 +43,11 @@ export class Sweeper {
   /** A consumer was heard from. */
   active(now: number): void {
     this.activeAt = now;
+  }
+
+  /** When the sweep after one at `now` is due (see nextSweepAt). */
+  nextAt(now: number, more: boolean, intervalMs: number): number {
+    return nextSweepAt({ now, wokeAt: this.wokeAt, activeAt: this.activeAt }, more, intervalMs);
   }
 
   /** What domain/sweep.ts says this sweep does. */
