@@ -96,33 +96,60 @@ export function parseCursor<T>(cursor: string | undefined, schema: z.ZodType<T>)
   return parsed.data;
 }
 
+/** What a request asks for that this deployment refuses, with the path of its field. */
+export interface Refusal {
+  path: (string | number)[];
+  message: string;
+  code: string;
+}
+
+/**
+ * A crawl's own gap between requests to a host can only slow it down: one below the deployment's floor
+ * (HOST_MIN_INTERVAL_MS) would be ignored, so it is refused, saying what the floor is.
+ */
+function intervalRefusal(env: Env, hostIntervalMs: number | null | undefined): Refusal | null {
+  const floor = readSettings(env).hostMinIntervalMs;
+  if (hostIntervalMs === null || hostIntervalMs === undefined || hostIntervalMs >= floor) return null;
+  return {
+    path: ['hostIntervalMs'],
+    code: 'invalid_request',
+    message: `hostIntervalMs ${hostIntervalMs} is below this deployment's floor of ${floor} ms between requests to a host (HOST_MIN_INTERVAL_MS): a crawl may only slow down; give at least ${floor}, or null for the floor`,
+  };
+}
+
 /**
  * Seeds and webhooks on private addresses are refused up front unless ALLOW_PRIVATE_NETWORKS allows them
- * (a webhook is a request the Worker makes, as much as a seed is): what is refused, with the path of its field.
+ * (a webhook is a request the Worker makes, as much as a seed is), and a host interval below the deployment's floor:
+ * what is refused, with the path of its field.
  */
 export function requestRefusal(
   env: Env,
-  config: Pick<CrawlConfig, 'seeds' | 'webhook'>,
-): { path: (string | number)[]; message: string } | null {
+  config: Pick<CrawlConfig, 'seeds' | 'webhook'> & { hostIntervalMs?: number | null },
+): Refusal | null {
   const allowance = readSettings(env).allowPrivateNetworks;
   const blocked = config.seeds.findIndex((seed) => isRefusedUrl(seed, allowance));
   if (blocked >= 0)
     return {
       path: ['seeds', blocked],
+      code: 'private_address',
       message: `seed ${config.seeds[blocked]} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to crawl it`,
     };
   if (config.webhook && isRefusedUrl(config.webhook.url, allowance))
     return {
       path: ['webhook', 'url'],
+      code: 'private_address',
       message: `webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`,
     };
-  return null;
+  return intervalRefusal(env, config.hostIntervalMs);
 }
 
-/** The same refusal as a 400 `private_address`. */
-export function assertRequestAllowed(env: Env, config: Pick<CrawlConfig, 'seeds' | 'webhook'>): void {
+/** The same refusal as a 400 (`private_address`, or `invalid_request`). */
+export function assertRequestAllowed(
+  env: Env,
+  config: Pick<CrawlConfig, 'seeds' | 'webhook'> & { hostIntervalMs?: number | null },
+): void {
   const refusal = requestRefusal(env, config);
-  if (refusal) throw badRequest(refusal.message, 'private_address');
+  if (refusal) throw badRequest(refusal.message, refusal.code);
 }
 
 /** A crawl request as the API shows it: the webhook's secret is write-only. */

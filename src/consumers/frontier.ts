@@ -199,7 +199,7 @@ async function processDeps(
     ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}),
   };
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
-  const gate = hostGateClient(env.HOSTS, settings, meter);
+  const gate = hostGateClient(env.HOSTS, settings, { meter, crawlId });
   const { limit, connections } = invocation;
   const cache = config.maxAge
     ? await cacheLookup(env, urls, {

@@ -115,7 +115,9 @@ const settings = {
   maxPages: count(1, 100_000_000).default(null).describe('Pages fetched at most; null: no limit.'),
   hostIntervalMs: count(0, 600_000)
     .default(null)
-    .describe("Minimum gap between requests to one host (the host's robots.txt can only raise it); null: the default."),
+    .describe(
+      "Minimum gap between requests to one host, ms. A crawl may only slow down: at least the deployment's floor (HOST_MIN_INTERVAL_MS, 1000 unless configured), a smaller value is a 400 that names it; the host's robots.txt Crawl-delay can only raise it. null: the floor.",
+    ),
   hostConcurrency: count(1, 256).default(null).describe('Requests in flight to one host at most; null: the default.'),
   sitemaps: z.boolean().default(false).describe("Read the seeds' sitemaps (robots.txt Sitemap lines, /sitemap.xml)."),
   priority: z.enum(['high', 'normal']).default('normal').describe('high: ahead of normal work already queued.'),

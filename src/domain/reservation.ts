@@ -12,7 +12,7 @@ const MAX_QUEUE_DELAY_MS = 43_200_000;
 /** What the gate knows when it places a request. */
 export interface Timeline {
   now: number;
-  /** When the next slot on the timeline is free (every grant and reservation is before it). */
+  /** When the next slot on the timeline is free for this request (its first gap, at or after now and any back-off). */
   nextFree: number;
   blockedUntil: number;
   /** Not before this: the previous presented reservation's start plus its spacing (late ones are spaced apart). */
@@ -35,6 +35,8 @@ export type SlotPlan =
   | { kind: 'grant'; start: number; advance: boolean }
   /** A place on the timeline at `start`, to be presented then (nextFree moves past it). */
   | { kind: 'reserve'; start: number }
+  /** A presented reservation that is still ahead, beyond the budget (it came early): it keeps its place, at `start`. */
+  | { kind: 'kept'; start: number }
   | { kind: 'wait'; retryInMs: number };
 
 /** How long to wait when every slot is in flight: an interval, between 50 ms and 1 s. */
@@ -45,12 +47,14 @@ function capRetryMs(spacing: number): number {
 /**
  * Where a request goes on the host's timeline. A presented reservation whose start (no earlier than the host's
  * back-off and the previous presented one) is within the wait budget is granted without taking a new place: its
- * place was taken when it was reserved. Anything else is placed at the end of the timeline: granted within the
- * budget, else reserved there (up to RESERVE_HORIZON_MS ahead), else told to wait. A full host answers 'wait'
- * (the cap frees up in moments, not in intervals), unless the request would be reserved anyway.
+ * place was taken when it was reserved; one that came early (its own start beyond the budget) keeps that place.
+ * Anything else is placed in the timeline's first free slot: granted within the budget, else reserved there (up to
+ * RESERVE_HORIZON_MS ahead), else told to wait. A full host answers 'wait' (the cap frees up in moments, not in
+ * intervals), unless the request would be reserved anyway.
  */
 export function planSlot(t: Timeline, p: Placement): SlotPlan {
   if (p.reservedAt !== undefined) {
+    if (p.reservedAt - t.now > p.maxWaitMs) return { kind: 'kept', start: p.reservedAt };
     const start = Math.max(t.now, p.reservedAt, t.blockedUntil, t.reservedCursor);
     if (start - t.now <= p.maxWaitMs) {
       return t.full

@@ -58,3 +58,18 @@ export function sweepPlan(clock: SweepClock, stallAfterMs: number): SweepPlan {
   );
   return { dueBefore: latest?.[1] ?? null, why: latest?.[0] ?? null, recovering, backstop };
 }
+
+/**
+ * When the next sweep is due after one that ran at `clock.now`: in a second when a restart's recovery has more, else
+ * after the sweep interval; but no later than the end of a new instance's quiet period while no consumer has been
+ * heard from, so that its wake check is not put off by a sweep that came early (an alarm set before the restart).
+ */
+export function nextSweepAt(
+  clock: Pick<SweepClock, 'now' | 'wokeAt' | 'activeAt'>,
+  more: boolean,
+  intervalMs: number,
+): number {
+  const next = clock.now + (more ? 1000 : intervalMs);
+  const wakeCheck = clock.wokeAt + WAKE_QUIET_MS;
+  return clock.activeAt < clock.wokeAt && wakeCheck > clock.now ? Math.min(next, wakeCheck) : next;
+}

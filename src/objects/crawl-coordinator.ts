@@ -10,6 +10,7 @@ import type { CrawlConfig, CrawlSnapshot, CrawlStatus, CrawlSummary } from '../t
 import { alarmBy } from './alarm';
 import { withChanges } from './crawl/changes';
 import { Duplicates } from './crawl/duplicates';
+import { HostHolds } from './crawl/host-holds';
 import { Ledger } from './crawl/ledger';
 import { CrawlMeta } from './crawl/meta';
 import { measureReach } from './crawl/reach';
@@ -36,6 +37,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private readonly duplicates: Duplicates;
   /** The ended crawl's reach, and the status and counts it was measured at. */
   private reach: { key: string; reach: Reach } | null = null;
+  private readonly holds: HostHolds;
   /** The crawl's parts, for tests (runInDurableObject); an instance's own fields are not exposed over RPC. */
   readonly parts: { ledger: Ledger; seen: SeenSet; work: Work; duplicates: Duplicates };
 
@@ -47,7 +49,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.mirror = new StatusMirror(this.ledger);
     const seen = new SeenSet(this.ledger);
     this.work = new Work(seen, this.ledger, this.settings);
-    this.sweeper = new Sweeper(seen, this.work, this.ledger);
+    this.holds = new HostHolds(seen, this.work.leases);
+    this.sweeper = new Sweeper(seen, this.work, this.ledger, this.holds);
     this.duplicates = new Duplicates(seen, this.ledger);
     this.parts = { ledger: this.ledger, seen, work: this.work, duplicates: this.duplicates };
     if (!this.meta.tablesExist()) return;
@@ -189,22 +192,28 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /**
-   * Cancels the crawl: nothing more is handed out, and every queued URL not under a live lease ends skipped
-   * ('cancelled', with its row in D1's errors), the rest when their attempts end (see Work.complete). A large frontier
-   * is ended a step at a time, by the alarm.
+   * Cancels the crawl: nothing more is handed out, its hosts' gates give back the slots they hold for it, and every
+   * queued URL not under a live lease ends skipped ('cancelled', with its row in D1's errors), the rest when their
+   * attempts end (see Work.complete). A large frontier is ended a step at a time, by the alarm.
    */
   async cancel(): Promise<CrawlSnapshot | null> {
-    if (this.meta.id === null) return null;
+    const id = this.meta.id;
+    if (id === null) return null;
     if (this.mirror.status === 'running') {
       this.mirror.set('cancelled');
       this.ledger.save();
+      await this.holds.giveBack(this.env, id, true);
       await this.alarm(); // ends the first step of queued URLs and mirrors the status
     }
     return this.snapshot();
   }
 
-  /** Deletes everything the object stored (the crawl's data is being purged); afterwards it knows no such crawl. */
+  /**
+   * Deletes everything the object stored (the crawl's data is being purged); afterwards it knows no such crawl. A
+   * crawl purged while it runs (past its retention) gives its hosts' slots back first.
+   */
   async purge(): Promise<void> {
+    if (this.meta.id !== null) await this.holds.giveBack(this.env, this.meta.id, true);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.meta.forget();
@@ -243,13 +252,16 @@ export class CrawlCoordinator extends DurableObject<Env> {
       more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
     this.ledger.save(true);
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
-    await alarmBy(this.ctx.storage, Date.now() + (more ? 1000 : this.settings.sweepIntervalMs));
+    await alarmBy(this.ctx.storage, this.sweeper.nextAt(Date.now(), more, this.settings.sweepIntervalMs));
   }
 
+  /** Nothing pending: the crawl has completed, and gives back what its hosts' gates may still hold for it. */
   private finishIfDone(): void {
-    if (this.mirror.status === 'running' && this.ledger.counters.pending === 0) {
+    const id = this.meta.id;
+    if (id !== null && this.mirror.status === 'running' && this.ledger.counters.pending === 0) {
       this.mirror.set('completed');
       this.ctx.waitUntil(this.syncStatus());
+      this.ctx.waitUntil(this.holds.giveBack(this.env, id, false));
     }
   }
 

@@ -1,7 +1,9 @@
 import { hostKey } from '../domain/normalize';
 import { reservationDelayMs } from '../domain/reservation';
 import type { UsageMeter } from '../domain/usage';
+import { limiter } from '../lib/limit';
 import { sleep } from '../lib/sleep';
+import { log } from '../log';
 import type { Gate, GateReport, GateResult } from '../page/gate';
 import type { Settings } from '../settings';
 import { type Admission, type AdmitRequest, DEFAULT_429_BACKOFF_MS } from './host-gate';
@@ -108,6 +110,17 @@ async function finishSlot(
   );
 }
 
+/** Who asks a client for slots. */
+export interface GateClientOptions {
+  meter?: UsageMeter;
+  /**
+   * The crawl whose URLs the client admits: its slots are booked in its name (given back when it ends), and a URL
+   * with no slot within the wait budget gets one reserved later on the host's timeline. None (a scrape, a map):
+   * nothing is reserved; beyond the budget the URL is throttled.
+   */
+  crawlId?: string;
+}
+
 /**
  * The consumer's side of the host gates (HostGate, one Durable Object per host name): a Gate that passes
  * a URL through robots.txt, then a slot. Waits for the slot's start (and, when all slots are taken, asks
@@ -115,14 +128,15 @@ async function finishSlot(
  * releases the slot and reports 429s and Retry-After to the host. One client serves one consumer
  * invocation: its round trips to each host are batched (HostChannel).
  */
-export function hostGateClient(hosts: Env['HOSTS'], settings: Settings, meter?: UsageMeter): Gate {
+export function hostGateClient(hosts: Env['HOSTS'], settings: Settings, options: GateClientOptions = {}): Gate {
   const channels = new Map<string, HostChannel>();
   const channelFor = (url: string) => {
     const key = hostKey(url);
-    const channel = channels.get(key) ?? new HostChannel(hosts.getByName(key), meter);
+    const channel = channels.get(key) ?? new HostChannel(hosts.getByName(key), options.meter);
     channels.set(key, channel);
     return channel;
   };
+  const asker = options.crawlId === undefined ? {} : { crawlId: options.crawlId, reserve: true };
   return async (url, politeness, reservedAt) => {
     const channel = channelFor(url);
     const deadline = Date.now() + settings.hostMaxWaitMs;
@@ -133,10 +147,11 @@ export function hostGateClient(hosts: Env['HOSTS'], settings: Settings, meter?: 
         url,
         ...politeness,
         ...held,
-        reserve: true,
+        ...asker,
         maxWaitMs: Math.max(0, deadline - Date.now()),
       });
-      if (admission.kind === 'disallowed' || admission.kind === 'unreachable') return admission;
+      if (admission.kind === 'disallowed' || admission.kind === 'unreachable' || admission.kind === 'ended')
+        return admission;
       if (admission.kind === 'reserved') {
         const retryInMs = reservationDelayMs(admission.startAt, Date.now());
         return { kind: 'throttled', retryInMs, reservation: admission.startAt };
@@ -156,15 +171,52 @@ function reservation(reservedAt: number | undefined): { reservation?: number } {
   return reservedAt === undefined ? {} : { reservation: reservedAt };
 }
 
-/** A granted slot: sleep to its start by the clock (so the reply's own latency does not shift it), then begin. */
+/**
+ * A granted slot: sleep to its start by the clock (so the reply's own latency does not shift it), then begin; a
+ * paced slot whose crawl ended meanwhile is not begun (the gate took it back).
+ */
 async function goAhead(channel: HostChannel, admission: Extract<Admission, { kind: 'go' }>): Promise<GateResult> {
   const wait = admission.startAt - Date.now();
   if (wait > 0) await sleep(wait);
   const paced = admission.spacing > 0;
-  if (paced) await channel.call().begin(admission.slot, admission.spacing);
+  if (paced && !(await channel.call().begin(admission.slot, admission.spacing))) return { kind: 'ended' };
   return {
     kind: 'go',
     ...(admission.robotsSitemaps ? { robotsSitemaps: admission.robotsSitemaps } : {}),
     done: (report) => finishSlot(channel, admission.slot, paced, report),
   };
+}
+
+/** Host gates called at once when a crawl ends (a Durable Object call each). */
+const RELEASE_CONCURRENCY = 6;
+
+/**
+ * A crawl is over: each host's gate in `hostKeys` gives back what it holds for it (HostGate.releaseCrawl; `ended`:
+ * it will not run again). A gate that cannot be reached keeps them until their time has passed. Returns the slots
+ * given back from the hosts' timelines.
+ */
+export async function releaseCrawl(
+  hosts: Env['HOSTS'],
+  crawlId: string,
+  hostKeys: Iterable<string>,
+  ended: boolean,
+): Promise<number> {
+  const limit = limiter(RELEASE_CONCURRENCY);
+  const freed = await Promise.all(
+    [...hostKeys].map((key) =>
+      limit(async () => {
+        try {
+          return (await hosts.getByName(key).releaseCrawl(crawlId, ended)).booked;
+        } catch (error) {
+          log('warn', "a host gate kept an ended crawl's slots (until their time)", {
+            crawlId,
+            host: key,
+            error: String(error),
+          });
+          return 0;
+        }
+      }),
+    ),
+  );
+  return freed.reduce((sum, n) => sum + n, 0);
 }

@@ -22,7 +22,9 @@ export type GateResult =
    * No slot within the wait budget: hand the URL back without using up an attempt, due back in retryInMs. With
    * `reservation` (epoch ms), a slot is reserved for it then: the URL presents it when it comes back.
    */
-  | { kind: 'throttled'; retryInMs: number; reservation?: number };
+  | { kind: 'throttled'; retryInMs: number; reservation?: number }
+  /** The crawl has ended, and its host slots were given back: the URL is handed back unfetched. */
+  | { kind: 'ended' };
 
 /** A crawl's own politeness, on top of the host's. */
 export interface CrawlPoliteness {

@@ -84,6 +84,8 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
         false,
         Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)),
       );
+    case 'ended':
+      return finish(job, { kind: 'released', fetched: false, reason: 'the crawl has ended' });
     case 'throttled':
       return finish(job, {
         kind: 'throttled',

@@ -3,10 +3,15 @@
  * under way may finish, and are recorded), and afterwards the counts, the pages listing, the export and the errors
  * listing tell the same story.
  */
-import { describe, expect, it } from 'vitest';
-import { allPages, api, createCrawl, getCrawl, namespace, site, siteLog } from '../support/api';
+import { describe, expect, inject, it } from 'vitest';
+import { allPages, api, createCrawl, getCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
+import type { HostLogEntry } from '../support/host-log';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function hostLog(base: string): Promise<HostLogEntry[]> {
+  return ((await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[] }).entries;
+}
 
 async function errorsOf(id: string, outcome: 'failed' | 'skipped'): Promise<{ url: string; reason: string }[]> {
   const errors: { url: string; reason: string }[] = [];
@@ -59,5 +64,35 @@ describe('cancel', () => {
     expect(skippedErrors).toHaveLength(skipped);
     expect(skippedErrors.filter((e) => e.reason === 'cancelled').length).toBeGreaterThan(0);
     expect(await errorsOf(id, 'failed')).toHaveLength(failed);
+  });
+});
+
+describe('cancel, on a paced host', () => {
+  it('gives back the slots the host held for the crawl: another crawl of the host is served at once', async () => {
+    const base = inject('hosts')[18] as string;
+    const [ns, next] = [namespace(), namespace()];
+    // 60 pages at 500 ms: a consumer's batch gets the slots of the next 10 s, and the rest reserved further on.
+    const id = await createCrawl({ seeds: [`${base}/t/${ns}/flat-60/`], hostIntervalMs: 500 });
+    for (let i = 0; i < 200 && (await getCrawl(id)).counts.stored < 3; i++) await sleep(50);
+    expect((await api(`/v1/crawls/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const cancelledAt = Date.now();
+    const hosts = (await (await api(`/v1/crawls/${id}/hosts`)).json()) as { hosts: { nextSlotInMs: number }[] };
+    expect(hosts.hosts[0]?.nextSlotInMs).toBeLessThan(1000);
+
+    // A crawl of another site on the host: its first request does not wait behind the cancelled crawl's slots.
+    const other = await createCrawl({ seeds: [`${base}/t/${next}/pure-3/`], hostIntervalMs: 500 });
+    let first: number | undefined;
+    for (let i = 0; i < 300 && first === undefined; i++) {
+      first = (await hostLog(base)).find((e) => e.path.includes(next))?.at;
+      if (first === undefined) await sleep(50);
+    }
+    expect((first ?? Number.POSITIVE_INFINITY) - cancelledAt).toBeLessThan(5000);
+    expect((await waitForCrawl(other)).counts.stored).toBe(4);
+    // Nothing of the cancelled crawl reached the host after the requests under way at the cancel, and no two
+    // requests to the host, of either crawl, came closer than their interval.
+    const log = await hostLog(base);
+    expect(log.filter((e) => e.path.includes(ns) && e.at > cancelledAt + 1000)).toEqual([]);
+    const times = log.map((e) => e.at).sort((x, y) => x - y);
+    expect(Math.min(...times.slice(1).map((t, i) => t - (times[i] as number)))).toBeGreaterThanOrEqual(500);
   });
 });

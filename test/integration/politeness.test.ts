@@ -1,6 +1,10 @@
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import { allPages, createCrawl, namespace, waitForCrawl } from '../support/api';
+import { createApp } from '../../src/api/app';
+import type { AdmitRequest } from '../../src/objects/host-gate';
+import { allPages, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { testConfig } from '../support/fixtures';
 import type { HostLogEntry } from '../support/host-log';
 
 /** Each test uses a loopback host of its own (127.0.0.x), so robots.txt and pacing are its alone. */
@@ -234,5 +238,193 @@ describe('a batch of admissions', () => {
     expect(admissions[64]).toMatchObject({ kind: 'unreachable' });
     await gate.releaseMany(admissions.flatMap((a) => (a.kind === 'go' ? [{ slot: a.slot }] : [])));
     expect((await gate.state()).inflight).toBe(0);
+  });
+});
+
+describe('slots of a crawl that ends', () => {
+  /** `n` URLs of a crawl asked for at once, paced at `interval`, reserving what does not fit the budget. */
+  const asking = (base: string, crawlId: string, n: number, interval = 1000, maxWaitMs = 2000) =>
+    Array.from({ length: n }, (_, i) => ({
+      url: `${base}/${crawlId}/p${i}`,
+      minIntervalMs: interval,
+      maxWaitMs,
+      reserve: true,
+      crawlId,
+    }));
+
+  it('are given back at once, granted and reserved, and the next request takes the first free slot', async () => {
+    const base = host(20);
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    const a = await gate.admitMany(asking(base, 'crawl-a', 30));
+    const b = await gate.admitMany(asking(base, 'crawl-b', 3));
+    expect(a.filter((x) => x.kind === 'go').length).toBeGreaterThanOrEqual(2);
+    expect(a.filter((x) => x.kind === 'reserved').length).toBeGreaterThanOrEqual(27);
+    expect(b.every((x) => x.kind === 'reserved')).toBe(true);
+    expect((await gate.state()).nextSlotInMs).toBeGreaterThan(30_000);
+
+    // Crawl a is cancelled: every slot it held comes back, what it was granted and has not begun too.
+    const freed = await gate.releaseCrawl('crawl-a', true);
+    expect(freed.booked).toBe(30);
+    expect(freed.taken).toBe(a.filter((x) => x.kind === 'go').length);
+    expect((await gate.state()).nextSlotInMs).toBeLessThan(1100);
+    const granted = a.find((x) => x.kind === 'go');
+    if (granted?.kind === 'go') expect(await gate.begin(granted.slot, granted.spacing)).toBe(false);
+    // What it still asks for is refused; crawl b keeps its place; a new crawl is served now, in the gap.
+    expect(await gate.admit(asking(base, 'crawl-a', 1)[0] as AdmitRequest)).toEqual({ kind: 'ended' });
+    const kept = b[0]?.kind === 'reserved' ? b[0].startAt : 0;
+    expect(await gate.admit({ ...(asking(base, 'crawl-b', 1)[0] as AdmitRequest), reservedAt: kept })).toEqual({
+      kind: 'reserved',
+      startAt: kept,
+    });
+    const c = await gate.admit(asking(base, 'crawl-c', 1)[0] as AdmitRequest);
+    expect(c.kind).toBe('go');
+    if (c.kind === 'go') expect(c.waitMs).toBeLessThan(1100);
+  });
+
+  it('are remembered by a gate that restarts, and a completed crawl may ask again', async () => {
+    const base = host(21);
+    const gate = () => env.HOSTS.getByName(new URL(base).hostname);
+    await gate().admit({ url: `${base}/`, minIntervalMs: 0, maxWaitMs: 1000 }); // robots.txt, not waited for below
+    const reserved = await gate().admitMany(asking(base, 'crawl-d', 20, 1000, 0));
+    expect(reserved.filter((x) => x.kind === 'reserved')).toHaveLength(19); // the first one starts now
+    await evictDurableObject(gate());
+    expect((await gate().state()).nextSlotInMs).toBeGreaterThan(15_000);
+    expect(await gate().releaseCrawl('crawl-d', false)).toEqual({ booked: 20, taken: 0 });
+    expect((await gate().state()).nextSlotInMs).toBe(0);
+    expect((await gate().admit(asking(base, 'crawl-d', 1)[0] as AdmitRequest)).kind).toBe('go');
+  });
+});
+
+describe('a crawl that completes', () => {
+  it('gives back the slots a consumer of it reserved and died before reporting', async () => {
+    const base = host(24);
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    const ns = namespace();
+    const seed = `${base}/t/${ns}/pure-1/`;
+    const id = crypto.randomUUID();
+    const stub = env.CRAWL.getByName(id);
+    await stub.start(id, testConfig({ seeds: [seed], hostIntervalMs: 1000 }));
+    // A consumer claims the seed, reserves 20 slots on the host for the crawl's URLs, and dies without a word.
+    expect((await stub.claim([seed], ['dead-consumer'])).claims[0]).not.toBeNull();
+    await gate.admit({ url: `${base}/`, minIntervalMs: 0, maxWaitMs: 1000 }); // robots.txt
+    const orphans = Array.from({ length: 20 }, (_, i) => ({
+      url: `${base}/t/${ns}/x${i}`,
+      minIntervalMs: 1000,
+      maxWaitMs: 0,
+      reserve: true,
+      crawlId: id,
+    }));
+    await gate.admitMany(orphans);
+    expect((await gate.state()).nextSlotInMs).toBeGreaterThan(15_000);
+    // Its lease expires: the sweeper sends the seed again, and a live consumer gets it a slot after those 20.
+    await runInDurableObject(stub, (instance) => {
+      for (const lease of instance.parts.work.leases.held.values()) lease.until = 1;
+    });
+    await runDurableObjectAlarm(stub);
+    const reservedAt = async () =>
+      runInDurableObject(stub, (instance) => instance.parts.seen.find([seed]).get(seed)?.reserved_at ?? null);
+    for (let i = 0; i < 100 && (await reservedAt()) === null; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await reservedAt()).toBeGreaterThan(Date.now() + 15_000);
+
+    // The crawl ends (its one URL dead-lettered): completed, it gives back all it held on the host.
+    await stub.abandon([{ url: seed, reason: 'dead-lettered' }]);
+    expect((await stub.snapshot())?.status).toBe('completed');
+    let next = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 50 && next >= 1100; i++) {
+      next = (await gate.state()).nextSlotInMs;
+      if (next >= 1100) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(next).toBeLessThan(1100);
+    // A completed crawl may run again (retry-errors): what it asks for is not refused.
+    expect((await gate.admit({ ...orphans[0], url: `${base}/t/${ns}/again` } as AdmitRequest)).kind).not.toBe('ended');
+  });
+});
+
+describe('robots.txt fetched again, with slots booked an hour ahead', () => {
+  it('is a request of its own: it does not wait behind the booked slots', async () => {
+    const base = host(22);
+    const hostname = new URL(base).hostname;
+    const gate = env.HOSTS.getByName(hostname);
+    await gate.admit({ url: `${base}/`, minIntervalMs: 0, maxWaitMs: 1000 }); // robots.txt, not waited for below
+    const booked = Array.from({ length: 60 }, (_, i) => ({
+      url: `${base}/booked/p${i}`,
+      minIntervalMs: 1000,
+      maxWaitMs: 0,
+      reserve: true,
+      crawlId: 'crawl-e',
+    }));
+    expect((await gate.admitMany(booked)).filter((x) => x.kind === 'reserved')).toHaveLength(59);
+    // Another origin of the host (nothing listens on port 1): its robots.txt is fetched now, not in 60 s.
+    const started = Date.now();
+    const closed = await gate.admit({ url: `http://${hostname}:1/x`, minIntervalMs: 1000, maxWaitMs: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(closed).toMatchObject({ kind: 'unreachable', failure: { kind: 'refused' } });
+  });
+
+  it('keeps serving the old rules while they are fetched again, and waits no longer than the budget for new ones', async () => {
+    const base = host(23);
+    const gate = () => env.HOSTS.getByName(new URL(base).hostname);
+    const expire = async () => {
+      await runInDurableObject(gate(), (_gate, state) => {
+        state.storage.sql.exec('UPDATE robots SET expires_at = ?', Date.now() - 1000);
+      });
+      await evictDurableObject(gate());
+    };
+    await putRobots(base, 'User-agent: *\nDisallow: /old\n');
+    expect((await gate().admit({ url: `${base}/old/x`, minIntervalMs: 0, maxWaitMs: 1000 })).kind).toBe('disallowed');
+    // The rules expire, and robots.txt now hangs until the fetch times out (FETCH_TIMEOUT_MS, 3 s here).
+    await expire();
+    await putRobots(base, '', { status: 301, location: `${site()}/t/${namespace()}/faults/hang` });
+    let started = Date.now();
+    expect((await gate().admit({ url: `${base}/old/y`, minIntervalMs: 0, maxWaitMs: 1000 })).kind).toBe('disallowed');
+    expect(Date.now() - started).toBeLessThan(1000);
+    // Once that fetch has failed, there are no rules to serve: the next fetch is waited for within the budget only.
+    await new Promise((r) => setTimeout(r, 4000));
+    expect((await gate().state()).robots[0]).toMatchObject({ kind: 'unreachable' });
+    await expire();
+    started = Date.now();
+    expect(await gate().admit({ url: `${base}/old/z`, minIntervalMs: 0, maxWaitMs: 500 })).toMatchObject({
+      kind: 'wait',
+    });
+    expect(Date.now() - started).toBeLessThan(1500);
+    await new Promise((r) => setTimeout(r, 3500)); // that fetch ends (timed out) before the test does
+  });
+});
+
+describe("a crawl's hostIntervalMs below the deployment's floor", () => {
+  const post = (path: string, body: unknown) =>
+    createApp().fetch(
+      new Request(`http://x${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer test-token' },
+        body: JSON.stringify(body),
+      }),
+      { ...env, HOST_MIN_INTERVAL_MS: '1000' },
+    );
+  const crawl = (hostIntervalMs: number | null) => ({ seeds: ['https://example.com/'], hostIntervalMs });
+
+  it('is refused with a 400 that names the floor (a crawl may only slow down), on crawls and schedules', async () => {
+    for (const [path, body] of [
+      ['/v1/crawls', crawl(0)],
+      ['/v1/crawls', crawl(999)],
+      ['/v1/schedules', { everySeconds: 3600, crawl: crawl(0) }],
+    ] as const) {
+      const res = await post(path, body);
+      expect(res.status, path).toBe(400);
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain('HOST_MIN_INTERVAL_MS');
+      expect(error.message).toContain('1000 ms');
+    }
+  });
+
+  it('is an issue of the request when checked, and the floor or more is valid', async () => {
+    const refused = (await (await post('/v1/crawls/validate', crawl(0))).json()) as {
+      valid: boolean;
+      issues: { path: string[] }[];
+    };
+    expect(refused).toMatchObject({ valid: false, issues: [{ path: ['hostIntervalMs'] }] });
+    for (const hostIntervalMs of [null, 1000, 5000])
+      expect(await (await post('/v1/crawls/validate', crawl(hostIntervalMs))).json()).toMatchObject({ valid: true });
   });
 });

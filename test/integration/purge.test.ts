@@ -1,9 +1,9 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { runHousekeeping } from '../../src/jobs/purge';
 import { runDueSchedules } from '../../src/jobs/schedules';
-import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -189,5 +189,22 @@ describe('retentionDays', () => {
       });
       expect(res.status, String(retentionDays)).toBe(400);
     }
+  });
+});
+
+describe('purging a crawl of a paced host', () => {
+  it('gives back the slots the host held for it: a scrape of the host is answered at once', async () => {
+    const base = inject('hosts')[19] as string;
+    const id = await createCrawl({ seeds: [`${base}/t/${namespace()}/flat-60/`], hostIntervalMs: 500 });
+    for (let i = 0; i < 200 && (await getCrawl(id)).counts.stored < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    const gate = env.HOSTS.getByName(new URL(base).hostname);
+    const purged = await api(`/v1/crawls/${id}?purge=true`, { method: 'DELETE' });
+    expect([200, 202]).toContain(purged.status);
+    expect((await gate.state()).nextSlotInMs).toBeLessThan(1000);
+    const scrape = await api('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url: `${base}/t/${namespace()}/pure-1/` }),
+    });
+    expect(scrape.status, await scrape.clone().text()).toBe(200);
   });
 });

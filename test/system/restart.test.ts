@@ -1,31 +1,39 @@
 /**
  * Recovery: `wrangler dev` is killed with SIGKILL in the middle of a crawl and started again on the
  * same local state. The crawl must recover its lost work within 30 s, with the sweeper's settings as deployed, and
- * complete with every page stored exactly once, no page stored before the kill fetched again.
+ * complete with every page stored exactly once, no page stored before the kill fetched again; a paced crawl (the
+ * deployed 1 request/s) too, its host's timeline holding slots reserved before the kill.
  * Runs in Node (vitest project "system"): it drives real `wrangler dev` processes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, type CrawlView, type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
 
 // The sweeper keeps its defaults (SWEEP_INTERVAL_MS, STALL_AFTER_MS): recovery must not depend on tuning them.
 const VARS = { HOST_MIN_INTERVAL_MS: '0', HOST_MAX_CONCURRENCY: '8' };
 
 let sites: Sites;
+/** Each test's local state, which its two Workers share. */
 let state: string;
 const workers: Worker[] = [];
 
 beforeAll(async () => {
-  sites = await startSites(0);
+  sites = await startSites(1);
+});
+
+beforeEach(() => {
   state = mkdtempSync(join(tmpdir(), 'edgecrawl-restart-'));
 });
 
-afterAll(async () => {
-  for (const worker of workers) await worker.stop();
-  await sites?.stop();
+afterEach(async () => {
+  for (const worker of workers.splice(0)) await worker.stop();
   if (state) rmSync(state, { recursive: true, force: true });
+});
+
+afterAll(async () => {
+  await sites?.stop();
 });
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
@@ -108,4 +116,59 @@ describe('a Worker killed mid-crawl', () => {
     );
     expect(twice).toEqual([]);
   });
+});
+
+/** "host path" entries of the site's request log for a namespace, with arrival times (ms) from the host's log. */
+async function arrivals(base: string, ns: string): Promise<number[]> {
+  const { entries } = (await (await fetch(`${base}/__hostlog`)).json()) as { entries: { path: string; at: number }[] };
+  return entries.filter((e) => e.path.includes(ns)).map((e) => e.at);
+}
+
+describe('a Worker killed mid-crawl of a paced host', () => {
+  it('makes progress within 30 s of the restart, and completes at the pace the remaining pages need', async () => {
+    const pages = 150;
+    const ns = `paced${Date.now().toString(36)}`;
+    const base = sites.hosts[0] as string;
+    const paced = { HOST_MIN_INTERVAL_MS: '1000', HOST_MAX_CONCURRENCY: '2' };
+    const first = await startWorker(paced, { state });
+    workers.push(first);
+    const { id } = await api<{ id: string }>(first, '/v1/crawls', {
+      method: 'POST',
+      body: JSON.stringify({ seeds: [`${base}/t/${ns}/flat-${pages - 1}/`] }),
+    });
+    await until('55 pages fetched', 150_000, async () => {
+      const crawl = await api<CrawlView>(first, `/v1/crawls/${id}`);
+      return crawl.counts.fetched >= 55 ? crawl : undefined;
+    });
+    await first.kill();
+    const killedAt = Date.now();
+    const fetchedBefore = (await arrivals(base, ns)).length;
+
+    const second = await startWorker(paced, { state });
+    workers.push(second);
+    const restartedAt = Date.now();
+    // Watched as a user watches it (wrangler dev runs a Durable Object's stored alarm once the object is called).
+    const progress = await until('a request after the restart', 60_000, async () => {
+      await api<CrawlView>(second, `/v1/crawls/${id}`);
+      return (await arrivals(base, ns)).find((at) => at > killedAt);
+    });
+    const done = await until('the crawl to complete', 240_000, async () => {
+      const crawl = await api<CrawlView>(second, `/v1/crawls/${id}`);
+      return crawl.status === 'running' ? undefined : crawl;
+    });
+    const completedInMs = Date.now() - restartedAt;
+    const remaining = pages - fetchedBefore;
+    // The longest the host waited for the crawl's next request, from the restart on.
+    const times = [restartedAt, ...(await arrivals(base, ns)).filter((at) => at > killedAt).sort((x, y) => x - y)];
+    const longestGap = Math.max(...times.slice(1).map((t, i) => t - (times[i] as number)));
+    console.log(
+      `paced restart: ${fetchedBefore} of ${pages} requested before the kill; first request ${Math.round(progress - restartedAt)} ms after the restart, completed ${completedInMs} ms after it (${remaining} pages left at 1 request/s); longest wait between requests ${Math.round(longestGap)} ms`,
+    );
+    expect(done.status).toBe('completed');
+    expect(done.counts).toMatchObject({ discovered: pages, stored: pages, failed: 0, skipped: 0 });
+    expect(progress - restartedAt).toBeLessThan(30_000);
+    expect(longestGap).toBeLessThan(30_000);
+    // The remaining pages at the host's pace, and the 30 s recovery allows.
+    expect(completedInMs).toBeLessThan(30_000 + remaining * 1000);
+  }, 360_000);
 });

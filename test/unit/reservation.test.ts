@@ -42,10 +42,10 @@ describe('planSlot', () => {
       start: NOW + 3000,
       advance: false,
     });
-    // Early (beyond the budget): placed as if it had none, which reserves again.
+    // Early (its start beyond the budget): it keeps its place, rather than a second one at the end of the timeline.
     expect(planSlot(busy, { maxWaitMs: 10_000, reserve: true, reservedAt: NOW + 30_000 })).toEqual({
-      kind: 'reserve',
-      start: NOW + 60_000,
+      kind: 'kept',
+      start: NOW + 30_000,
     });
   });
 

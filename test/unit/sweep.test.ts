@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BACKSTOP_EVERY_MS,
+  nextSweepAt,
   REQUEUE_AFTER_MS,
   type SweepClock,
   type SweepPlan,
@@ -58,5 +59,17 @@ const rows: [string, SweepClock, Partial<SweepPlan>][] = [
 describe('the sweep plan (domain/sweep.ts)', () => {
   it.each(rows)('%s', (_name, c, expected) => {
     expect(sweepPlan(c, STALL)).toMatchObject(expected);
+  });
+});
+
+describe('nextSweepAt', () => {
+  it("comes no later than a new instance's wake check while no consumer is heard from", () => {
+    // An alarm set before the restart fired 2 s after the wake: the next sweep is the wake check, not 30 s on.
+    expect(nextSweepAt({ now: woke + 2000, wokeAt: woke, activeAt: 0 }, false, 30_000)).toBe(woke + WAKE_QUIET_MS);
+    expect(nextSweepAt({ now: woke + 2000, wokeAt: woke, activeAt: woke + 1000 }, false, 30_000)).toBe(woke + 32_000);
+    expect(nextSweepAt({ now: woke + WAKE_QUIET_MS, wokeAt: woke, activeAt: 0 }, false, 30_000)).toBe(
+      woke + WAKE_QUIET_MS + 30_000,
+    );
+    expect(nextSweepAt({ now: woke + 2000, wokeAt: woke, activeAt: 0 }, true, 30_000)).toBe(woke + 3000);
   });
 });

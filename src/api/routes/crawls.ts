@@ -138,7 +138,8 @@ export const crawls = new Hono<CrawlEnv>()
     '/:id',
     routeDoc({
       summary: 'Cancel a crawl, or purge it',
-      description: 'Cancels the crawl (pending URLs are dropped); with purge=true, deletes everything it stored.',
+      description:
+        'Cancels the crawl (pending URLs are dropped, and the slots its hosts held for it are given back at once); with purge=true, deletes everything it stored.',
       tag: 'Crawls',
       responses: {
         200: json('Cancelled, or purged', z.union([cancelledSchema, purgedSchema])),

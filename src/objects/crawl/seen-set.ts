@@ -154,6 +154,23 @@ export class SeenSet {
       .map(entryOf);
   }
 
+  /** URLs, in any state, whose host reserved them a slot that starts after `now` (one statement, no index). */
+  reservedAfter(now: number): string[] {
+    return this.ledger.exec<{ url: string }>('SELECT url FROM urls WHERE reserved_at > ?', now).map((r) => r.url);
+  }
+
+  /**
+   * Queued URLs holding a reservation lose it, and are due at `dueAt` (a restart's recovery re-sends them with the
+   * rest): one statement, a row written per such URL.
+   */
+  forgetReservations(dueAt: number): void {
+    this.ledger.exec(
+      'UPDATE urls SET reserved_at = NULL, enqueued_at = MIN(enqueued_at, ?) WHERE state = ? AND reserved_at IS NOT NULL',
+      dueAt,
+      UrlState.Queued,
+    );
+  }
+
   /** The queued ones of `urls`, as entries. */
   queued(urls: readonly string[]): FrontierEntry[] {
     return [...this.find(urls).values()].filter((r) => r.state === UrlState.Queued).map(entryOf);

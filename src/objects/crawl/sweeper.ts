@@ -1,5 +1,5 @@
 import { compileLinkPolicy } from '../../domain/policy';
-import { sweepPlan } from '../../domain/sweep';
+import { nextSweepAt, type SweepPlan, sweepPlan } from '../../domain/sweep';
 import type { FrontierEntry } from '../../domain/url-life';
 import { UsageMeter } from '../../domain/usage';
 import { log } from '../../log';
@@ -8,6 +8,7 @@ import { recordErrors } from '../../storage/d1/errors';
 import { recordedPages } from '../../storage/d1/pages';
 import { readLinks } from '../../storage/links';
 import type { CrawlConfig } from '../../types';
+import type { HostHolds } from './host-holds';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
 import type { Work } from './work';
@@ -24,12 +25,15 @@ export class Sweeper {
   private readonly wokeAt = Date.now();
   private activeAt = 0;
   private recovering = false;
+  /** A restart's recovery has begun: the crawl's reservations were given back (see forgetReservations). */
+  private recovered = false;
   private backstopAt = 0;
 
   constructor(
     private readonly seen: SeenSet,
     private readonly work: Work,
     private readonly ledger: Ledger,
+    private readonly holds: HostHolds,
   ) {}
 
   get woke(): number {
@@ -41,21 +45,32 @@ export class Sweeper {
     this.activeAt = now;
   }
 
-  /** The URLs to re-send now (marked as sent), why, and whether a restart's recovery has more after them. */
-  lost(now: number, stallAfterMs: number): { entries: FrontierEntry[]; why: string; more: boolean } {
-    const expired = this.seen.queued(this.work.leases.expire(now));
-    // The attempt of a consumer that died counts: a page that kills its consumer cannot come round forever.
-    for (const e of expired) this.seen.requeue(e.url, now, 'lease expired', true);
-    const { pending } = this.ledger.counters;
+  /** When the sweep after one at `now` is due (see nextSweepAt). */
+  nextAt(now: number, more: boolean, intervalMs: number): number {
+    return nextSweepAt({ now, wokeAt: this.wokeAt, activeAt: this.activeAt }, more, intervalMs);
+  }
+
+  /** What domain/sweep.ts says this sweep does. */
+  private plan(now: number, stallAfterMs: number): SweepPlan {
     const clock = {
       now,
       wokeAt: this.wokeAt,
       activeAt: this.activeAt,
-      pending,
+      pending: this.ledger.counters.pending,
       recovering: this.recovering,
       backstopAt: this.backstopAt,
     };
-    const plan = sweepPlan(clock, stallAfterMs);
+    return sweepPlan(clock, stallAfterMs);
+  }
+
+  /** The URLs to re-send now (marked as sent), why, and whether a restart's recovery has more after them. */
+  lost(now: number, stallAfterMs: number): { entries: FrontierEntry[]; why: string; more: boolean } {
+    const expiredLeases = this.work.leases.expire(now);
+    this.holds.noteLost(expiredLeases);
+    const expired = this.seen.queued(expiredLeases);
+    // The attempt of a consumer that died counts: a page that kills its consumer cannot come round forever.
+    for (const e of expired) this.seen.requeue(e.url, now, 'lease expired', true);
+    const plan = this.plan(now, stallAfterMs);
     if (plan.backstop) this.backstopAt = now;
     const due =
       plan.dueBefore === null ? [] : this.seen.due(plan.dueBefore, SWEEP_STEP, new Set(this.work.leases.live(now)));
@@ -76,6 +91,8 @@ export class Sweeper {
    * stored now and their links followed, so no stored page is fetched twice. True when a restart's recovery has more.
    */
   async resend(env: Env, crawlId: string, config: CrawlConfig, stallAfterMs: number): Promise<boolean> {
+    if (!this.recovered && this.plan(Date.now(), stallAfterMs).why === 'wake')
+      await this.forgetReservations(env, crawlId);
     const { entries, why, more } = this.lost(Date.now(), stallAfterMs);
     if (entries.length === 0) return more;
     const meter = new UsageMeter();
@@ -90,6 +107,27 @@ export class Sweeper {
     await enqueueTasks(env, crawlId, config, lost, undefined, meter);
     this.ledger.add(meter.usage);
     return more;
+  }
+
+  /**
+   * The first sweep of a restart's recovery (domain/sweep.ts: wake), when URLs due before the instance woke were not
+   * heard of since: the crawl's messages are taken as lost, those delayed to a slot reserved for them too, which
+   * nothing would re-send before a stall. Its hosts' gates give back what they hold for it (its reservations, and
+   * those its dead consumers made without reporting them: the hosts of the URLs they held, the first to be re-sent),
+   * and its queued URLs are due now, their reservations forgotten: they take new places on their hosts' timelines as
+   * they come back. Otherwise the re-sent URLs would wait behind the crawl's own slots, which no message presents
+   * any more.
+   */
+  private async forgetReservations(env: Env, crawlId: string): Promise<void> {
+    this.recovered = true;
+    const now = Date.now();
+    const overdue = this.seen.due(this.wokeAt, SWEEP_STEP, new Set(this.work.leases.live(now))).map((e) => e.url);
+    // Nothing was due before the instance woke: its messages are delayed, not lost (the crawl of a slow host, whose
+    // coordinator was evicted while every URL waited for its slot). They are left as they are.
+    if (overdue.length === 0) return;
+    this.holds.noteLost(overdue);
+    await this.holds.giveBack(env, crawlId, false);
+    this.seen.forgetReservations(this.wokeAt);
   }
 
   /** Of the lost URLs, those D1 has a stored page of: recorded stored, with their links offered (those accepted). */
@@ -125,7 +163,7 @@ export class Sweeper {
    */
   async endCancelled(env: Env, crawlId: string): Promise<boolean> {
     const now = Date.now();
-    this.work.leases.expire(now);
+    this.holds.noteLost(this.work.leases.expire(now));
     const urls = this.seen
       .due(Number.MAX_SAFE_INTEGER, SWEEP_STEP, new Set(this.work.leases.live(now)))
       .map((e) => e.url);

@@ -1,0 +1,139 @@
+import { type FetchFailure, isHostUnreachable, parseFailureKind } from '../domain/fetch-failure';
+import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
+import type { RobotsFetch } from '../page/robots-fetch';
+
+/** How long robots.txt answers are trusted (RFC 9309: no more than 24 hours). */
+const ROBOTS_TTL_MS = 24 * 60 * 60_000;
+/** An unreachable robots.txt (5xx, network error) is asked again after this long. */
+const ROBOTS_RETRY_MS = 30_000;
+/**
+ * Rules past their expiry are still served while they are fetched again, for at most this long after it (an
+ * unreachable answer is not: the host may be back).
+ */
+const ROBOTS_STALE_MS = 60 * 60_000;
+
+export interface RobotsState {
+  origin: string;
+  kind: 'rules' | 'allow-all' | 'unreachable';
+  reason: string | null;
+  /** Why the host could not be reached at all (dns, refused), when that is why robots.txt is unreachable. */
+  failure: FetchFailure | null;
+  crawlDelayMs: number | null;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+export interface RobotsEntry extends RobotsState {
+  robots: Robots;
+}
+
+type RobotsRow = {
+  origin: string;
+  kind: RobotsState['kind'];
+  body: string | null;
+  reason: string | null;
+  failure_kind: string | null;
+  failure_message: string | null;
+  fetched_at: number;
+  expires_at: number;
+};
+
+/**
+ * The robots.txt of each origin of a host, as its gate knows it: in SQLite (table `robots`), and parsed in memory.
+ * Fetching is the gate's (it is a request to the host like any other).
+ */
+export class RobotsStore {
+  private readonly cache = new Map<string, RobotsEntry>();
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly userAgent: string,
+  ) {}
+
+  /**
+   * The origin's entry: `fresh` to be used as it is; or to be fetched again, meanwhile usable if `entry` is given
+   * (rules or allow-all at most ROBOTS_STALE_MS past their expiry); null: never fetched.
+   */
+  known(origin: string, now: number): { entry: RobotsEntry | null; fresh: boolean } | null {
+    let entry = this.cache.get(origin);
+    if (!entry) {
+      const row = this.sql.exec<RobotsRow>('SELECT * FROM robots WHERE origin = ?', origin).toArray()[0];
+      if (!row) return null;
+      entry = this.entryFromRow(row);
+      this.cache.set(origin, entry);
+    }
+    if (entry.expiresAt > now) return { entry, fresh: true };
+    const usable = entry.kind !== 'unreachable' && now - entry.expiresAt < ROBOTS_STALE_MS;
+    return { entry: usable ? entry : null, fresh: false };
+  }
+
+  /** The origin's robots.txt as it was fetched (null when it had no rules: allow-all or unreachable). */
+  body(origin: string): string | null {
+    return (
+      this.sql.exec<{ body: string | null }>('SELECT body FROM robots WHERE origin = ?', origin).toArray()[0]?.body ??
+      null
+    );
+  }
+
+  /** Every origin's state, for the gate's state(). */
+  all(): RobotsState[] {
+    return this.sql
+      .exec<RobotsRow>('SELECT * FROM robots ORDER BY origin')
+      .toArray()
+      .map((row) => {
+        const { robots: _robots, ...rest } = this.entryFromRow(row);
+        return rest;
+      });
+  }
+
+  /** Writes what fetching an origin's robots.txt told us, and makes its cache entry. */
+  store(origin: string, result: RobotsFetch): RobotsEntry {
+    const fetchedAt = Date.now();
+    const failure = result.kind === 'unreachable' && isHostUnreachable(result.failure) ? result.failure : null;
+    const row: RobotsRow = {
+      origin,
+      kind: result.kind,
+      body: result.kind === 'rules' ? result.body : null,
+      reason: result.kind === 'rules' ? null : result.reason,
+      failure_kind: failure?.kind ?? null,
+      failure_message: failure?.message ?? null,
+      fetched_at: fetchedAt,
+      expires_at: fetchedAt + (result.kind === 'unreachable' ? ROBOTS_RETRY_MS : ROBOTS_TTL_MS),
+    };
+    this.sql.exec(
+      `INSERT INTO robots (origin, kind, body, reason, failure_kind, failure_message, fetched_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (origin) DO UPDATE SET kind = excluded.kind, body = excluded.body, reason = excluded.reason,
+       failure_kind = excluded.failure_kind, failure_message = excluded.failure_message,
+       fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
+      row.origin,
+      row.kind,
+      row.body,
+      row.reason,
+      row.failure_kind,
+      row.failure_message,
+      row.fetched_at,
+      row.expires_at,
+    );
+    const entry = this.entryFromRow(row);
+    this.cache.set(origin, entry);
+    return entry;
+  }
+
+  private entryFromRow(row: RobotsRow): RobotsEntry {
+    const robots =
+      row.kind === 'rules' ? parseRobots(row.body ?? '') : row.kind === 'allow-all' ? ALLOW_ALL : DISALLOW_ALL;
+    const delay = robots.crawlDelay(this.userAgent);
+    const failureKind = parseFailureKind(row.failure_kind);
+    return {
+      origin: row.origin,
+      kind: row.kind,
+      reason: row.reason,
+      failure: failureKind && row.failure_message !== null ? { kind: failureKind, message: row.failure_message } : null,
+      crawlDelayMs: delay === undefined ? null : Math.round(delay * 1000),
+      fetchedAt: row.fetched_at,
+      expiresAt: row.expires_at,
+      robots,
+    };
+  }
+}
