@@ -72,7 +72,7 @@ export interface WorkerOptions {
 }
 
 /** A TCP port free on 127.0.0.1 now (the OS picks it), so parallel runs do not collide. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

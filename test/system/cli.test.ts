@@ -5,11 +5,18 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type CrawlView, type Sites, startSites, startWorker, type Worker } from '../../scripts/lib/local.ts';
+import {
+  api,
+  type CrawlView,
+  freePort,
+  type Sites,
+  startSites,
+  startWorker,
+  type Worker,
+} from '../../scripts/lib/local.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = join(root, 'cli/edgecrawl.ts');
@@ -217,14 +224,7 @@ describe('edgecrawl scrape', () => {
 });
 
 /** A port on 127.0.0.1 nothing listens on (the OS gave it, then it was closed). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+const deadPort = freePort;
 
 describe('edgecrawl errors', () => {
   it('a server not reached: exit 1, saying where and what to do', async () => {

@@ -11,12 +11,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNpm, type Worker } from '../../scripts/lib/local.ts';
+import { freePort, startNpm, type Worker } from '../../scripts/lib/local.ts';
 import { readShape, readWalkthrough, type Shape, shapeProblems } from '../support/walkthrough.ts';
 
 const walkthrough = readWalkthrough(readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
@@ -60,15 +59,6 @@ afterAll(async () => {
   }
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 /** Runs the README's serve command (its port substituted) in the folder, once it answers. */
 async function serve(command: string): Promise<ChildProcess> {
