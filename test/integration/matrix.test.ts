@@ -266,6 +266,28 @@ describe('every read path of every kind of crawl', () => {
     await checkAll(second);
   });
 
+  it('a crawl that stored nothing says so on every path, never with an empty answer', async () => {
+    // Its one seed is disallowed by robots.txt: no page at all, one URL skipped.
+    const host = inject('hosts')[25];
+    if (!host) throw new Error('no test host 25');
+    const ns = namespace();
+    const robots = `User-agent: *\nDisallow: /t/${ns}/\n`;
+    expect((await fetch(`${host}/__robots`, { method: 'PUT', body: robots })).status).toBeLessThan(300);
+    const r = await run({ seeds: [`${host}/t/${ns}/watch/`] }, DEFAULT_FORMATS);
+    expect(r.crawl.counts).toMatchObject({ discovered: 1, stored: 0, skipped: 1 });
+    expect(r.pages).toEqual([]);
+    checkCounts(r);
+    const base = `/v1/crawls/${r.id}`;
+    for (const path of ['export?format=jsonl', 'export?format=csv', 'llms.txt', 'llms-full.txt']) {
+      const cell = await read(`${base}/${path}`);
+      expect(cell.status, `${path}: ${cell.text.slice(0, 200)}`).toBe(404);
+      expect(errorMessage(cell), path).toMatch(/stored no page.*\/errors/);
+    }
+    const warc = await read(`${base}/exports`, { method: 'POST' });
+    expect(warc.status, warc.text.slice(0, 200)).toBe(404);
+    expect(errorMessage(warc)).toMatch(/stored no page.*\/errors/);
+  });
+
   it('a cancelled crawl answers what it stored, and a purged one is gone from every path', async () => {
     // Paced, on a loopback host of its own (a paced crawl would slow the shared one's other crawls).
     const host = inject('hosts')[25];

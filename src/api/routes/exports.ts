@@ -7,6 +7,7 @@ import { exportWarc, listExports, readExport } from '../../storage/warc-export';
 import { badRequest, notFound } from '../errors';
 import type { CrawlEnv } from '../load-crawl';
 import { bytes, json, routeDoc } from '../openapi/route-doc';
+import { assertHasPages } from '../require-pages';
 import { exportListSchema, warcExportSchema } from '../responses';
 import { jsonInput, limitBody, queryInput } from '../validate';
 
@@ -32,6 +33,7 @@ const download = (crawlId: string, file: string) => `/v1/crawls/${crawlId}/expor
 
 /** Writes the crawl's stored bodies to R2 as a WARC file; answers where it is. */
 async function writeWarc(c: Context<CrawlEnv>) {
+  await assertHasPages(c);
   const crawl = c.var.crawl;
   const meter = new UsageMeter();
   const result = await exportWarc(c.env.BODIES, c.env.DB, crawl, { meter });
@@ -45,7 +47,8 @@ export const exportRoutes = new Hono<CrawlEnv>()
     '/:id/export',
     routeDoc({
       summary: 'Stream every page record as JSONL or CSV',
-      description: 'In URL order: one JSON object a line (jsonl), or CSV with a header row.',
+      description:
+        'In URL order: one JSON object a line (jsonl), or CSV with a header row. A crawl with no page answers 404 no_pages (never an empty file).',
       tag: 'Exports',
       responses: { 200: bytes('The records', 'application/x-ndjson') },
     }),
@@ -58,6 +61,7 @@ export const exportRoutes = new Hono<CrawlEnv>()
           'a WARC file is written to R2: POST /v1/crawls/:id/exports, then GET the file it names',
           'use_post',
         );
+      await assertHasPages(c);
       return new Response(streamPageExport(c.env.DB, c.env.BODIES, crawl.id, crawl.extract, format), {
         headers: {
           'content-type': CONTENT_TYPES[format],
@@ -71,7 +75,8 @@ export const exportRoutes = new Hono<CrawlEnv>()
     '/:id/exports',
     routeDoc({
       summary: "Write a WARC file of the crawl's stored bodies to R2",
-      description: 'The body may be empty ({"format":"warc"} is the default). Download the file from `download`.',
+      description:
+        'The body may be empty ({"format":"warc"} is the default). Download the file from `download`. A crawl with no page answers 404 no_pages.',
       tag: 'Exports',
       responses: WRITTEN,
     }),

@@ -7,6 +7,7 @@ import { streamLlmsFull, streamLlmsTxt } from '../../storage/llms-export';
 import { ApiError, notFound } from '../errors';
 import type { CrawlEnv } from '../load-crawl';
 import { bytes, json, routeDoc } from '../openapi/route-doc';
+import { assertHasPages } from '../require-pages';
 import { errorSchema } from '../responses';
 
 const TEXT = { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'no-store' };
@@ -34,11 +35,12 @@ export const llmsRoutes = new Hono<CrawlEnv>()
     routeDoc({
       summary: 'The crawl as llms.txt',
       description:
-        "The llmstxt.org format: the site's name, a summary, then each section once: a section per directory below the seeds' (and host, for a crawl of several), its pages in URL order; the pages of the seeds' directory itself under Pages. Each stored HTML page or PDF as `- [title](url): description`, streamed.",
+        "The llmstxt.org format: the site's name, a summary, then each section once: a section per directory below the seeds' (and host, for a crawl of several), its pages in URL order; the pages of the seeds' directory itself under Pages. Each stored HTML page or PDF as `- [title](url): description`, streamed. A crawl with no page answers 404 no_pages.",
       tag: 'Exports',
       responses: { 200: bytes('llms.txt', 'text/markdown') },
     }),
     async (c) => {
+      await assertHasPages(c);
       const crawl = c.var.crawl;
       const head = await headOf(c.env.DB, crawl);
       return new Response(streamLlmsTxt(c.env.DB, crawl.id, head), { headers: TEXT });
@@ -60,6 +62,7 @@ export const llmsRoutes = new Hono<CrawlEnv>()
     async (c) => {
       const crawl = c.var.crawl;
       if (!crawl.extract?.formats.includes('markdown')) throw noMarkdown(crawl);
+      await assertHasPages(c);
       if (!(await hasLlmsRecord(c.env.DB, crawl.id)))
         throw notFound(
           `no stored HTML page or PDF with markdown in crawl ${crawl.id} (yet: its status is ${crawl.status}): llms-full.txt would be empty`,

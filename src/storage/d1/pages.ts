@@ -504,6 +504,11 @@ const HTML_PAGES = `crawl_id = ? AND r2_key IS NOT NULL AND status BETWEEN 200 A
   AND (lower(content_type) LIKE 'text/html%' OR lower(content_type) LIKE 'application/xhtml+xml%')`;
 
 /** Stored HTML pages of a crawl. */
+/** Whether the crawl has any page row (a response it recorded: stored, a duplicate, or a 4xx/5xx). */
+export async function hasPages(db: D1Database, crawlId: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 AS one FROM pages WHERE crawl_id = ? LIMIT 1').bind(crawlId).first()) !== null;
+}
+
 export async function countHtmlPages(db: D1Database, crawlId: string): Promise<number> {
   return (
     (await db.prepare(`SELECT COUNT(*) AS n FROM pages WHERE ${HTML_PAGES}`).bind(crawlId).first<{ n: number }>())?.n ??
