@@ -32,12 +32,12 @@ const cpuMs = () => {
 /** In the child: one page, each step timed, one line per step as it ends (so a stall shows where). */
 async function measurePage(name: string): Promise<void> {
   register('./lib/ts-resolve.mjs', import.meta.url);
-  const { decodeHtml } = await import('../src/domain/charset.ts');
+  const { decodeHtml } = await import('../src/domain/html/charset.ts');
   const { parseBounded, baseUrlOf } = await import('../src/domain/extract/dom.ts');
   const { readJsonLd, linkedFacts } = await import('../src/domain/extract/json-ld.ts');
   const { readMetadata } = await import('../src/domain/extract/metadata.ts');
   const { readFields, readImages } = await import('../src/domain/extract/fields.ts');
-  const { readPage } = await import('../src/domain/html.ts');
+  const { readPage } = await import('../src/domain/html/page.ts');
   const { selectContent, cleanHtml } = await import('../src/domain/extract/content.ts');
   const { toMarkdown } = await import('../src/domain/extract/markdown.ts');
   const { extractPage } = await import('../src/domain/extract/index.ts');

@@ -1,6 +1,6 @@
 /**
- * npm run measure:pdf -- what reading a PDF costs in Node, with the crawler's own code (src/domain/pdf-read.ts readPdf
- * and pdf-extract.ts, unpdf's pdf.js): wall time, CPU (process.cpuUsage) and peak memory (growth of the maximum RSS
+ * npm run measure:pdf -- what reading a PDF costs in Node, with the crawler's own code (src/domain/pdf/read.ts readPdf
+ * and pdf/record.ts, unpdf's pdf.js): wall time, CPU (process.cpuUsage) and peak memory (growth of the maximum RSS
  * over the process's RSS once pdf.js is loaded and warm) per document, each run in a child process of its own, the
  * median of RUNS runs (default 5) printed. Documents (made with pdf-lib, test/support/pdfs.ts): text PDFs of 10 to
  * 2,000 pages, and 20 pages of text with an attached file of 5 to 50 MB (bytes pdf.js holds without reading them as
@@ -24,9 +24,9 @@ const cpuMs = () => {
 /** In the child: one read of the file, one JSON line of its costs. */
 async function measureOne(file: string, uncapped: boolean): Promise<void> {
   register('./lib/ts-resolve.mjs', import.meta.url);
-  const { readPdf } = await import('../src/domain/pdf-read.ts');
-  const { pdfExtract } = await import('../src/domain/pdf-extract.ts');
-  const { PDF_LIMITS } = await import('../src/domain/pdf.ts');
+  const { readPdf } = await import('../src/domain/pdf/read.ts');
+  const { pdfExtract } = await import('../src/domain/pdf/record.ts');
+  const { PDF_LIMITS } = await import('../src/domain/pdf/document.ts');
   const limits = uncapped ? { ...PDF_LIMITS, bytes: Number.MAX_SAFE_INTEGER, pages: 1_000_000 } : PDF_LIMITS;
   const data = readFileSync(file);
   const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength); // no copy: the peak below is pdf.js's

@@ -1,6 +1,6 @@
 /**
  * npm run measure:render-need -- how many real, server-rendered pages the `render: "auto"` decision
- * (src/domain/render-need.ts) would send to a browser: its false positives. Runs on the corpora beside the project
+ * (src/domain/render/need.ts) would send to a browser: its false positives. Runs on the corpora beside the project
  * (../shared/corpora; skipped with a message when absent): Readability's test pages and trafilatura's evaluation set.
  * Each page is decoded and extracted as a crawl does (extractPage, main content detected), then decided with the
  * extraction's word count; every page sent to the browser is listed with its reason and what the scan saw, for
@@ -23,9 +23,9 @@ const HOOK = `export async function resolve(specifier, context, next) {
   }
 }`;
 register(`data:text/javascript,${encodeURIComponent(HOOK)}`);
-const { decodeHtml } = await import('../src/domain/charset.ts');
+const { decodeHtml } = await import('../src/domain/html/charset.ts');
 const { extractPage } = await import('../src/domain/extract/index.ts');
-const { CONTENT_WORDS, decideRender, renderNeed, shellFacts } = await import('../src/domain/render-need.ts');
+const { CONTENT_WORDS, decideRender, renderNeed, shellFacts } = await import('../src/domain/render/need.ts');
 
 const root = new URL('../', import.meta.url).pathname;
 const corpora = join(root, '../shared/corpora');

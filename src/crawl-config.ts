@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type CrawlConfig, crawlConfigSchema } from './domain/crawl-settings';
+import { type CrawlConfig, crawlConfigSchema } from './domain/crawl/settings';
 import { type ExtractSpec, extractSpecSchema } from './domain/extract/spec-schema';
 
 /** Stored data that does not have the shape this version reads: a bug or a hand-edited row, never a user's input. */

@@ -1,6 +1,7 @@
 /** Runtime settings from the Worker's vars, with defaults and bounds. */
-import { type PrivateAllowance, parsePrivateAllowance } from './domain/address';
-import type { Limits } from './domain/url-life';
+
+import type { Limits } from './domain/crawl/url-life';
+import { type PrivateAllowance, parsePrivateAllowance } from './domain/url/address';
 
 export interface Settings {
   /** ALLOW_PRIVATE_NETWORKS: "true", "false", or a list of allowed private hosts and IPv4 CIDRs. */
@@ -87,7 +88,7 @@ export function readSettings(env: Env): Settings {
   };
 }
 
-/** The limits a URL's life works within (domain/url-life.ts). */
+/** The limits a URL's life works within (domain/crawl/url-life.ts). */
 export const limitsOf = (settings: Settings): Limits => ({
   maxAttempts: settings.maxAttempts,
   maxRetries: settings.queueMaxRetries,

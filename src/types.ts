@@ -1,9 +1,9 @@
-import type { DuplicateReason, FrontierEntry, Outcome, TaskKind } from './domain/url-life';
+import type { DuplicateReason, FrontierEntry, Outcome, TaskKind } from './domain/crawl/url-life';
 
 export type { FrontierEntry, Outcome };
 
-import type { CrawlConfig } from './domain/crawl-settings';
-import type { ChangeCounts, Reach } from './domain/reach';
+import type { ChangeCounts, Reach } from './domain/crawl/reach';
+import type { CrawlConfig } from './domain/crawl/settings';
 
 export type { CrawlConfig };
 
@@ -29,7 +29,7 @@ export interface CrawlSummary {
   counts: Counts;
   pending: number;
   usd: number;
-  /** An ended crawl's: whether it reached every page it found a link to (domain/reach.ts). */
+  /** An ended crawl's: whether it reached every page it found a link to (domain/crawl/reach.ts). */
   reach?: Reach;
   /** An ended recrawl's pages by kind, counted when it ended. */
   changes?: ChangeCounts;
@@ -139,9 +139,9 @@ export interface Processed {
   screenshot?: Uint8Array;
   /** The HTTP exchange of the page's fetch, encoded (storage/exchange.ts), stored beside its body. */
   exchange?: Uint8Array;
-  /** The URL the page's rel=canonical sends its content to (domain/duplicates.ts canonicalTarget), if any. */
+  /** The URL the page's rel=canonical sends its content to (domain/crawl/duplicates.ts canonicalTarget), if any. */
   canonical?: string;
-  /** The text of the page's first <h1>, when extraction read one (domain/duplicates.ts contentKey compares it). */
+  /** The text of the page's first <h1>, when extraction read one (domain/crawl/duplicates.ts contentKey compares it). */
   heading?: string;
 }
 

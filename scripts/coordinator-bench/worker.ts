@@ -4,7 +4,7 @@
  * chunk of 50 results, each page reporting LINKS links (page i links to pages i*LINKS/2+1 .. i*LINKS/2+LINKS, so
  * about half of them were offered before, as on a real site). Answers the URLs accepted, for the driver to send next.
  */
-import { crawlConfigSchema } from '../../src/domain/crawl-settings';
+import { crawlConfigSchema } from '../../src/domain/crawl/settings';
 import { CrawlCoordinator } from '../../src/objects/crawl-coordinator';
 import type { CrawlConfig, FrontierEntry, Outcome } from '../../src/types';
 

@@ -5,7 +5,7 @@
  * alone leaves the charset to the page's BOM, meta tags or detection, as for a server that names none).
  */
 import { extractPage } from '../../src/domain/extract';
-import type { ExtractSpec } from '../../src/domain/extract/spec';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
 import { applyExtract } from '../../src/page/read';
 
 const SPECS: Record<string, ExtractSpec> = {

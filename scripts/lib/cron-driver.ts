@@ -4,7 +4,7 @@
  * expressions matches, this calls that route with the expression and the trigger's scheduled time.
  */
 import { readFileSync } from 'node:fs';
-import { parseCron } from '../../src/domain/cron.ts';
+import { parseCron } from '../../src/domain/crawl/cron.ts';
 
 /** The route `wrangler dev` (Miniflare) serves to run the scheduled handler: ?cron=...&time=<epoch ms>. */
 const SCHEDULED_ROUTE = '/cdn-cgi/local/scheduled';

@@ -4,7 +4,7 @@
  * with the spec a crawl with `extract: { formats: ["markdown", "metadata"] }` gets. selectContent is timed whole, and
  * the main-content extractor alone (findMain) on a second parse of the page.
  */
-import { decodeHtml } from '../../src/domain/charset.ts';
+
 import { selectContent } from '../../src/domain/extract/content.ts';
 import { baseUrlOf, bodyOf, parseBounded, selectAll } from '../../src/domain/extract/dom.ts';
 import { readImages } from '../../src/domain/extract/fields.ts';
@@ -12,9 +12,10 @@ import { linkedFacts, readJsonLd } from '../../src/domain/extract/json-ld.ts';
 import { findMain } from '../../src/domain/extract/main/index.ts';
 import { toMarkdown } from '../../src/domain/extract/markdown.ts';
 import { readMetadata } from '../../src/domain/extract/metadata.ts';
-import type { ExtractSpec } from '../../src/domain/extract/spec.ts';
-import { sha256Hex } from '../../src/domain/hash.ts';
-import { readPage } from '../../src/domain/html.ts';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema.ts';
+import { decodeHtml } from '../../src/domain/html/charset.ts';
+import { readPage } from '../../src/domain/html/page.ts';
+import { sha256Hex } from '../../src/domain/util/hash.ts';
 
 const SPEC: ExtractSpec = {
   formats: ['markdown', 'metadata'],

@@ -1,6 +1,6 @@
 /** A Worker for `npm run bench:parse`: parses the posted page `n` times with the parser named in the query. */
-import { discoverLinks } from '../../src/domain/discover';
-import { decodeBody, parseHtmlPage } from '../../src/domain/html';
+import { discoverLinks } from '../../src/domain/html/discover';
+import { decodeBody, parseHtmlPage } from '../../src/domain/html/page';
 
 export default {
   async fetch(request: Request): Promise<Response> {

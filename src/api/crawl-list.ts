@@ -1,4 +1,4 @@
-import type { ChangeCounts } from '../domain/reach';
+import type { ChangeCounts } from '../domain/crawl/reach';
 import type { CrawlRow } from '../storage/d1/crawls';
 import type { CrawlSummary } from '../types';
 import { changeCountsFor } from './recrawl';

@@ -1,5 +1,5 @@
-import { MAX_CANONICAL_HOPS } from '../domain/duplicates';
-import { normalizeUrl } from '../domain/normalize';
+import { MAX_CANONICAL_HOPS } from '../domain/crawl/duplicates';
+import { normalizeUrl } from '../domain/url/normalize';
 import { getStoredPage, type StoredPageRow } from '../storage/d1/pages';
 import { badRequest, notFound } from './errors';
 

@@ -1,4 +1,4 @@
-import { encodeCursor } from '../domain/cursor';
+import { encodeCursor } from '../domain/output/cursor';
 
 /**
  * The cursor of the page after `rows` in a keyset listing: made from the last row when the page is full,

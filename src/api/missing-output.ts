@@ -1,6 +1,6 @@
-import type { ExtractSpec } from '../domain/extract/spec';
-import { isHtml } from '../domain/html';
-import { isPdf } from '../domain/pdf';
+import type { ExtractSpec } from '../domain/extract/spec-schema';
+import { isHtml } from '../domain/html/page';
+import { isPdf } from '../domain/pdf/document';
 import type { StoredRecord } from '../storage/records';
 import { ApiError, notFound } from './errors';
 import { described, type KeptPage } from './kept-page';

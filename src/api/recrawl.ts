@@ -1,4 +1,4 @@
-import type { ChangeCounts, Reach } from '../domain/reach';
+import type { ChangeCounts, Reach } from '../domain/crawl/reach';
 import { type ChangeQuery, changeCounts, changeQueryOf, reachOfRow } from '../storage/d1/changes';
 import type { CrawlRow } from '../storage/d1/crawls';
 

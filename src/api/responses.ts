@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { crawlSettingsSchema, WEBHOOK_EVENTS } from '../domain/crawl-settings';
-import { CHANGE_KINDS } from '../domain/reach';
+import { CHANGE_KINDS } from '../domain/crawl/reach';
+import { crawlSettingsSchema, WEBHOOK_EVENTS } from '../domain/crawl/settings';
 
 /**
  * What each /v1 route answers, as zod schemas: the OpenAPI document is generated from them, the dashboard's and the

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SCRAPE_MAX_AGE_SECONDS, MAX_CACHE_AGE_SECONDS } from '../domain/crawl/page-cache';
 import {
   crawlSettingsObject,
   crawlSettingsSchema,
@@ -6,12 +7,11 @@ import {
   SCREENSHOT_NEEDS_BROWSER,
   screenshotNeedsBrowser,
   seedUrlSchema,
-} from '../domain/crawl-settings';
+} from '../domain/crawl/settings';
 import { OUTPUT_FORMATS } from '../domain/extract/spec';
 import { extractSpecSchema, selectorSchema } from '../domain/extract/spec-schema';
-import { DEFAULT_SCRAPE_MAX_AGE_SECONDS, MAX_CACHE_AGE_SECONDS } from '../domain/page-cache';
-import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render';
-import { SCOPES } from '../domain/scope';
+import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render/rules';
+import { SCOPES } from '../domain/url/scope';
 import { DUPLICATE_FILTERS } from '../storage/d1/pages';
 import { pageFilterFields } from './page-filter-schemas';
 

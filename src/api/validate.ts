@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { isRefusedUrl } from '../domain/address';
-import { MAX_SEEDS, MORE_SEEDS } from '../domain/crawl-settings';
-import { decodeCursor } from '../domain/cursor';
+import { MAX_SEEDS, MORE_SEEDS } from '../domain/crawl/settings';
+import { decodeCursor } from '../domain/output/cursor';
+import { isRefusedUrl } from '../domain/url/address';
 import { readSettings } from '../settings';
 import type { CrawlConfig, Webhook } from '../types';
 import { ApiError, badRequest } from './errors';

@@ -1,5 +1,5 @@
 import type { MemoryBudget } from '../lib/memory-budget';
-import type { Finished } from './settle';
+import type { Finished } from './finished';
 
 /** A chunk is recorded once its bodies reach this size, however few pages it holds. */
 const CHUNK_MAX_BYTES = 16 * 1024 * 1024;

@@ -1,5 +1,5 @@
-import { DEAD_LETTER_REASON, transition } from '../domain/url-life';
-import { UsageMeter } from '../domain/usage';
+import { DEAD_LETTER_REASON, transition } from '../domain/crawl/url-life';
+import { UsageMeter } from '../domain/crawl/usage';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { emitWebhookEvents, pageFailedEvents } from '../queues/webhook-events';
@@ -11,7 +11,7 @@ import { meteredMessage, tasksByCrawl } from './tasks';
 
 /**
  * Consumer of the dead-letter queue: a frontier message lands there after the queue gave up on it (every delivery
- * threw or was retried). It carries out the 'dead-lettered' row of domain/url-life.ts: its URL is recorded as failed,
+ * threw or was retried). It carries out the 'dead-lettered' row of domain/crawl/url-life.ts: its URL is recorded as failed,
  * so the crawl can still complete and the reason is listed with the crawl's errors.
  */
 export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise<void> {

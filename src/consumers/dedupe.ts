@@ -1,6 +1,6 @@
-import { contentKey, type DedupeCandidate, type Verdict } from '../domain/duplicates';
+import { contentKey, type DedupeCandidate, type Verdict } from '../domain/crawl/duplicates';
 import type { CrawlConfig, Processed } from '../types';
-import type { CrawlStub, Finished } from './settle';
+import type { CrawlStub, Finished } from './finished';
 
 /** A stored page of the chunk, as deduplication is asked about it; null: not one to compare (a sitemap, no page). */
 async function candidateOf({ task, processed }: Finished): Promise<DedupeCandidate | null> {

@@ -1,4 +1,4 @@
-import type { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/crawl/usage';
 import type { CrawlStatus } from '../types';
 
 /** How long an isolate trusts a crawl's status it last heard before it asks again. */

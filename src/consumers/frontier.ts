@@ -1,8 +1,8 @@
-import { comparisonOf, extractionOf } from '../domain/crawl-settings';
-import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/policy';
-import { screenshotOf, waitBudgetMs } from '../domain/render';
-import { transition } from '../domain/url-life';
-import { UsageMeter } from '../domain/usage';
+import { comparisonOf, extractionOf } from '../domain/crawl/settings';
+import { transition } from '../domain/crawl/url-life';
+import { UsageMeter } from '../domain/crawl/usage';
+import { screenshotOf, waitBudgetMs } from '../domain/render/rules';
+import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/url/link-policy';
 import { type Limit, limiter } from '../lib/limit';
 import { MemoryBudget } from '../lib/memory-budget';
 import { log } from '../log';
@@ -22,7 +22,8 @@ import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { ChunkWriter } from './chunks';
 import { fetchGuard, heardStatus } from './fetch-guard';
-import { answerMessage, type CrawlStub, type Finished, handedBack, settle } from './settle';
+import type { CrawlStub, Finished } from './finished';
+import { answerMessage, handedBack, settle } from './settle';
 import { meteredMessage, type TaskMessage, tasksByCrawl } from './tasks';
 
 interface Policies {

@@ -1,7 +1,7 @@
-import { extractionOf } from '../domain/crawl-settings';
+import { extractionOf } from '../domain/crawl/settings';
+import { UsageMeter } from '../domain/crawl/usage';
 import { extractPage } from '../domain/extract';
-import type { ExtractSpec } from '../domain/extract/spec';
-import { UsageMeter } from '../domain/usage';
+import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { applyExtract } from '../page/read';

@@ -5,22 +5,18 @@ import {
   resolveOutcome,
   transition,
   type UrlEvent,
-} from '../domain/url-life';
-import type { UsageMeter } from '../domain/usage';
+} from '../domain/crawl/url-life';
+import type { UsageMeter } from '../domain/crawl/usage';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
 import { emitWebhookEvents, pageChangedEvents, pageFailedEvents } from '../queues/webhook-events';
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
-import type { CrawlConfig, CrawlStatus, CrawlTask, FrontierEntry, Processed } from '../types';
+import type { CrawlConfig, CrawlStatus, FrontierEntry, Processed } from '../types';
 import { dedupeChunk } from './dedupe';
 import { heardStatus } from './fetch-guard';
+import type { CrawlStub, Finished } from './finished';
 import { OfferedUrls } from './offered';
-
-export type CrawlStub = ReturnType<Env['CRAWL']['getByName']>;
-
-/** A claimed task of the batch, its attempt over: fetched and decided, or handed back (see processOne). */
-export type Finished = { message: Message; task: CrawlTask; processed: Processed };
 
 /** What settling a chunk needs: the crawl, its coordinator, and where its operations are counted. */
 export interface SettleContext {
@@ -35,7 +31,7 @@ export interface SettleContext {
 /** Links already offered by this isolate, per crawl (see OfferedUrls). */
 const offered = new OfferedUrls();
 
-/** Carries out what domain/url-life.ts says the queue message gets (a resend is the caller's to send first). */
+/** Carries out what domain/crawl/url-life.ts says the queue message gets (a resend is the caller's to send first). */
 export function answerMessage(message: Message, action: MessageAction): void {
   if (action.do === 'ack') message.ack();
   else message.retry({ delaySeconds: action.delaySeconds });
@@ -46,7 +42,7 @@ const answerEach = (chunk: readonly Finished[], event: (f: Finished) => UrlEvent
 };
 
 /**
- * Settles a chunk of finished attempts, carrying out domain/url-life.ts: each outcome resolved (a retry on the last
+ * Settles a chunk of finished attempts, carrying out domain/crawl/url-life.ts: each outcome resolved (a retry on the last
  * attempt is a failure); its duplicates decided (dedupeChunk); bodies to R2 and rows to D1 (record); outcomes and the links they found to the crawl's
  * coordinator (report), which answers whether the crawl still runs; accepted links to the queues; throttled URLs sent
  * again, delayed to their slot (resendThrottled); then each message acked or retried on its own. Never throws.

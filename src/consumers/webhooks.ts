@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isRefusedUrl } from '../domain/address';
-import { backoffSeconds } from '../domain/backoff';
-import { WEBHOOK_EVENTS } from '../domain/crawl-settings';
-import { signWebhook } from '../domain/signature';
-import { UsageMeter } from '../domain/usage';
+import { WEBHOOK_EVENTS } from '../domain/crawl/settings';
+import { UsageMeter } from '../domain/crawl/usage';
+import { backoffSeconds } from '../domain/fetch/backoff';
+import { signWebhook } from '../domain/output/webhook-signature';
+import { isRefusedUrl } from '../domain/url/address';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import type { WebhookEvent } from '../queues/webhook-events';

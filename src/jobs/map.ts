@@ -1,9 +1,9 @@
-import { decodeBody } from '../domain/html';
-import { MapEntries, type MapEntry, rankEntries } from '../domain/map';
-import { hostKey, normalizeUrl } from '../domain/normalize';
-import { ALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
-import { compileScope, type Scope } from '../domain/scope';
-import { isGzip, parseSitemapEntries } from '../domain/sitemap';
+import { decodeBody } from '../domain/html/page';
+import { MapEntries, type MapEntry, rankEntries } from '../domain/output/site-map';
+import { ALLOW_ALL, parseRobots, type Robots } from '../domain/robots/robots';
+import { isGzip, parseSitemapEntries } from '../domain/robots/sitemap';
+import { hostKey, normalizeUrl } from '../domain/url/normalize';
+import { compileScope, type Scope } from '../domain/url/scope';
 import { limiter } from '../lib/limit';
 import { sleep } from '../lib/sleep';
 import { hostGateClient } from '../objects/host-gate-client';

@@ -1,4 +1,4 @@
-import { freshSince, MAX_CACHE_AGE_SECONDS, SCRAPE_CRAWL_ID } from '../domain/page-cache';
+import { freshSince, MAX_CACHE_AGE_SECONDS, SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
 import { log } from '../log';
 import { type CrawlRow, expireCrawls, purgingCrawls } from '../storage/d1/crawls';
 import { deletePagesBefore } from '../storage/d1/page-cache';

@@ -1,4 +1,4 @@
-import { parseCron } from '../domain/cron';
+import { parseCron } from '../domain/crawl/cron';
 import { log } from '../log';
 import { claimRun, dueSchedules, recordRun, type ScheduleRow } from '../storage/d1/schedules';
 import { startCrawl } from './start';

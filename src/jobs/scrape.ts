@@ -1,8 +1,8 @@
 import { Buffer } from 'node:buffer';
-import type { ExtractSpec } from '../domain/extract/spec';
-import { type FetchFailureKind, failureKindOf } from '../domain/fetch-failure';
-import { SCRAPE_CRAWL_ID } from '../domain/page-cache';
-import { type Action, actionFailureOf, type RenderMode, screenshotOf, type WaitFor } from '../domain/render';
+import { SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
+import type { ExtractSpec } from '../domain/extract/spec-schema';
+import { type FetchFailureKind, failureKindOf } from '../domain/fetch/failure';
+import { type Action, actionFailureOf, type RenderMode, screenshotOf, type WaitFor } from '../domain/render/rules';
 import { limiter } from '../lib/limit';
 import { log } from '../log';
 import { POOL_NAME } from '../objects/browser-pool';

@@ -1,4 +1,4 @@
-import { UsageMeter } from '../domain/usage';
+import { UsageMeter } from '../domain/crawl/usage';
 import { sleep } from '../lib/sleep';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';

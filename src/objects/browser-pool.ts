@@ -12,7 +12,7 @@ import {
   released,
   renewed,
   tidy,
-} from '../domain/browser-pool';
+} from '../domain/render/pool';
 import { readSettings } from '../settings';
 import { alarmBy } from './alarm';
 import { migrateSchema } from './sqlite-schema';
@@ -28,7 +28,7 @@ const stateSchema: z.ZodType<PoolState> = z.object({
 export const POOL_NAME = 'account';
 
 /**
- * The account's browsers (domain/browser-pool.ts decides): a consumer invocation that has pages to render asks for a
+ * The account's browsers (domain/render/pool.ts decides): a consumer invocation that has pages to render asks for a
  * browser, connects to the idle one it is given or launches one when the count allows, and hands it back, still alive,
  * when its batch is done. The state is one row, written when it changes (a few times per consumer invocation that
  * renders, not per page).

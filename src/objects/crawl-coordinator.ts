@@ -1,10 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { DedupeCandidate, Verdict } from '../domain/duplicates';
-import type { Reach } from '../domain/reach';
-import { DEFAULT_MAX_RENDERS } from '../domain/render';
-import { WAKE_QUIET_MS } from '../domain/sweep';
-import type { FrontierEntry, Outcome } from '../domain/url-life';
-import { emptyUsage, estimateCost, type Usage } from '../domain/usage';
+import type { DedupeCandidate, Verdict } from '../domain/crawl/duplicates';
+import type { Reach } from '../domain/crawl/reach';
+import { WAKE_QUIET_MS } from '../domain/crawl/sweep';
+import type { FrontierEntry, Outcome } from '../domain/crawl/url-life';
+import { emptyUsage, estimateCost, type Usage } from '../domain/crawl/usage';
+import { DEFAULT_MAX_RENDERS } from '../domain/render/rules';
 import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus, CrawlSummary } from '../types';
 import { alarmBy } from './alarm';
@@ -23,9 +23,9 @@ import { migrateSchema } from './sqlite-schema';
 /**
  * One per crawl (addressed by crawl id): a thin RPC front over the crawl's parts, which hold its SQL: the seen-set
  * (SeenSet), the counts and usage (Ledger), the status and its mirror in D1 (StatusMirror), the claims and outcomes
- * of its URLs (Work, by domain/url-life.ts). Its storage exists only once the crawl has started: a call for an
+ * of its URLs (Work, by domain/crawl/url-life.ts). Its storage exists only once the crawl has started: a call for an
  * unknown (or purged) crawl answers "no such crawl" and writes nothing. An instance that finds a running crawl has
- * woken up after a restart: it holds no leases, and sweeps soon (see domain/sweep.ts).
+ * woken up after a restart: it holds no leases, and sweeps soon (see domain/crawl/sweep.ts).
  */
 export class CrawlCoordinator extends DurableObject<Env> {
   private readonly settings: Settings;
@@ -240,7 +240,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     return { entries, remaining, status: this.mirror.status };
   }
 
-  /** The sweep: the status owed to D1, a cancelled crawl's next step, or lost work re-sent (domain/sweep.ts). */
+  /** The sweep: the status owed to D1, a cancelled crawl's next step, or lost work re-sent (domain/crawl/sweep.ts). */
   override async alarm(): Promise<void> {
     const { id, config } = this.meta;
     if (id === null || config === null) return;

@@ -1,6 +1,6 @@
-import { hostKey } from '../domain/normalize';
-import { reservationDelayMs } from '../domain/reservation';
-import type { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/crawl/usage';
+import { reservationDelayMs } from '../domain/politeness/reservation';
+import { hostKey } from '../domain/url/normalize';
 import { limiter } from '../lib/limit';
 import { sleep } from '../lib/sleep';
 import { log } from '../log';

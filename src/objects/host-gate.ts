@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { FetchFailure } from '../domain/fetch-failure';
-import { planSlot, RESERVE_HORIZON_MS } from '../domain/reservation';
-import { ahead, book, firstFree, type Run, withoutOwner } from '../domain/timeline';
+import type { FetchFailure } from '../domain/fetch/failure';
+import { planSlot, RESERVE_HORIZON_MS } from '../domain/politeness/reservation';
+import { ahead, book, firstFree, type Run, withoutOwner } from '../domain/politeness/timeline';
 import { within } from '../lib/sleep';
 import { Wakeups } from '../lib/wakeups';
 import { log } from '../log';
@@ -119,7 +119,7 @@ export class HostGate extends DurableObject<Env> {
   private readonly voided = new Map<string, number>();
   /** Crawls that ended (releaseCrawl), until when they are remembered: their late admissions answer 'ended'. */
   private readonly ended = new Map<string, number>();
-  /** What is booked ahead: granted slots and reservations, in runs of one crawl each (domain/timeline.ts). */
+  /** What is booked ahead: granted slots and reservations, in runs of one crawl each (domain/politeness/timeline.ts). */
   private runs: Run[];
   /** The earliest start of the next presented reservation (see planSlot). */
   private reservedCursor = 0;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Run } from '../domain/timeline';
+import type { Run } from '../domain/politeness/timeline';
 import { log } from '../log';
 
 /**

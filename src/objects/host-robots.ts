@@ -1,5 +1,5 @@
-import { type FetchFailure, isHostUnreachable, parseFailureKind } from '../domain/fetch-failure';
-import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots';
+import { type FetchFailure, isHostUnreachable, parseFailureKind } from '../domain/fetch/failure';
+import { ALLOW_ALL, DISALLOW_ALL, parseRobots, type Robots } from '../domain/robots/robots';
 import type { RobotsFetch } from '../page/robots-fetch';
 
 /** How long robots.txt answers are trusted (RFC 9309: no more than 24 hours). */

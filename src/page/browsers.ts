@@ -1,5 +1,5 @@
 import puppeteer, { type Browser, type BrowserWorker, type Page } from '@cloudflare/puppeteer';
-import type { Grant } from '../domain/browser-pool';
+import type { Grant } from '../domain/render/pool';
 import { type Limit, limiter } from '../lib/limit';
 import { sleep } from '../lib/sleep';
 import type { Settings } from '../settings';

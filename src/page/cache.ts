@@ -1,7 +1,7 @@
-import { isHtml } from '../domain/html';
-import { cachedBodyUse, freshSince } from '../domain/page-cache';
-import type { RenderMode } from '../domain/render';
-import type { UsageMeter } from '../domain/usage';
+import { cachedBodyUse, freshSince } from '../domain/crawl/page-cache';
+import type { UsageMeter } from '../domain/crawl/usage';
+import { isHtml } from '../domain/html/page';
+import type { RenderMode } from '../domain/render/rules';
 import { type CachedPage, freshPages } from '../storage/d1/page-cache';
 import { readSpan } from '../storage/spans';
 import type { PageRecord, Processed } from '../types';
@@ -31,7 +31,7 @@ export interface CacheRequest {
 }
 
 /**
- * The body of a cached page that fits the request (domain/page-cache.ts), read from R2 (one ranged read); null when
+ * The body of a cached page that fits the request (domain/crawl/page-cache.ts), read from R2 (one ranged read); null when
  * none fits, when an unrendered page would need rendering, or when the copy is gone from R2 (its crawl purged).
  */
 async function cachedBody(

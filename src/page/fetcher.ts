@@ -1,7 +1,7 @@
 import { connect } from 'cloudflare:sockets';
-import { concatBytes } from '../domain/bytes';
-import { classifyFetchError, classifyOriginError, type FetchFailure } from '../domain/fetch-failure';
-import type { RecordedRequest } from '../domain/warc';
+import { classifyFetchError, classifyOriginError, type FetchFailure } from '../domain/fetch/failure';
+import type { RecordedRequest } from '../domain/output/warc';
+import { concatBytes } from '../domain/util/bytes';
 import type { Settings } from '../settings';
 import { ALONE, type Connections } from './connections';
 import { type Deadline, deadline } from './deadline';
@@ -133,7 +133,7 @@ async function connects(hostname: string, port: number): Promise<boolean | undef
 
 /**
  * What a fetch of `url` that threw means. Aborted by our timer: a timeout. Otherwise workerd's message alone cannot
- * tell a DNS failure from a TLS one, nor a refusal from a reset (see domain/fetch-failure), so a bare TCP connection
+ * tell a DNS failure from a TLS one, nor a refusal from a reset (see domain/fetch/failure), so a bare TCP connection
  * to the host is tried once: it fails for a name that does not resolve or a closed port.
  */
 export async function networkFailure(

@@ -1,4 +1,4 @@
-import type { FetchFailure } from '../domain/fetch-failure';
+import type { FetchFailure } from '../domain/fetch/failure';
 
 /** What fetching a page needs from its host's gate (objects/host-gate-client implements it). */
 

@@ -1,6 +1,6 @@
-import type { DuplicateMode } from '../domain/duplicates';
-import type { ExtractSpec } from '../domain/extract/spec';
-import type { LinkPolicy } from '../domain/policy';
+import type { DuplicateMode } from '../domain/crawl/duplicates';
+import type { ExtractSpec } from '../domain/extract/spec-schema';
+import type { LinkPolicy } from '../domain/url/link-policy';
 import type { Limit } from '../lib/limit';
 import type { Settings } from '../settings';
 import type { PreviousVersion } from '../storage/d1/pages';
@@ -17,7 +17,7 @@ export interface ProcessDeps {
   sitemapInScope: (url: string) => boolean;
   /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
   readSitemaps: boolean;
-  /** What the crawl does with duplicates (domain/duplicates.ts); none: keep them. */
+  /** What the crawl does with duplicates (domain/crawl/duplicates.ts); none: keep them. */
   duplicates?: DuplicateMode;
   /** What each HTML page is extracted into; none: links and title only. */
   extract?: ExtractSpec | null;
@@ -81,7 +81,7 @@ export function finish(job: Job, outcome: Decided, extra: Omit<Processed, 'outco
 
 /**
  * A transient failure: to be tried again (after `delaySeconds`; none: the attempt's backoff), or failed for good on
- * the last attempt, as domain/url-life.ts decides. The page of the response, if any, is recorded only if it fails.
+ * the last attempt, as domain/crawl/url-life.ts decides. The page of the response, if any, is recorded only if it fails.
  */
 export function transient(
   job: Job,

@@ -1,5 +1,5 @@
-import { pdfExtract } from '../domain/pdf-extract';
-import { readPdf } from '../domain/pdf-read';
+import { readPdf } from '../domain/pdf/read';
+import { pdfExtract } from '../domain/pdf/record';
 import { limiter } from '../lib/limit';
 import { encodeRecord } from '../storage/records';
 import type { PageRecord, Processed } from '../types';
@@ -12,7 +12,7 @@ import { finish, type Job, MAX_LINKS_RECORDED } from './job';
 const reading = limiter(1);
 
 /**
- * A PDF response: stored as fetched, read for its text, metadata and links (domain/pdf-read.ts), its links offered to
+ * A PDF response: stored as fetched, read for its text, metadata and links (domain/pdf/read.ts), its links offered to
  * the crawl as an HTML page's are. Whatever the document holds, it ends stored: what could not be read is a warning.
  */
 export async function readPdfBody(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {

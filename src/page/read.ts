@@ -1,13 +1,13 @@
-import { discoverLinks } from '../domain/discover';
-import { canonicalTarget } from '../domain/duplicates';
+import { canonicalTarget } from '../domain/crawl/duplicates';
 import { extractPage, type PageExtract } from '../domain/extract';
-import type { ExtractSpec } from '../domain/extract/spec';
-import { sha256Hex } from '../domain/hash';
-import { decodeBody, isHtml } from '../domain/html';
-import { normalizeUrl } from '../domain/normalize';
-import { isPdf } from '../domain/pdf';
-import { CONTENT_WORDS, renderNeed } from '../domain/render-need';
-import { isGzip, parseSitemap } from '../domain/sitemap';
+import type { ExtractSpec } from '../domain/extract/spec-schema';
+import { discoverLinks } from '../domain/html/discover';
+import { decodeBody, isHtml } from '../domain/html/page';
+import { isPdf } from '../domain/pdf/document';
+import { CONTENT_WORDS, renderNeed } from '../domain/render/need';
+import { isGzip, parseSitemap } from '../domain/robots/sitemap';
+import { normalizeUrl } from '../domain/url/normalize';
+import { sha256Hex } from '../domain/util/hash';
 import { encodeRecord } from '../storage/records';
 import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../types';
 import { gunzipCapped } from './fetcher';
@@ -62,7 +62,7 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
 
 /**
  * The links a page offers (those the crawl's policy takes, one level deeper) and, when the crawl skips duplicates,
- * the URL its rel=canonical sends its content to (domain/duplicates.ts): offered first, at the page's own depth and
+ * the URL its rel=canonical sends its content to (domain/crawl/duplicates.ts): offered first, at the page's own depth and
  * one hop further, as a redirect's target is.
  */
 function linksToFollow(job: Job, read: Read): { candidates: FrontierEntry[]; canonical: string | null } {
@@ -207,7 +207,7 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
   );
 }
 
-/** Why the plain HTML of a page does not hold it (domain/render-need.ts), or null: it does. */
+/** Why the plain HTML of a page does not hold it (domain/render/need.ts), or null: it does. */
 export function pageNeed(body: Uint8Array, contentType: string | null, wordCount: number | null): string | null {
   // Most pages stop here: the words extraction found are the page's text (no decoding, no scan).
   if (wordCount !== null && wordCount >= CONTENT_WORDS) return null;

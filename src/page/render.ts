@@ -1,5 +1,4 @@
 import type { HTTPRequest, Page } from '@cloudflare/puppeteer';
-import type { PrivateAllowance } from '../domain/address';
 import {
   type Action,
   actionFailed,
@@ -7,7 +6,8 @@ import {
   requestVerdict,
   type Screenshot,
   type WaitFor,
-} from '../domain/render';
+} from '../domain/render/rules';
+import type { PrivateAllowance } from '../domain/url/address';
 import { sleep } from '../lib/sleep';
 
 export interface RenderRequest {
@@ -70,7 +70,7 @@ const PAGE_GUARD = `(() => {
 const PAGE_SIZE = '(document.body ? document.body.innerText.length : 0) + document.links.length * 1000';
 
 /**
- * Renders `request.url` in `page` (a fresh tab): every request of the page filtered by domain/render.ts's rules,
+ * Renders `request.url` in `page` (a fresh tab): every request of the page filtered by domain/render/rules.ts's rules,
  * dialogs dismissed, popups closed, downloads refused; then it waits (for `waitFor`, or for the page to settle), runs
  * the actions, and reads the DOM (and a screenshot). Bounded by `timeoutMs` in all; a page that does not load or whose
  * scripts never yield is a 'failed' render. Throws only when the browser itself fails (the caller's BrowserFault).

@@ -8,7 +8,7 @@ import {
   renderWhy,
   screenshotOf,
   waitBudgetMs,
-} from '../domain/render';
+} from '../domain/render/rules';
 import type { PageRecord, Processed } from '../types';
 import { BrowserUnavailable, type BusyClock, type InvocationBrowser } from './browsers';
 import { finish, type Job } from './job';

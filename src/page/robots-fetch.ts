@@ -1,6 +1,6 @@
-import { isRefusedUrl } from '../domain/address';
-import { classifyOriginError, type FetchFailure } from '../domain/fetch-failure';
-import { ROBOTS_PARSE_LIMIT_BYTES } from '../domain/robots';
+import { classifyOriginError, type FetchFailure } from '../domain/fetch/failure';
+import { ROBOTS_PARSE_LIMIT_BYTES } from '../domain/robots/robots';
+import { isRefusedUrl } from '../domain/url/address';
 import type { Settings } from '../settings';
 import { networkFailure, readCapped } from './fetcher';
 

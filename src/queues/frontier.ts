@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { compilePattern } from '../domain/patterns';
-import type { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/crawl/usage';
+import { compilePattern } from '../domain/url/patterns';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
 /** Queues accept at most 100 messages per sendBatch. */

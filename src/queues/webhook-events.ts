@@ -1,5 +1,5 @@
-import type { WEBHOOK_EVENTS } from '../domain/crawl-settings';
-import type { UsageMeter } from '../domain/usage';
+import type { WEBHOOK_EVENTS } from '../domain/crawl/settings';
+import type { UsageMeter } from '../domain/crawl/usage';
 import { log } from '../log';
 import type { CrawlConfig } from '../types';
 import { QUEUE_SEND_BATCH } from './frontier';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { UsageMeter } from '../domain/usage';
-import type { HttpExchange } from '../domain/warc';
+import type { UsageMeter } from '../domain/crawl/usage';
+import type { HttpExchange } from '../domain/output/warc';
 import type { SegmentRange, Span } from '../types';
 import { readSpan } from './spans';
 

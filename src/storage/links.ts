@@ -1,4 +1,4 @@
-import type { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/crawl/usage';
 import type { Span } from '../types';
 import { readSpan } from './spans';
 

@@ -10,7 +10,7 @@ import {
   SectionPlanner,
   type SectionRead,
   sectionOf,
-} from '../domain/llms-txt';
+} from '../domain/output/llms-txt';
 import { type ExportRow, llmsRecordsIn, llmsUrls, pageRecords } from './d1/pages';
 import { recordsOf } from './page-export';
 

@@ -1,4 +1,4 @@
-import { diffLines, type LineDiff } from '../domain/line-diff';
+import { diffLines, type LineDiff } from '../domain/output/line-diff';
 import { getStoredPage } from './d1/pages';
 import { readRecord, type StoredRecord } from './records';
 

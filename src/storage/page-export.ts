@@ -1,5 +1,5 @@
-import { csvRow } from '../domain/csv';
-import type { ExtractSpec } from '../domain/extract/spec';
+import type { ExtractSpec } from '../domain/extract/spec-schema';
+import { csvRow } from '../domain/output/csv';
 import { limiter } from '../lib/limit';
 import { type ExportRow, PAGE_RECORD_FIELDS, pageRecords } from './d1/pages';
 import { readRecord, type StoredRecord } from './records';

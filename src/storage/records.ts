@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ExtractedRecord, ExtractOutputs } from '../domain/extract';
-import type { PdfRecord } from '../domain/pdf-extract';
+import type { PdfRecord } from '../domain/pdf/record';
 import type { Span } from '../types';
 import { readSpan } from './spans';
 

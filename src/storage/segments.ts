@@ -1,5 +1,5 @@
-import { concatBytes } from '../domain/bytes';
-import type { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/crawl/usage';
+import { concatBytes } from '../domain/util/bytes';
 import type { ExtractedPage, Processed, SegmentRange, Span } from '../types';
 import { encodeLinks } from './links';
 

@@ -1,4 +1,4 @@
-import type { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/crawl/usage';
 import type { Span } from '../types';
 
 /** The R2 range of a span: none for a whole object (null offset). */

@@ -1,5 +1,4 @@
-import { concatBytes } from '../domain/bytes';
-import type { UsageMeter } from '../domain/usage';
+import type { UsageMeter } from '../domain/crawl/usage';
 import {
   conversionRecord,
   requestRecord,
@@ -7,7 +6,8 @@ import {
   warcDate,
   warcinfoRecord,
   warcRecordId,
-} from '../domain/warc';
+} from '../domain/output/warc';
+import { concatBytes } from '../domain/util/bytes';
 import { BodyReader } from './bodies';
 import type { CrawlRow } from './d1/crawls';
 import { type StoredPage, type StoredPageCursor, storedPages } from './d1/pages';

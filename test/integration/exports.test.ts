@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { warcExportSchema } from '../../src/api/responses';
-import { sha1Digest } from '../../src/domain/warc';
+import { sha1Digest } from '../../src/domain/output/warc';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { exportWarc } from '../../src/storage/warc-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';

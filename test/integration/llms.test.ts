@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { sectionContext } from '../../src/domain/llms-txt';
+import { sectionContext } from '../../src/domain/output/llms-txt';
 import { getCrawl as getCrawlRow } from '../../src/storage/d1/crawls';
 import { streamLlmsTxt } from '../../src/storage/llms-export';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';

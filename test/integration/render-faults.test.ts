@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import puppeteer from '@cloudflare/puppeteer';
 import { describe, expect, it } from 'vitest';
-import { BROWSER_WAIT_TRIES, RENDER_TRIES } from '../../src/domain/render';
+import { BROWSER_WAIT_TRIES, RENDER_TRIES } from '../../src/domain/render/rules';
 import { sleep } from '../../src/lib/sleep';
 import { POOL_NAME } from '../../src/objects/browser-pool';
 import { hostGateClient } from '../../src/objects/host-gate-client';

@@ -1,7 +1,7 @@
 /** Starting a crawl when its seeds cannot be sent at once: the crawl exists, so the start does not fail. */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { crawlSettingsSchema } from '../../src/domain/crawl-settings';
+import { crawlSettingsSchema } from '../../src/domain/crawl/settings';
 import { startCrawl } from '../../src/jobs/start';
 import { api, getCrawl, namespace, site, waitForCrawl } from '../support/api';
 

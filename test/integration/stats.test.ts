@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonKind } from '../../src/domain/reasons';
+import { reasonKind } from '../../src/domain/crawl/reasons';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 interface Stats {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import type { Usage } from '../../src/domain/usage';
+import type { Usage } from '../../src/domain/crawl/usage';
 import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import type { HostLogEntry } from '../support/host-log';
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { Usage } from '../../src/domain/usage';
+import type { Usage } from '../../src/domain/crawl/usage';
 import { api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
 
 interface UsageView {

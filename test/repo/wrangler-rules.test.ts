@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BROWSER_WAIT_TRIES, RENDER_TRIES } from '../../src/domain/render';
-import { attemptsFitQueue } from '../../src/domain/url-life';
+import { attemptsFitQueue } from '../../src/domain/crawl/url-life';
+import { BROWSER_WAIT_TRIES, RENDER_TRIES } from '../../src/domain/render/rules';
 
 const toml = readFileSync(resolve(import.meta.dirname, '../../wrangler.toml'), 'utf8');
 

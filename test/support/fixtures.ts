@@ -1,7 +1,7 @@
 /** Fixtures for tests inside workerd: crawl configs and rows, queue messages and queue runs. */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { crawlConfigSchema } from '../../src/domain/crawl-settings';
+import { crawlConfigSchema } from '../../src/domain/crawl/settings';
 import worker from '../../src/index';
 import type { CrawlConfig, CrawlStatus } from '../../src/types';
 

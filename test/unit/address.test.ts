@@ -5,7 +5,7 @@ import {
   isPrivateUrl,
   isRefusedUrl,
   parsePrivateAllowance,
-} from '../../src/domain/address';
+} from '../../src/domain/url/address';
 
 describe('private address detection', () => {
   const privateUrls = [

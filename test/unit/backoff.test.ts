@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds } from '../../src/domain/backoff';
+import { backoffSeconds } from '../../src/domain/fetch/backoff';
 
 describe('backoffSeconds', () => {
   it('grows exponentially with jitter between half and the whole ceiling, capped', () => {

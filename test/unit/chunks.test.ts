@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkWriter } from '../../src/consumers/chunks';
-import type { Finished } from '../../src/consumers/settle';
+import type { Finished } from '../../src/consumers/finished';
 import { MemoryBudget } from '../../src/lib/memory-budget';
 
 /** A finished attempt holding `bytes` of body (only what the writer reads of it). */

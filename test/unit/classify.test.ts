@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyResponse, parseRetryAfter } from '../../src/domain/classify';
+import { classifyResponse, parseRetryAfter } from '../../src/domain/fetch/classify';
 
 const h = (init: Record<string, string> = {}) => new Headers(init);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CronError, parseCron } from '../../src/domain/cron';
+import { CronError, parseCron } from '../../src/domain/crawl/cron';
 
 const next = (expr: string, iso: string) => parseCron(expr).next(new Date(iso)).toISOString();
 

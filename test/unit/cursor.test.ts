@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../src/domain/cursor';
+import { decodeCursor, encodeCursor } from '../../src/domain/output/cursor';
 
 describe('cursors', () => {
   it('round-trip values and reject garbage', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { discoverLinks } from '../../src/domain/discover';
-import { parseHtmlPage } from '../../src/domain/html';
+import { discoverLinks } from '../../src/domain/html/discover';
+import { parseHtmlPage } from '../../src/domain/html/page';
 
 const utf8 = (html: string) => new TextEncoder().encode(html);
 const TYPE = 'text/html; charset=utf-8';

@@ -7,7 +7,7 @@ import {
   contentVerdict,
   type DedupeCandidate,
   MAX_CANONICAL_HOPS,
-} from '../../src/domain/duplicates';
+} from '../../src/domain/crawl/duplicates';
 
 const P = 'https://shop.test/p/1.html';
 const C = 'https://shop.test/p/1.html?ref=canonical';

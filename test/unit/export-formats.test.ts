@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvRow } from '../../src/domain/csv';
+import { csvField, csvRow } from '../../src/domain/output/csv';
 import {
   base32,
   conversionRecord,
@@ -10,7 +10,7 @@ import {
   responseRecord,
   sha1Digest,
   warcRecord,
-} from '../../src/domain/warc';
+} from '../../src/domain/output/warc';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

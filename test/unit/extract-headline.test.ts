@@ -1,7 +1,7 @@
 /** metadata.headline is the page's own headline, without the site's name; metadata.title stays the <title>. */
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/domain/extract';
-import type { ExtractSpec } from '../../src/domain/extract/spec';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
 
 const pages = import.meta.glob<string>('../fixtures/extract/pages/python-functions.html', {
   query: '?raw',

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/domain/extract';
 import { parseBounded } from '../../src/domain/extract/dom';
 import { declaresProduct } from '../../src/domain/extract/product';
-import type { ExtractSpec } from '../../src/domain/extract/spec';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
 
 const pages = import.meta.glob<string>('../fixtures/extract/pages/*.html', {
   query: '?raw',

@@ -6,7 +6,7 @@ const parseDocument = (html: string) => parseBounded(html, []).document;
 
 import { findMain } from '../../src/domain/extract/main';
 import { measure, textChars } from '../../src/domain/extract/main/stats';
-import type { ExtractSpec } from '../../src/domain/extract/spec';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
 import {
   ARTICLE_AROUND,
   DOCBOOK_CHAPTER,

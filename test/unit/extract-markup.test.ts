@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/domain/extract';
-import type { ExtractSpec } from '../../src/domain/extract/spec';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
 
 const URL_ = 'https://docs.example.com/library/pdb.html';
 const spec = (overrides: Partial<ExtractSpec> = {}): ExtractSpec => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { prescanMeta, sniffEncoding } from '../../src/domain/charset';
 import { extractPage } from '../../src/domain/extract';
 import { parseNumber } from '../../src/domain/extract/number';
-import type { ExtractSpec } from '../../src/domain/extract/spec';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
+import { prescanMeta, sniffEncoding } from '../../src/domain/html/charset';
 
 const URL_ = 'https://docs.example.com/guide/start.html';
 const utf8 = (html: string) => new TextEncoder().encode(html);

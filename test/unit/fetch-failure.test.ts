@@ -7,7 +7,7 @@ import {
   failureKindOf,
   isHostUnreachable,
   parseFailureKind,
-} from '../../src/domain/fetch-failure';
+} from '../../src/domain/fetch/failure';
 
 const INTERNAL = 'internal error; reference = 4v08rqa09p8nr4v97k9al8rf';
 const LOST = 'Network connection lost.';

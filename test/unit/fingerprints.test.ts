@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FingerprintIndex, fingerprint } from '../../src/domain/fingerprints';
+import { FingerprintIndex, fingerprint } from '../../src/domain/crawl/fingerprints';
 
 describe('FingerprintIndex', () => {
   it('answers the value of each key added, through growth, and nothing for keys never added', () => {

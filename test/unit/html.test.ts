@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charsetOf, decodeBody, isHtml, parseHtmlPage } from '../../src/domain/html';
+import { charsetOf, decodeBody, isHtml, parseHtmlPage } from '../../src/domain/html/page';
 
 describe('parseHtmlPage', () => {
   it('extracts normalized, deduplicated links from a, area and rel=canonical, in order', () => {
@@ -62,7 +62,7 @@ describe('content types and decoding', () => {
 
 describe('parseSitemap', () => {
   it('reads urlsets and indexes, entities, CDATA, prefixes, and skips comments', async () => {
-    const { parseSitemap, isGzip } = await import('../../src/domain/sitemap');
+    const { parseSitemap, isGzip } = await import('../../src/domain/robots/sitemap');
     expect(
       parseSitemap(
         '<?xml version="1.0"?><urlset><url><loc> https://e.com/a?x=1&amp;y=2 </loc></url><!-- <url><loc>https://e.com/hidden</loc></url> --><url><loc><![CDATA[https://e.com/b]]></loc></url></urlset>',

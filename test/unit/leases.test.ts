@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Leases, leaseMs } from '../../src/domain/leases';
+import { Leases, leaseMs } from '../../src/domain/crawl/leases';
 
-describe('leases (domain/leases.ts)', () => {
+describe('leases (domain/crawl/leases.ts)', () => {
   it('hands a URL to one message until its lease expires; the same message gets it back', () => {
     const leases = new Leases();
     expect(leases.grant('u', 'm1', 0, 0, 100)).toBe(1);

@@ -8,7 +8,7 @@ import {
   SectionPlanner,
   sectionContext,
   sectionOf,
-} from '../../src/domain/llms-txt';
+} from '../../src/domain/output/llms-txt';
 
 describe('llms.txt lines', () => {
   it('heads the file with the name as H1 and the summary as a blockquote, on one line each', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MapEntries, type MapEntry, rankEntries, searchScore, searchWords } from '../../src/domain/map';
-import { parseSitemapEntries } from '../../src/domain/sitemap';
+import { MapEntries, type MapEntry, rankEntries, searchScore, searchWords } from '../../src/domain/output/site-map';
+import { parseSitemapEntries } from '../../src/domain/robots/sitemap';
 
 const entry = (url: string, extra: Partial<MapEntry> = {}): MapEntry => ({
   url,

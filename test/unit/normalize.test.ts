@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePercentEncoding, normalizeUrl } from '../../src/domain/normalize';
+import { normalizePercentEncoding, normalizeUrl } from '../../src/domain/url/normalize';
 
 describe('normalizeUrl', () => {
   const same: [string, string][] = [

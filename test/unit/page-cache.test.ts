@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedBodyUse, freshSince } from '../../src/domain/page-cache';
+import { cachedBodyUse, freshSince } from '../../src/domain/crawl/page-cache';
 
 describe('cachedBodyUse', () => {
   const plain = { rendered: false, hasFetched: false };

@@ -8,9 +8,9 @@ import {
   pdfText,
   pdfTitle,
   textUrls,
-} from '../../src/domain/pdf';
-import { pdfExtract } from '../../src/domain/pdf-extract';
-import { readPdf } from '../../src/domain/pdf-read';
+} from '../../src/domain/pdf/document';
+import { readPdf } from '../../src/domain/pdf/read';
+import { pdfExtract } from '../../src/domain/pdf/record';
 import { encryptedPdf, garbagePdf, imageOnlyPdf, prose, textPdf } from '../support/pdfs';
 
 const item = (str: string, y: number, hasEOL = true, height = 11) => ({ str, y, height, hasEOL });

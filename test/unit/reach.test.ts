@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compareReaches, leavesLinksUnread, type ReachRules, reachesAsFar, reachOf } from '../../src/domain/reach';
+import {
+  compareReaches,
+  leavesLinksUnread,
+  type ReachRules,
+  reachesAsFar,
+  reachOf,
+} from '../../src/domain/crawl/reach';
 
 const rules = (over: Partial<ReachRules> = {}): ReachRules => ({
   seeds: ['https://e.com/'],

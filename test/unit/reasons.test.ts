@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonHead, reasonKind } from '../../src/domain/reasons';
+import { reasonHead, reasonKind } from '../../src/domain/crawl/reasons';
 
 describe('reason kinds', () => {
   it('cut a reason before its variable part', () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/domain/extract';
-import type { ExtractSpec } from '../../src/domain/extract/spec';
+import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
 import {
   CONTENT_WORDS,
   type RenderNeed,
   type RenderReason,
   renderNeed,
   shellFacts,
-} from '../../src/domain/render-need';
+} from '../../src/domain/render/need';
 import manifest from '../fixtures/render/manifest.json';
 
 /** The fixtures: pages modelled on what frameworks and CMSs emit, each labelled in manifest.json. */

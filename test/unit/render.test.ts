@@ -10,7 +10,7 @@ import {
   released,
   renewed,
   tidy,
-} from '../../src/domain/browser-pool';
+} from '../../src/domain/render/pool';
 import {
   actionFailed,
   actionFailureOf,
@@ -18,7 +18,7 @@ import {
   renderWhy,
   requestVerdict,
   screenshotOf,
-} from '../../src/domain/render';
+} from '../../src/domain/render/rules';
 
 const page = { url: 'https://shop.example/p/1', screenshot: false, allowPrivate: false };
 const req = (url: string, resourceType = 'script', mainFrameNavigation = false) => ({

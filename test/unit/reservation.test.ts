@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { planSlot, RESERVE_HORIZON_MS, reservationDelayMs, type Timeline } from '../../src/domain/reservation';
+import {
+  planSlot,
+  RESERVE_HORIZON_MS,
+  reservationDelayMs,
+  type Timeline,
+} from '../../src/domain/politeness/reservation';
 
 const NOW = 1_000_000;
 const idle: Timeline = { now: NOW, nextFree: 0, blockedUntil: 0, reservedCursor: 0, spacing: 1010, full: false };

@@ -5,7 +5,7 @@ import {
   parseRobots,
   productToken,
   ROBOTS_PARSE_LIMIT_BYTES,
-} from '../../src/domain/robots';
+} from '../../src/domain/robots/robots';
 
 const allowed = (robotstxt: string, agent: string, url: string) => parseRobots(robotstxt).isAllowed(url, agent);
 

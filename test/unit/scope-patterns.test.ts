@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { crawlConfigSchema, crawlSettingsSchema } from '../../src/domain/crawl-settings';
-import { checkPattern, compileFilters, compilePattern, PatternError } from '../../src/domain/patterns';
-import { compileLinkPolicy } from '../../src/domain/policy';
-import { compileScope } from '../../src/domain/scope';
+import { crawlConfigSchema, crawlSettingsSchema } from '../../src/domain/crawl/settings';
+import { compileLinkPolicy } from '../../src/domain/url/link-policy';
+import { checkPattern, compileFilters, compilePattern, PatternError } from '../../src/domain/url/patterns';
+import { compileScope } from '../../src/domain/url/scope';
 
 describe('scope', () => {
   const seeds = ['https://www.example.co.uk/start'];

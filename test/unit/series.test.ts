@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseInterval, fillSeries, MAX_POINTS } from '../../src/domain/series';
+import { chooseInterval, fillSeries, MAX_POINTS } from '../../src/domain/crawl/series';
 
 describe('chooseInterval', () => {
   it('picks the shortest round interval that covers the span in the points asked for', () => {

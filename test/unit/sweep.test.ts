@@ -7,7 +7,7 @@ import {
   type SweepPlan,
   sweepPlan,
   WAKE_QUIET_MS,
-} from '../../src/domain/sweep';
+} from '../../src/domain/crawl/sweep';
 
 const STALL = 120_000;
 const woke = 1_000_000;
@@ -56,7 +56,7 @@ const rows: [string, SweepClock, Partial<SweepPlan>][] = [
   ],
 ];
 
-describe('the sweep plan (domain/sweep.ts)', () => {
+describe('the sweep plan (domain/crawl/sweep.ts)', () => {
   it.each(rows)('%s', (_name, c, expected) => {
     expect(sweepPlan(c, STALL)).toMatchObject(expected);
   });

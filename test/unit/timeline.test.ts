@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ahead, book, endOf, firstFree, type Run, withoutOwner } from '../../src/domain/timeline';
+import { ahead, book, endOf, firstFree, type Run, withoutOwner } from '../../src/domain/politeness/timeline';
 
 const NOW = 1_000_000;
 const run = (owner: string | null, start: number, count: number, spacing = 1000): Run => ({

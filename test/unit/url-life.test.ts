@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { backoffSeconds } from '../../src/domain/backoff';
 import {
   attemptsFitQueue,
   DEAD_LETTER_REASON,
@@ -9,7 +8,8 @@ import {
   type Transition,
   transition,
   type UrlEvent,
-} from '../../src/domain/url-life';
+} from '../../src/domain/crawl/url-life';
+import { backoffSeconds } from '../../src/domain/fetch/backoff';
 
 const MAX = 4;
 const LIMITS = { maxAttempts: MAX, maxRetries: 10 };
@@ -26,7 +26,7 @@ const at = (o: Bare, attempt: number, running = true, deliveries = attempt): Url
   running,
 });
 
-/** One row per line of the protocol table in src/domain/url-life.ts. */
+/** One row per line of the protocol table in src/domain/crawl/url-life.ts. */
 const rows: [string, UrlEvent, Transition][] = [
   [
     'stored: final, acked',
@@ -99,7 +99,7 @@ const rows: [string, UrlEvent, Transition][] = [
   ],
 ];
 
-describe('the life of a URL (domain/url-life.ts)', () => {
+describe('the life of a URL (domain/crawl/url-life.ts)', () => {
   it.each(rows)('%s', (_name, event, expected) => {
     expect(transition(event, LIMITS)).toEqual(expected);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, emptyUsage, estimateCost, UsageMeter } from '../../src/domain/usage';
+import { addUsage, emptyUsage, estimateCost, UsageMeter } from '../../src/domain/crawl/usage';
 
 describe('usage and its cost', () => {
   it('counts D1 results, R2 puts and queue messages as Cloudflare bills them', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signWebhook, verifyWebhook } from '../../src/domain/signature';
+import { signWebhook, verifyWebhook } from '../../src/domain/output/webhook-signature';
 
 /** HMAC-SHA256 hex computed here, independently of the module under test. */
 async function hmac(secret: string, message: string): Promise<string> {

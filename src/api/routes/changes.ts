@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { CHANGE_KINDS } from '../../domain/reach';
+import { CHANGE_KINDS } from '../../domain/crawl/reach';
 import { listChanges } from '../../storage/d1/changes';
 import { ApiError } from '../errors';
 import { nextCursor } from '../keyset';

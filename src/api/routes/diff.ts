@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { normalizeUrl } from '../../domain/normalize';
+import { normalizeUrl } from '../../domain/url/normalize';
 import { changeKindOf } from '../../storage/d1/changes';
 import type { CrawlRow } from '../../storage/d1/crawls';
 import { diffPage } from '../../storage/page-diff';

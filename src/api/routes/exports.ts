@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { UsageMeter } from '../../domain/usage';
+import { UsageMeter } from '../../domain/crawl/usage';
 import { reportUsage } from '../../objects/crawl-usage';
 import { streamPageExport } from '../../storage/page-export';
 import { exportWarc, listExports, readExport } from '../../storage/warc-export';

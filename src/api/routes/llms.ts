@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { sectionContext } from '../../domain/llms-txt';
-import { hostKey } from '../../domain/normalize';
+import { sectionContext } from '../../domain/output/llms-txt';
+import { hostKey } from '../../domain/url/normalize';
 import type { CrawlRow } from '../../storage/d1/crawls';
 import { hasLlmsRecord, pageSummary } from '../../storage/d1/pages';
 import { streamLlmsFull, streamLlmsTxt } from '../../storage/llms-export';

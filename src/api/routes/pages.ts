@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { encodeCursor } from '../../domain/cursor';
-import type { ExtractSpec } from '../../domain/extract/spec';
-import { normalizeUrl } from '../../domain/normalize';
-import { headerValue } from '../../domain/warc';
+import type { ExtractSpec } from '../../domain/extract/spec-schema';
+import { encodeCursor } from '../../domain/output/cursor';
+import { headerValue } from '../../domain/output/warc';
+import { normalizeUrl } from '../../domain/url/normalize';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { filterPages, isFiltered } from '../../storage/d1/page-filters';

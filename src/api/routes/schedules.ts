@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { CronError, parseCron } from '../../domain/cron';
+import { CronError, parseCron } from '../../domain/crawl/cron';
 import { nextRun } from '../../jobs/schedules';
 import {
   deleteSchedule,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/series';
+import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/crawl/series';
 import type { CrawlRow } from '../../storage/d1/crawls';
 import { failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
 import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../../storage/d1/pages';

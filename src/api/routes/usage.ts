@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { estimateCost } from '../../domain/usage';
+import { estimateCost } from '../../domain/crawl/usage';
 import { notFound } from '../errors';
 import type { CrawlEnv } from '../load-crawl';
 import { json, routeDoc } from '../openapi/route-doc';
@@ -8,7 +8,7 @@ import { usageSchema } from '../responses';
 /**
  * What a crawl has cost so far: the billed operations counted where they happened (the consumers' deliveries, acks,
  * sends, D1 results, R2 calls and host-gate calls; the crawl's Durable Object's own requests and SQLite rows), the
- * bytes it wrote to R2, and their price (src/domain/usage.ts). Reading the crawl through the API is not counted.
+ * bytes it wrote to R2, and their price (src/domain/crawl/usage.ts). Reading the crawl through the API is not counted.
  */
 export const usageRoutes = new Hono<CrawlEnv>().get(
   '/:id/usage',

@@ -10,7 +10,8 @@ import {
   selectAll,
 } from './dom';
 import { findMain, type PageKind } from './main';
-import { type ExtractSpec, PAGE_LIMITS } from './spec';
+import { PAGE_LIMITS } from './spec';
+import type { ExtractSpec } from './spec-schema';
 
 /** How the content was chosen, for the record's warnings and the benchmark. */
 export type ContentSource = 'include' | 'selector' | 'detected' | 'body';

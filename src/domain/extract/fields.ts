@@ -1,7 +1,8 @@
 import { absoluteUrl, collapse, type DomElement, imageSource, isElement, selectAll } from './dom';
 import { codeText, toMarkdown } from './markdown';
 import { parseNumber } from './number';
-import { type FieldSpec, PAGE_LIMITS } from './spec';
+import { PAGE_LIMITS } from './spec';
+import type { FieldSpec } from './spec-schema';
 
 export type FieldValue = string | number | null | FieldValue[] | { [name: string]: FieldValue };
 

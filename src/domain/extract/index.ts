@@ -1,6 +1,6 @@
-import { decodeHtml } from '../charset';
-import { sha256Hex } from '../hash';
-import { readPage } from '../html';
+import { decodeHtml } from '../html/charset';
+import { readPage } from '../html/page';
+import { sha256Hex } from '../util/hash';
 import { type ContentSource, cleanHtml, selectContent } from './content';
 import { baseUrlOf, collapse, type DomDocument, parseBounded } from './dom';
 import { type FieldValue, readFields, readImages } from './fields';
@@ -8,7 +8,8 @@ import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
 import { toMarkdown } from './markdown';
 import { type Metadata, readMetadata } from './metadata';
 import { declaresProduct } from './product';
-import { type ExtractSpec, PAGE_LIMITS } from './spec';
+import { PAGE_LIMITS } from './spec';
+import type { ExtractSpec } from './spec-schema';
 
 /** What a record says of a page (the outputs markdown, text and html are kept beside it). */
 export interface ExtractedRecord {
@@ -38,7 +39,7 @@ export interface PageExtract {
   outputs: ExtractOutputs;
   /**
    * Facts kept in D1 whatever the formats: small, and what listings and exports show; and the text of the page's
-   * first <h1> (not kept: what duplicates compare besides the content and the title, domain/duplicates.ts).
+   * first <h1> (not kept: what duplicates compare besides the content and the title, domain/crawl/duplicates.ts).
    */
   summary: { title: string | null; description: string | null; language: string | null; heading: string | null };
   /** Every link of the page (normalized), for the crawl to follow; null when the page was not parsed (or not whole). */

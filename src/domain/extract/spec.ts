@@ -19,8 +19,6 @@ export const OUTPUT_FORMATS = [
  */
 export const FIELD_TYPES = ['text', 'code', 'html', 'number', 'url'] as const;
 
-export type { ExtractSpec, FieldSpec } from './spec-schema';
-
 /** Bounds on a spec, so that one spec cannot make extraction unbounded. */
 export const SPEC_LIMITS = {
   /** Fields in all, nested ones included. */

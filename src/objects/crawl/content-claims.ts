@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FingerprintIndex } from '../../domain/fingerprints';
+import { FingerprintIndex } from '../../domain/crawl/fingerprints';
 import type { Ledger } from './ledger';
 
 /**
@@ -17,7 +17,7 @@ export interface KeyClaim {
 }
 
 /**
- * The first URL of each content key of the crawl (domain/duplicates.ts contentKey), exact and durable, without a
+ * The first URL of each content key of the crawl (domain/crawl/duplicates.ts contentKey), exact and durable, without a
  * row written per key: the keys a call claims are one row of `claims` (the call's pairs of key and URL, in its
  * order), and an in-memory FingerprintIndex says which rows may hold a key (rebuilt from `claims` when the object
  * wakes). A key the index does not know is new, unless `contents` may hold it: the keys claimed past INDEX_CAPACITY,

@@ -4,8 +4,8 @@ import {
   contentVerdict,
   type DedupeCandidate,
   type Verdict,
-} from '../../domain/duplicates';
-import { type FrontierEntry, type Outcome, UrlState } from '../../domain/url-life';
+} from '../../domain/crawl/duplicates';
+import { type FrontierEntry, type Outcome, UrlState } from '../../domain/crawl/url-life';
 import { ContentClaims } from './content-claims';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
@@ -19,7 +19,7 @@ const STATES: Record<number, CanonicalState> = {
 };
 
 /**
- * Which stored pages of the crawl are duplicates (domain/duplicates.ts), decided here because the coordinator runs one
+ * Which stored pages of the crawl are duplicates (domain/crawl/duplicates.ts), decided here because the coordinator runs one
  * call at a time: of racing consumers with the same content, exactly one URL claims its key first. The first URL of
  * each content key is kept by ContentClaims (one row written per call that claims keys, not per key); the pages
  * decided duplicates of their canonical whose outcome is not recorded yet are kept in memory, so two pages naming

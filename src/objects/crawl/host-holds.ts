@@ -1,5 +1,5 @@
-import type { Leases } from '../../domain/leases';
-import { hostKey } from '../../domain/normalize';
+import type { Leases } from '../../domain/crawl/leases';
+import { hostKey } from '../../domain/url/normalize';
 import { log } from '../../log';
 import { releaseCrawl } from '../host-gate-client';
 import type { SeenSet } from './seen-set';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addUsage, emptyUsage, type Operations, type Usage } from '../../domain/usage';
+import { addUsage, emptyUsage, type Operations, type Usage } from '../../domain/crawl/usage';
 import type { Counts } from '../../types';
 
 type CounterName = keyof Counts | 'pending';

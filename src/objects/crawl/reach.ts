@@ -1,10 +1,10 @@
-import { leavesLinksUnread, REASON_HEAD_CHARS, type Reach, type ReachCut, reachOf } from '../../domain/reach';
-import { UrlState } from '../../domain/url-life';
+import { leavesLinksUnread, REASON_HEAD_CHARS, type Reach, type ReachCut, reachOf } from '../../domain/crawl/reach';
+import { UrlState } from '../../domain/crawl/url-life';
 import type { CrawlConfig, CrawlStatus } from '../../types';
 import type { Ledger } from './ledger';
 
 /**
- * How far an ended crawl reached (domain/reach.ts), read from its seen-set: two statements, once per ending (the
+ * How far an ended crawl reached (domain/crawl/reach.ts), read from its seen-set: two statements, once per ending (the
  * coordinator keeps the answer). Rows read: the stored pages up to the first at maxDepth, and the failed and
  * skipped URLs once; nothing written.
  */

@@ -1,4 +1,4 @@
-import { FINAL_STATE, type FinalKind, type FrontierEntry, type TaskKind, UrlState } from '../../domain/url-life';
+import { FINAL_STATE, type FinalKind, type FrontierEntry, type TaskKind, UrlState } from '../../domain/crawl/url-life';
 import type { SchemaStep } from '../sqlite-schema';
 import type { Ledger } from './ledger';
 
@@ -20,7 +20,7 @@ export const SCHEMA: SchemaStep[] = [
    ) WITHOUT ROWID;`,
   // 2: a throttled URL keeps the slot its host reserved for it (epoch ms), handed back with its next claim.
   'ALTER TABLE urls ADD COLUMN reserved_at INTEGER',
-  // 3: the first URL of each content key (domain/duplicates.ts), a row each: since step 5, only the keys past the
+  // 3: the first URL of each content key (domain/crawl/duplicates.ts), a row each: since step 5, only the keys past the
   // in-memory index's capacity (objects/crawl/content-claims.ts), and those of crawls started before it.
   'CREATE TABLE IF NOT EXISTS contents (hash TEXT PRIMARY KEY, url TEXT NOT NULL) WITHOUT ROWID',
   // 4: each duplicate of a canonical under its canonical (one row per such duplicate), to give it back if that fails.

@@ -1,4 +1,4 @@
-import { UsageMeter } from '../../domain/usage';
+import { UsageMeter } from '../../domain/crawl/usage';
 import { log } from '../../log';
 import { emitWebhookEvents, webhookEvent } from '../../queues/webhook-events';
 import { setCrawlStatus } from '../../storage/d1/crawls';

@@ -1,7 +1,7 @@
-import { compileLinkPolicy } from '../../domain/policy';
-import { nextSweepAt, type SweepPlan, sweepPlan } from '../../domain/sweep';
-import type { FrontierEntry } from '../../domain/url-life';
-import { UsageMeter } from '../../domain/usage';
+import { nextSweepAt, type SweepPlan, sweepPlan } from '../../domain/crawl/sweep';
+import type { FrontierEntry } from '../../domain/crawl/url-life';
+import { UsageMeter } from '../../domain/crawl/usage';
+import { compileLinkPolicy } from '../../domain/url/link-policy';
 import { log } from '../../log';
 import { enqueueTasks } from '../../queues/frontier';
 import { recordErrors } from '../../storage/d1/errors';
@@ -17,7 +17,7 @@ import type { Work } from './work';
 const SWEEP_STEP = 1000;
 
 /**
- * Finds a crawl's lost work (domain/sweep.ts says when): URLs whose lease expired, and queued URLs whose messages a
+ * Finds a crawl's lost work (domain/crawl/sweep.ts says when): URLs whose lease expired, and queued URLs whose messages a
  * restart or a stall lost. It keeps the instance's clock of activity: made when the instance was, moved by each
  * claim and completion.
  */
@@ -50,7 +50,7 @@ export class Sweeper {
     return nextSweepAt({ now, wokeAt: this.wokeAt, activeAt: this.activeAt }, more, intervalMs);
   }
 
-  /** What domain/sweep.ts says this sweep does. */
+  /** What domain/crawl/sweep.ts says this sweep does. */
   private plan(now: number, stallAfterMs: number): SweepPlan {
     const clock = {
       now,
@@ -110,7 +110,7 @@ export class Sweeper {
   }
 
   /**
-   * The first sweep of a restart's recovery (domain/sweep.ts: wake), when URLs due before the instance woke were not
+   * The first sweep of a restart's recovery (domain/crawl/sweep.ts: wake), when URLs due before the instance woke were not
    * heard of since: the crawl's messages are taken as lost, those delayed to a slot reserved for them too, which
    * nothing would re-send before a stall. Its hosts' gates give back what they hold for it (its reservations, and
    * those its dead consumers made without reporting them: the hosts of the URLs they held, the first to be re-sent),

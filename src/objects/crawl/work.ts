@@ -1,4 +1,4 @@
-import { Leases, leaseMs } from '../../domain/leases';
+import { Leases, leaseMs } from '../../domain/crawl/leases';
 import {
   type FinalKind,
   type FrontierEntry,
@@ -7,7 +7,7 @@ import {
   reasonOf,
   recordOf,
   UrlState,
-} from '../../domain/url-life';
+} from '../../domain/crawl/url-life';
 import type { Settings } from '../../settings';
 import type { Claim, CrawlConfig, CrawlStatus } from '../../types';
 import type { Ledger } from './ledger';
@@ -36,7 +36,7 @@ export interface Completion {
 
 /**
  * A crawl's URLs at work: claims leased to queue messages and the outcomes of their attempts, applied to the seen-set
- * and the counts as domain/url-life.ts says (recordOf). The leases live here, in memory.
+ * and the counts as domain/crawl/url-life.ts says (recordOf). The leases live here, in memory.
  */
 export class Work {
   readonly leases = new Leases();

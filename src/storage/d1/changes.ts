@@ -8,12 +8,12 @@ import {
   type Reach,
   type Reached,
   reachOf,
-} from '../../domain/reach';
+} from '../../domain/crawl/reach';
 import type { CrawlConfig } from '../../types';
 import { type CrawlRow, getCrawl } from './crawls';
 
 /**
- * A recrawl's pages by kind (domain/reach.ts), from D1: this crawl's page rows (their `change`, set when they were
+ * A recrawl's pages by kind (domain/crawl/reach.ts), from D1: this crawl's page rows (their `change`, set when they were
  * fetched: new when the previous crawl stored no version of them) and the previous crawl's, with both crawls' errors
  * rows (URLs that ended failed or skipped). Whether an absence means gone (or new) is the comparison's to say.
  */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { parseStoredConfig, parseStoredExtract } from '../../crawl-config';
-import type { ExtractSpec } from '../../domain/extract/spec';
-import { REACH_CUTS } from '../../domain/reach';
-import type { UsageMeter } from '../../domain/usage';
+import { REACH_CUTS } from '../../domain/crawl/reach';
+import type { UsageMeter } from '../../domain/crawl/usage';
+import type { ExtractSpec } from '../../domain/extract/spec-schema';
 import type { CrawlConfig, CrawlStatus, CrawlSummary } from '../../types';
 
 /** A re-extraction of a crawl's stored bodies with a new spec: its version and progress. */

@@ -1,5 +1,5 @@
-import { reasonKind } from '../../domain/reasons';
-import type { UsageMeter } from '../../domain/usage';
+import { reasonKind } from '../../domain/crawl/reasons';
+import type { UsageMeter } from '../../domain/crawl/usage';
 import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
 
 export type ErrorOutcome = 'failed' | 'skipped';
@@ -121,7 +121,7 @@ export async function reasonBreakdown(db: D1Database, crawlId: string, limit: nu
   return results;
 }
 
-/** reasonHead (domain/reasons) in SQLite: the reason cut before its first ' to ' or ': ', so its groups are few. */
+/** reasonHead (domain/crawl/reasons) in SQLite: the reason cut before its first ' to ' or ': ', so its groups are few. */
 const REASON_HEAD = `CASE
   WHEN instr(reason, ' to ') > 0 AND (instr(reason, ': ') = 0 OR instr(reason, ' to ') < instr(reason, ': ')) THEN substr(reason, 1, instr(reason, ' to ') - 1)
   WHEN instr(reason, ': ') > 0 THEN substr(reason, 1, instr(reason, ': ') - 1)

@@ -1,5 +1,5 @@
-import { SCRAPE_CRAWL_ID } from '../../domain/page-cache';
-import type { UsageMeter } from '../../domain/usage';
+import { SCRAPE_CRAWL_ID } from '../../domain/crawl/page-cache';
+import type { UsageMeter } from '../../domain/crawl/usage';
 import type { Span } from '../../types';
 import { columnsOf, type PageOf, readPage } from './page-rows';
 import { chunkedIn } from './sql';

@@ -1,4 +1,4 @@
-import type { UsageMeter } from '../../domain/usage';
+import type { UsageMeter } from '../../domain/crawl/usage';
 import type { ExtractedPage, PageRecord, Span } from '../../types';
 import {
   assignmentsOf,
@@ -469,7 +469,7 @@ export async function statusBreakdown(db: D1Database, crawlId: string): Promise<
 // The authority of an absolute URL: what lies between "://" and the next "/".
 const AUTHORITY =
   "substr(substr(url, instr(url, '://') + 3), 1, instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1)";
-// The host name of an authority `a` (as hostKey in domain/normalize.ts): no user info, no port, "[…]" kept whole.
+// The host name of an authority `a` (as hostKey in domain/url/normalize.ts): no user info, no port, "[…]" kept whole.
 const HOST_NAME = `lower(CASE WHEN h LIKE '[%' THEN substr(h, 1, instr(h, ']')) WHEN instr(h, ':') > 0
   THEN substr(h, 1, instr(h, ':') - 1) ELSE h END)`;
 

@@ -1,4 +1,4 @@
-import type { UsageMeter } from '../../domain/usage';
+import type { UsageMeter } from '../../domain/crawl/usage';
 import type { Processed } from '../../types';
 import { type ErrorRecord, errorUpserts } from './errors';
 import { pageUpserts } from './pages';

@@ -1,8 +1,8 @@
-import { countWords, type ExtractedRecord, type ExtractOutputs } from './extract';
-import type { ExtractSpec } from './extract/spec';
-import { sha256Hex } from './hash';
-import { type PdfMetadata, pdfMarkdown, pdfText, pdfTitle } from './pdf';
-import type { PdfRead } from './pdf-read';
+import { countWords, type ExtractedRecord, type ExtractOutputs } from '../extract';
+import type { ExtractSpec } from '../extract/spec-schema';
+import { sha256Hex } from '../util/hash';
+import { type PdfMetadata, pdfMarkdown, pdfText, pdfTitle } from './document';
+import type { PdfRead } from './read';
 
 /** A PDF's record: an HTML page's, with the PDF's own metadata. */
 export type PdfRecord = Omit<ExtractedRecord, 'metadata'> & { metadata?: PdfMetadata };

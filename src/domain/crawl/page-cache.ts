@@ -1,4 +1,4 @@
-import type { RenderMode } from './render';
+import type { RenderMode } from '../render/rules';
 
 /**
  * The page cache (docs/crawling.md, "Page cache"): a scrape or a crawl given `maxAge` takes a page that any crawl or

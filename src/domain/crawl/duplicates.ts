@@ -4,7 +4,7 @@
  * of the crawl had first is a duplicate of that page. These are the decisions; the crawl's coordinator holds what
  * they are decided against (the seen-set, and the first URL of each content hash).
  */
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../util/hash';
 import type { DuplicateReason } from './url-life';
 
 /** What the crawl does with duplicates: skip (recorded as a duplicate, its content not stored again), or keep. */

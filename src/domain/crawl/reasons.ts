@@ -17,7 +17,7 @@ const KINDS: readonly (readonly [RegExp, string])[] = [
   [/^blocked$/, 'private address'],
   [/^robots\.txt\b/, 'robots.txt unreachable'],
   [/^timeout after\b/, 'timeout'],
-  // "dns: host not found (x.invalid)", "refused: connection refused (a:1)", ... (domain/fetch-failure)
+  // "dns: host not found (x.invalid)", "refused: connection refused (a:1)", ... (domain/fetch/failure)
   [/^dns$/, 'dns error'],
   [/^refused$/, 'connection refused'],
   [/^reset$/, 'connection reset'],

@@ -3,7 +3,7 @@
  * A lease belongs to the queue message that claimed the URL and says when it expires: until then no other message
  * gets the URL, while a redelivery of the same message (its consumer died, or it was retried) does. An expired
  * lease frees the URL for the sweeper to re-send. Lost with the object: a coordinator that wakes up after a restart
- * holds none (see the wake sweep in domain/sweep.ts).
+ * holds none (see the wake sweep in domain/crawl/sweep.ts).
  */
 export interface Lease {
   /** The queue message (its id) that holds the URL; null: a holder that can never claim it again. */

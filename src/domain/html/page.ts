@@ -2,9 +2,9 @@ import { charsetOf } from './charset';
 
 export { charsetOf };
 
-import { type DomDocument, type DomElement, parseBounded, selectAll } from './extract/dom';
-import { PAGE_LIMITS } from './extract/spec';
-import { normalizeUrl } from './normalize';
+import { type DomDocument, type DomElement, parseBounded, selectAll } from '../extract/dom';
+import { PAGE_LIMITS } from '../extract/spec';
+import { normalizeUrl } from '../url/normalize';
 
 export interface ParsedPage {
   title: string | null;

@@ -19,7 +19,7 @@
  * - Only the first 500 KiB are parsed (the minimum RFC 9309 requires).
  * - Beyond the RFC: `Crawl-delay` (seconds, per group) and `Sitemap` lines (anywhere).
  */
-import { normalizePercentEncoding } from './normalize';
+import { normalizePercentEncoding } from '../url/normalize';
 
 export const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
 /** Google keeps 8 x 2083 - 1 characters of a line (its buffer holds a terminating NUL). */

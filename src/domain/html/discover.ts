@@ -7,7 +7,7 @@ import {
   parseHtmlPage,
   type RawPage,
   resolvePage,
-} from './html';
+} from './page';
 
 /** Encodings lol-html (HTMLRewriter) reads: every ASCII-compatible one; UTF-16 is not. */
 function rewriterReads(contentType: string | null): boolean {

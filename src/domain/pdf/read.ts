@@ -4,8 +4,8 @@
  * PDF_LIMITS: bytes, pages, characters, links and wall time. Never throws: what could not be read is a warning.
  */
 import { getResolvedPDFJS } from 'unpdf';
-import { normalizeUrl } from './normalize';
-import { PDF_LIMITS, type PdfInfo, type PdfTextItem, pageParagraphs, pdfInfo, textUrls } from './pdf';
+import { normalizeUrl } from '../url/normalize';
+import { PDF_LIMITS, type PdfInfo, type PdfTextItem, pageParagraphs, pdfInfo, textUrls } from './document';
 
 export interface PdfRead {
   /** Paragraphs of each page read (the first PDF_LIMITS.pages). */

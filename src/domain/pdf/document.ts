@@ -1,9 +1,9 @@
 /**
- * What a PDF is read into (pdf-read.ts reads it with pdf.js): each page's paragraphs from its positioned text items,
+ * What a PDF is read into (read.ts reads it with pdf.js): each page's paragraphs from its positioned text items,
  * its Info metadata, and the text, markdown and title made of them. Pure: no parsing here.
  */
-import { PAGE_LIMITS } from './extract/spec';
-import { mediaType } from './html';
+import { PAGE_LIMITS } from '../extract/spec';
+import { mediaType } from '../html/page';
 
 /** Bounds on what one PDF may cost to read; past them, reading stops with a warning and what was read is kept. */
 export const PDF_LIMITS = {

@@ -6,7 +6,7 @@
  * crawl's coordinator records of the URL and what the consumer does with the queue message. The consumer and the
  * dead-letter consumer only carry transitions out; the coordinator only applies `recordOf`.
  */
-import { backoffSeconds } from './backoff';
+import { backoffSeconds } from '../fetch/backoff';
 
 /** A page to crawl, or a sitemap to read for pages. */
 export type TaskKind = 'page' | 'sitemap';
@@ -26,7 +26,7 @@ export interface FrontierEntry {
  * found (links, a redirect target or sitemaps), already scope-checked. `retryDelaySeconds`: when the URL's next
  * attempt is due (a Retry-After, the host gate's next slot); none: the backoff of the attempt.
  * - stored, skipped, failed, duplicate: final. A duplicate's content is stored once, under the URL it names (`of`):
- *   the canonical it declares, or the page of the crawl that first had its content (domain/duplicates.ts).
+ *   the canonical it declares, or the page of the crawl that first had its content (domain/crawl/duplicates.ts).
  * - retry: a transient failure of the site (5xx, 429, a timeout); uses up an attempt, and fails for good at the last.
  * - throttled: the host could not take the URL in time (politeness); uses up no attempt. `reservation`: the slot the
  *   host gate reserved for it (epoch ms), which the coordinator keeps and hands back with the URL's next claim.

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { type ExtractSpec, extractSpecSchema, selectorSchema } from '../extract/spec-schema';
+import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from '../render/rules';
+import { normalizeUrl } from '../url/normalize';
+import { checkPattern, compilePattern, PatternError } from '../url/patterns';
+import { SCOPES } from '../url/scope';
 import { DUPLICATE_MODES } from './duplicates';
-import { type ExtractSpec, extractSpecSchema, selectorSchema } from './extract/spec-schema';
-import { normalizeUrl } from './normalize';
 import { MAX_CACHE_AGE_SECONDS } from './page-cache';
-import { checkPattern, compilePattern, PatternError } from './patterns';
-import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from './render';
-import { SCOPES } from './scope';
 
 /**
  * A crawl's settings, defined once: the API validates requests with `crawlSettingsSchema`, stored configs are read
@@ -19,7 +19,7 @@ export const MORE_SEEDS =
 const MAX_PATTERNS = 100;
 const MAX_IGNORED = 50;
 
-/** A URL pattern (domain/patterns.ts): `check` throws a PatternError for one that is refused. */
+/** A URL pattern (domain/url/patterns.ts): `check` throws a PatternError for one that is refused. */
 const patternSchema = (check: (pattern: string) => void) =>
   z
     .string()

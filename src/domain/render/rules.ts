@@ -2,7 +2,7 @@
  * JavaScript rendering, the pure parts: when a page goes to the browser, and which of the browser's own requests
  * are let through. The browser itself is driven by page/render.ts; its count is owned by objects/browser-pool.ts.
  */
-import { isRefusedUrl, type PrivateAllowance } from './address';
+import { isRefusedUrl, type PrivateAllowance } from '../url/address';
 
 export const RENDER_MODES = ['auto', 'always', 'never'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
@@ -47,7 +47,7 @@ export const DEFAULT_MAX_RENDERS = 10_000;
 export type RenderWhy = 'always' | 'screenshot' | `auto: ${string}`;
 
 /**
- * Whether a fetched HTML page goes to the browser. `need` is what the page's plain HTML says (domain/render-need.ts),
+ * Whether a fetched HTML page goes to the browser. `need` is what the page's plain HTML says (domain/render/need.ts),
  * asked only under auto; a screenshot needs a browser whatever the page is.
  */
 export function renderWhy(
