@@ -3,7 +3,7 @@
  * tests read the source and fail when an import runs back up the layers, when code outside storage/ speaks to D1
  * or R2, or when a function grows past 60 lines.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,13 @@ function files(dir: string, pattern = /\.ts$/): string[] {
   });
 }
 
+function folders(dir: string): string[] {
+  return readdirSync(dir)
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isDirectory())
+    .flatMap((path) => [path, ...folders(path)]);
+}
+
 /** The part a file of src/ belongs to: its top folder, '(top)' for shared modules, or 'index.ts'. */
 function partOf(file: string): string {
   const rel = relative(src, file);
@@ -43,13 +50,43 @@ function partOf(file: string): string {
   return rel.includes('/') ? (rel.split('/')[0] as string) : '(top)';
 }
 
-/** The project files a file imports (relative specifiers only; packages are not parts). */
+/** The file a relative specifier names: itself, with `.ts`, or its folder's index.ts. */
+function resolveSpecifier(from: string, specifier: string): string {
+  const base = resolve(dirname(from), specifier);
+  const candidates = [base, `${base}.ts`, join(base, 'index.ts')];
+  return candidates.find((c) => existsSync(c) && statSync(c).isFile()) ?? `${base}.ts`;
+}
+
+/** The project files a file imports, type-only imports and re-exports included (packages are not parts). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)].map(
     (m) => m[1] as string,
   );
-  return specifiers.map((s) => resolve(dirname(file), s.endsWith('.ts') ? s : `${s}.ts`));
+  return specifiers.map((s) => resolveSpecifier(file, s));
+}
+
+/** The import cycles among `sources`: each strongly connected set of more than one file (Tarjan's algorithm). */
+function importCycles(sources: readonly string[]): string[][] {
+  const graph = new Map(sources.map((f) => [f, importsOf(f)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v) as number);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) visit(w);
+      if (stack.includes(w)) low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const set = stack.splice(stack.indexOf(v));
+    if (set.length > 1) cycles.push(set.map((f) => relative(root, f)).sort());
+  };
+  for (const v of sources) if (!index.has(v)) visit(v);
+  return cycles;
 }
 
 describe('the layout of src/', () => {
@@ -80,6 +117,18 @@ describe('the layout of src/', () => {
         /\benv\.|cloudflare:workers|\bD1Database\b|\bR2Bucket\b|\bQueue\b/,
       );
     }
+  });
+
+  it('has no import cycle, type-only imports included', () => {
+    expect(importCycles(sources)).toEqual([]);
+  });
+
+  it('has at most 25 files side by side in any folder, and none loose in domain/', () => {
+    const crowded = [src, ...folders(src)]
+      .map((dir) => ({ dir: relative(root, dir), count: readdirSync(dir).filter((n) => n.endsWith('.ts')).length }))
+      .filter(({ count }) => count > 25);
+    expect(crowded).toEqual([]);
+    expect(readdirSync(join(src, 'domain')).filter((n) => n.endsWith('.ts'))).toEqual([]);
   });
 
   it('speaks SQL to D1 only from storage/d1, and to R2 only from storage/', () => {
