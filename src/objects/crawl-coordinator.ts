@@ -285,8 +285,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const { id, config } = this.meta;
     if (id === null || config === null) return;
-    // As before the wrapper, the sweep does not check whether the crawl is done (finishIfDone): complete() and
-    // abandon() do. The alarm writes every usage that waits.
+    // Not checked for the crawl's end (finishIfDone), as it never was: URLs settle through complete() and abandon(),
+    // but the sweep records stored those a consumer stored unreported (Sweeper.resend), which could leave a crawl
+    // running with nothing pending. The alarm writes every usage that waits.
     const more = await this.rpc(
       async () => {
         if (this.mirror.owed()) await this.syncStatus();

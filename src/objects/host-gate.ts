@@ -71,12 +71,12 @@ const SCHEMA: SchemaStep[] = [
 ];
 
 /**
- * One per host name, shared by every consumer and every crawl: robots.txt (fetched once, cached per
- * origin) and the rate limiter. A request may start only `max(host minimum, crawl minimum,
- * Crawl-delay)` after the previous one to the host, with at most `hostMaxConcurrency` in flight, and
+ * One per host name, shared by every consumer and every crawl: robots.txt (RobotsCache, host-robots.ts: fetched once,
+ * cached per origin) and the rate limiter (HostPacing, host-pacing.ts). A request may start only `max(host minimum,
+ * crawl minimum, Crawl-delay)` after the previous one to the host, with at most `hostMaxConcurrency` in flight, and
  * not before a Retry-After back-off has passed. Slots are booked up front on the host's timeline, each in the name of
  * the crawl that asked (given back when it ends); callers wait for their slot's start themselves, so waiting costs
- * no queue retry.
+ * no queue retry. The gate admits a request by its origin's robots.txt, then its pacing.
  */
 export class HostGate extends DurableObject<Env> {
   private readonly settings: Settings;
