@@ -1,6 +1,6 @@
 import { MAX_CANONICAL_HOPS } from '../domain/crawl/duplicates';
 import { normalizeUrl } from '../domain/url/normalize';
-import { getStoredPage, type StoredPageRow } from '../storage/d1/pages';
+import { getStoredPage, type StoredPageRow } from '../storage/d1/stored-page';
 import { badRequest, notFound } from './errors';
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { hasPages } from '../storage/d1/pages';
+import { hasPages } from '../storage/d1/page-views';
 import { ApiError } from './errors';
 import type { CrawlEnv } from './load-crawl';
 

@@ -12,7 +12,7 @@ import { OUTPUT_FORMATS } from '../domain/extract/spec';
 import { extractSpecSchema, selectorSchema } from '../domain/extract/spec-schema';
 import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render/rules';
 import { SCOPES } from '../domain/url/scope';
-import { DUPLICATE_FILTERS } from '../storage/d1/pages';
+import { DUPLICATE_FILTERS } from '../storage/d1/page-views';
 import { pageFilterFields } from './page-filter-schemas';
 
 /** Largest JSON body the API reads. */

@@ -17,7 +17,7 @@ import { previousHash } from '../page/previous-hash';
 import { processTask } from '../page/process';
 import type { RenderDeps } from '../page/rendering';
 import { limitsOf, readSettings, type Settings } from '../settings';
-import { type PreviousVersion, previousVersions } from '../storage/d1/pages';
+import { type PreviousVersion, previousVersions } from '../storage/d1/previous-versions';
 import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { ChunkWriter } from './chunks';

@@ -8,7 +8,7 @@ import { applyExtract } from '../page/read';
 import { type ReextractTask, reextractTaskSchema, sendReextractStep } from '../queues/extract';
 import { BodyReader } from '../storage/bodies';
 import { advanceReextraction, getCrawl } from '../storage/d1/crawls';
-import { htmlPagesAfter, type StoredHtmlPage, updateExtracted } from '../storage/d1/pages';
+import { htmlPagesAfter, type StoredHtmlPage, updateExtracted } from '../storage/d1/reextraction';
 import { writeRecordSegment } from '../storage/segments';
 import type { ExtractedPage } from '../types';
 import { meteredMessage } from './tasks';

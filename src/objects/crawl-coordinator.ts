@@ -20,6 +20,17 @@ import { Sweeper } from './crawl/sweeper';
 import { type ClaimAnswer, type CompleteAnswer, type RetryAnswer, seedEntry, Work } from './crawl/work';
 import { migrateSchema } from './sqlite-schema';
 
+/** How a counted call saves the ledger after its work: as Ledger.save decides ('due'), every usage now, or not at all. */
+type SaveMode = 'due' | 'flush' | 'skip';
+
+/** What a counted call does after its work (see CrawlCoordinator.rpc). */
+interface Bookkeeping<T> {
+  /** The work can settle the crawl's last pending URL: whether the crawl is done is checked (before the save). */
+  finishes: boolean;
+  /** How the ledger is saved ('due' unless given), or by the work's result. */
+  save?: SaveMode | ((result: T) => SaveMode);
+}
+
 /**
  * One per crawl (addressed by crawl id): a thin RPC front over the crawl's parts, which hold its SQL: the seen-set
  * (SeenSet), the counts and usage (Ledger), the status and its mirror in D1 (StatusMirror), the claims and outcomes
@@ -65,16 +76,37 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.mirror.load();
   }
 
+  /**
+   * The bookkeeping of a call served for the crawl's work, done once here so no call can forget a part of it: the
+   * request is counted (Ledger.request), the work runs (awaited when it is async), then, when the work can settle the
+   * crawl's last pending URL, whether the crawl is done (finishIfDone), and last the ledger is saved. A call's guards
+   * (no such crawl, not running) come before: a call they answer is not counted. What a call does after the save
+   * (an alarm set, D1 rows written) follows the wrapper's return.
+   */
+  private rpc<T>(work: () => Promise<T>, after: Bookkeeping<T>): Promise<T>;
+  private rpc<T>(work: () => T, after: Bookkeeping<T>): T;
+  private rpc<T>(work: () => T | Promise<T>, after: Bookkeeping<T>): T | Promise<T> {
+    this.ledger.request();
+    const result = work();
+    return result instanceof Promise ? result.then((done) => this.settle(done, after)) : this.settle(result, after);
+  }
+
+  /** The end of rpc's bookkeeping: finishIfDone when the work can finish the crawl, then the save. */
+  private settle<T>(result: T, { finishes, save = 'due' }: Bookkeeping<T>): T {
+    if (finishes) this.finishIfDone();
+    const mode = typeof save === 'function' ? save(result) : save;
+    if (mode !== 'skip') this.ledger.save(mode === 'flush');
+    return result;
+  }
+
   /** Starts the crawl with its seeds (idempotent). Returns the entries to enqueue. */
   async start(crawlId: string, config: CrawlConfig): Promise<FrontierEntry[]> {
     if (!this.meta.tablesExist()) this.load();
     if (this.meta.id !== null) return [];
     this.meta.init(crawlId, config);
     this.mirror.set('running');
-    this.ledger.request();
-    const accepted = this.work.offer(config.maxPages, config.seeds.map(seedEntry));
-    this.finishIfDone();
-    this.ledger.save();
+    // When no seed is accepted, the crawl is done at once.
+    const accepted = this.rpc(() => this.work.offer(config.maxPages, config.seeds.map(seedEntry)), { finishes: true });
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
     return accepted;
   }
@@ -85,9 +117,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (status !== 'running' || config === null)
       return { status, config, claims: urls.map(() => null), leaseUntil: now };
     this.sweeper.active(now);
-    this.ledger.request();
-    const claimed = this.work.claim(urls, holders, now);
-    this.ledger.save();
+    // Leases settle no URL: nothing pending changes.
+    const claimed = this.rpc(() => this.work.claim(urls, holders, now), { finishes: false });
     return { status, config, ...claimed };
   }
 
@@ -97,37 +128,35 @@ export class CrawlCoordinator extends DurableObject<Env> {
    */
   dedupe(candidates: DedupeCandidate[]): Verdict[] | null {
     if (this.meta.id === null) return null;
-    this.ledger.request();
-    const verdicts = this.duplicates.decide(candidates);
-    this.ledger.save();
-    return verdicts;
+    // Verdicts settle no URL: the chunk's outcomes are reported by complete().
+    return this.rpc(() => this.duplicates.decide(candidates), { finishes: false });
   }
 
   /** Records claimed URLs' outcomes and offers the links they found; returns the links accepted, to be enqueued. */
   async complete(outcomes: Outcome[]): Promise<CompleteAnswer> {
-    if (this.meta.id === null) return { accepted: [], failed: [], status: 'cancelled' };
+    const id = this.meta.id;
+    if (id === null) return { accepted: [], failed: [], status: 'cancelled' };
     const now = Date.now();
     this.sweeper.active(now);
-    this.ledger.request();
-    const running = this.mirror.status === 'running';
-    const done = this.work.complete(outcomes, running, now);
-    this.duplicates.settled(outcomes.map((o) => o.url));
-    const givenBack = running ? this.duplicates.giveBack(outcomes, now) : [];
-    const accepted = running ? [...givenBack, ...this.work.offer(this.meta.config?.maxPages ?? null, done.links)] : [];
-    this.finishIfDone();
-    this.ledger.save();
-    await this.sweeper.recordCancelled(this.env, this.meta.id, done.cancelled);
+    const { done, accepted } = this.rpc(
+      () => {
+        const running = this.mirror.status === 'running';
+        const done = this.work.complete(outcomes, running, now);
+        this.duplicates.settled(outcomes.map((o) => o.url));
+        const givenBack = running ? this.duplicates.giveBack(outcomes, now) : [];
+        const links = running ? this.work.offer(this.meta.config?.maxPages ?? null, done.links) : [];
+        return { done, accepted: running ? [...givenBack, ...links] : [] };
+      },
+      { finishes: true },
+    );
+    await this.sweeper.recordCancelled(this.env, id, done.cancelled);
     return { accepted, failed: done.failed, status: this.mirror.status };
   }
 
   /** Marks URLs failed for good (dead-lettered); returns those changed, with their attempts. */
   abandon(entries: { url: string; reason: string }[]): { url: string; attempts: number }[] {
     if (this.meta.id === null) return [];
-    this.ledger.request();
-    const changed = this.work.abandon(entries);
-    this.finishIfDone();
-    this.ledger.save();
-    return changed;
+    return this.rpc(() => this.work.abandon(entries), { finishes: true });
   }
 
   /** Whether the crawl still runs: what a consumer asks before it starts a fetch (reads only, not counted). */
@@ -138,10 +167,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
   /** Adds what a consumer counted of the crawl's operations (see UsageMeter). */
   recordUsage(usage: Usage): void {
     if (this.meta.id === null) return;
-    this.ledger.request();
-    this.ledger.add(usage);
-    // A running crawl's alarm writes what waits; an ended one's last reports are written now.
-    this.ledger.save(this.mirror.status !== 'running');
+    this.rpc(() => this.ledger.add(usage), {
+      finishes: false,
+      // A running crawl's alarm writes what waits; an ended one's last reports are written now.
+      save: () => (this.mirror.status !== 'running' ? 'flush' : 'due'),
+    });
   }
 
   /**
@@ -152,12 +182,16 @@ export class CrawlCoordinator extends DurableObject<Env> {
   takeRender(): boolean {
     const config = this.meta.config;
     if (config === null || this.mirror.status !== 'running') return false;
-    this.ledger.request();
     const max = config.maxRenders === undefined ? DEFAULT_MAX_RENDERS : config.maxRenders;
-    if (max !== null && this.ledger.usage.renders >= max) return false;
-    this.ledger.add({ ...emptyUsage(), renders: 1 });
-    this.ledger.save();
-    return true;
+    return this.rpc(
+      () => {
+        if (max !== null && this.ledger.usage.renders >= max) return false;
+        this.ledger.add({ ...emptyUsage(), renders: 1 });
+        return true;
+      },
+      // A refusal changed nothing but the request's count: it waits for the next save.
+      { finishes: false, save: (taken) => (taken ? 'due' : 'skip') },
+    );
   }
 
   usage(): { fetched: number; usage: Usage } | null {
@@ -194,7 +228,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
   /**
    * Cancels the crawl: nothing more is handed out, its hosts' gates give back the slots they hold for it, and every
    * queued URL not under a live lease ends skipped ('cancelled', with its row in D1's errors), the rest when their
-   * attempts end (see Work.complete). A large frontier is ended a step at a time, by the alarm.
+   * attempts end (see Work.complete). A large frontier is ended a step at a time, by the alarm. Not through rpc: the
+   * alarm it runs counts the call's request.
    */
   async cancel(): Promise<CrawlSnapshot | null> {
     const id = this.meta.id;
@@ -210,7 +245,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
 
   /**
    * Deletes everything the object stored (the crawl's data is being purged); afterwards it knows no such crawl. A
-   * crawl purged while it runs (past its retention) gives its hosts' slots back first.
+   * crawl purged while it runs (past its retention) gives its hosts' slots back first. Not counted: its ledger goes
+   * with the rest.
    */
   async purge(): Promise<void> {
     if (this.meta.id !== null) await this.holds.giveBack(this.env, this.meta.id, true);
@@ -226,17 +262,22 @@ export class CrawlCoordinator extends DurableObject<Env> {
   async retryFailed(limit: number, urls?: readonly string[]): Promise<RetryAnswer | null> {
     if (this.meta.id === null) return null;
     if (this.mirror.status === 'cancelled') return { entries: [], remaining: 0, status: 'cancelled' };
-    this.ledger.request();
-    const { entries, remaining } = this.work.reopen(limit, urls);
-    if (entries.length > 0) {
-      this.sweeper.active(Date.now());
-      if (this.mirror.status === 'completed') {
-        this.mirror.set('running');
-        await this.syncStatus();
-      }
-      await alarmBy(this.ctx.storage, Date.now() + this.settings.sweepIntervalMs);
-    }
-    this.ledger.save();
+    // Reopened URLs are pending again: none is settled.
+    const { entries, remaining } = await this.rpc(
+      async () => {
+        const reopened = this.work.reopen(limit, urls);
+        if (reopened.entries.length > 0) {
+          this.sweeper.active(Date.now());
+          if (this.mirror.status === 'completed') {
+            this.mirror.set('running');
+            await this.syncStatus();
+          }
+          await alarmBy(this.ctx.storage, Date.now() + this.settings.sweepIntervalMs);
+        }
+        return reopened;
+      },
+      { finishes: false },
+    );
     return { entries, remaining, status: this.mirror.status };
   }
 
@@ -244,13 +285,19 @@ export class CrawlCoordinator extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const { id, config } = this.meta;
     if (id === null || config === null) return;
-    this.ledger.request();
-    if (this.mirror.owed()) await this.syncStatus();
-    let more = false;
-    if (this.mirror.status === 'cancelled') more = await this.sweeper.endCancelled(this.env, id);
-    else if (this.mirror.status === 'running')
-      more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
-    this.ledger.save(true);
+    // Not checked for the crawl's end (finishIfDone), as it never was: URLs settle through complete() and abandon(),
+    // but the sweep records stored those a consumer stored unreported (Sweeper.resend), which could leave a crawl
+    // running with nothing pending. The alarm writes every usage that waits.
+    const more = await this.rpc(
+      async () => {
+        if (this.mirror.owed()) await this.syncStatus();
+        if (this.mirror.status === 'cancelled') return this.sweeper.endCancelled(this.env, id);
+        if (this.mirror.status === 'running')
+          return this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
+        return false;
+      },
+      { finishes: false, save: 'flush' },
+    );
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
     await alarmBy(this.ctx.storage, this.sweeper.nextAt(Date.now(), more, this.settings.sweepIntervalMs));
   }

@@ -3,7 +3,7 @@ import type { ExtractSpec } from '../domain/extract/spec-schema';
 import type { LinkPolicy } from '../domain/url/link-policy';
 import type { Limit } from '../lib/limit';
 import type { Settings } from '../settings';
-import type { PreviousVersion } from '../storage/d1/pages';
+import type { PreviousVersion } from '../storage/d1/previous-versions';
 import type { Claim, CrawlTask, Outcome, PageRecord, Processed } from '../types';
 import type { CachedBody } from './cache';
 import type { Connections } from './connections';

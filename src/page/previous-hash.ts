@@ -2,7 +2,7 @@ import type { UsageMeter } from '../domain/crawl/usage';
 import { extractPage } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { isHtml } from '../domain/html/page';
-import type { PreviousVersion } from '../storage/d1/pages';
+import type { PreviousVersion } from '../storage/d1/previous-versions';
 import { readSpan } from '../storage/spans';
 
 /**

@@ -6,7 +6,7 @@ import { isPdf, pdfTitle } from '../domain/pdf/document';
 import { isRefusedUrl } from '../domain/url/address';
 import { normalizeUrl } from '../domain/url/normalize';
 import { sha256Hex } from '../domain/util/hash';
-import type { PreviousVersion } from '../storage/d1/pages';
+import type { PreviousVersion } from '../storage/d1/previous-versions';
 import { encodeExchange } from '../storage/exchange';
 import { encodeRecord } from '../storage/records';
 import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';

@@ -11,7 +11,8 @@ import {
   type SectionRead,
   sectionOf,
 } from '../domain/output/llms-txt';
-import { type ExportRow, llmsRecordsIn, llmsUrls, pageRecords } from './d1/pages';
+import { llmsRecordsIn, llmsUrls } from './d1/llms-pages';
+import { type ExportRow, pageRecords } from './d1/page-records';
 import { recordsOf } from './page-export';
 
 /** Rows read from D1 per step (each with its record from R2 for llms-full.txt). */

@@ -1,5 +1,5 @@
 import { diffLines, type LineDiff } from '../domain/output/line-diff';
-import { getStoredPage } from './d1/pages';
+import { getStoredPage } from './d1/stored-page';
 import { readRecord, type StoredRecord } from './records';
 
 export type DiffFormat = 'markdown' | 'text';

@@ -1,7 +1,7 @@
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { csvRow } from '../domain/output/csv';
 import { limiter } from '../lib/limit';
-import { type ExportRow, PAGE_RECORD_FIELDS, pageRecords } from './d1/pages';
+import { type ExportRow, PAGE_RECORD_FIELDS, pageRecords } from './d1/page-records';
 import { readRecord, type StoredRecord } from './records';
 
 export type ExportFormat = 'jsonl' | 'csv';

@@ -1,6 +1,6 @@
 import type { Span } from '../types';
 import { type FilteredWindow, type PageFilters, type TextCandidate, textCandidates } from './d1/page-filters';
-import type { PageView } from './d1/pages';
+import type { PageView } from './d1/page-views';
 import { decodeRecord } from './records';
 import { readSpan } from './spans';
 

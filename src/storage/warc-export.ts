@@ -10,7 +10,7 @@ import {
 import { concatBytes } from '../domain/util/bytes';
 import { BodyReader } from './bodies';
 import type { CrawlRow } from './d1/crawls';
-import { type StoredPage, type StoredPageCursor, storedPages } from './d1/pages';
+import { type StoredPage, type StoredPageCursor, storedPages } from './d1/stored-bodies';
 import { decodeExchange } from './exchange';
 
 /** R2 multipart parts: all but the last the same size, at least 5 MiB. */

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MAX_CACHE_AGE_SECONDS, SCRAPE_CRAWL_ID } from '../../src/domain/crawl/page-cache';
 import { expireScrapedPages } from '../../src/jobs/purge';
-import { pageUpserts } from '../../src/storage/d1/pages';
+import { pageUpserts } from '../../src/storage/d1/page-upserts';
 import type { PageRecord } from '../../src/types';
 import { allPages, api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
 

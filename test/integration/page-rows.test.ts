@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { columnsOf, PAGE_FIELDS, readPage } from '../../src/storage/d1/page-rows';
-import { pageUpserts } from '../../src/storage/d1/pages';
+import { pageUpserts } from '../../src/storage/d1/page-upserts';
 import type { PageRecord } from '../../src/types';
 
 const page: PageRecord = {

@@ -1,7 +1,9 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { Usage } from '../../src/domain/crawl/usage';
+import { emptyUsage, type Usage } from '../../src/domain/crawl/usage';
 import { api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
+import { insertCrawlRow, testConfig } from '../support/fixtures';
 
 interface UsageView {
   pages: number;
@@ -104,5 +106,54 @@ describe('GET /v1/crawls/:id/usage', () => {
 
   it('answers 404 for an unknown crawl', async () => {
     expect((await api(`/v1/crawls/${crypto.randomUUID()}/usage`)).status).toBe(404);
+  });
+});
+
+describe("the crawl object's requests", () => {
+  it('counts one request per call served for the work, none for reads or refused calls, and saves the counts', async () => {
+    const id = crypto.randomUUID();
+    const url = 'https://requests.test/a';
+    const config = testConfig({ seeds: [url], maxRenders: 1 });
+    await insertCrawlRow(id, config);
+    const stub = env.CRAWL.getByName(id);
+    const requests = async () => (await stub.usage())?.usage.operations.durableObjectRequests;
+    // Each call, and how many requests it counts.
+    const counts = async (call: () => Promise<unknown>, n = 1) => {
+      const before = (await requests()) ?? 0;
+      await call();
+      expect(await requests()).toBe(before + n);
+    };
+
+    await counts(() => stub.start(id, config));
+    expect(await requests()).toBe(1);
+    await counts(() => stub.claim([url]));
+    await counts(() => stub.dedupe([{ url, canonical: null, key: 'k', unchanged: false }]));
+    await counts(async () => expect(await stub.takeRender()).toBe(true));
+    await counts(async () => expect(await stub.takeRender()).toBe(false)); // the budget is spent: counted all the same
+    await counts(() => stub.recordUsage({ ...emptyUsage(), r2Bytes: 1 }));
+    await counts(() => stub.complete([{ url, kind: 'retry', fetched: true }]));
+    await counts(() => stub.start(id, config), 0); // started already
+    await counts(() => Promise.all([stub.status(), stub.usage(), stub.summary(), stub.snapshot()]), 0);
+    // The last pending URL ended: the crawl is done, a claim is refused (not counted), and a retry reopens it.
+    await counts(() => stub.abandon([{ url, reason: 'dead-lettered' }]));
+    expect(await stub.snapshot()).toMatchObject({ status: 'completed', counts: { failed: 1 }, pending: 0 });
+    await counts(() => stub.claim([url]), 0);
+    await counts(() => stub.retryFailed(10));
+    expect(await stub.snapshot()).toMatchObject({ status: 'running', counts: { failed: 0 }, pending: 1 });
+    // A cancel counts the one request of the alarm it runs, which ends the queued URL and writes every count.
+    await counts(() => stub.cancel());
+    const snapshot = await stub.snapshot();
+    expect(snapshot).toMatchObject({ status: 'cancelled', counts: { skipped: 1 }, pending: 0 });
+    const inMemory = await stub.usage();
+    expect(inMemory?.usage.operations.durableObjectRequests).toBe(10);
+    expect(inMemory?.usage.r2Bytes).toBe(1);
+    expect(inMemory?.usage.renders).toBe(1);
+    await runInDurableObject(stub, (_instance, state) => {
+      const row = state.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = 'counts'").one();
+      const saved = JSON.parse(row.v) as { counters: Record<string, number>; usage: Usage };
+      expect(saved.counters).toMatchObject({ ...snapshot?.counts, pending: 0 });
+      expect(saved.usage.operations.durableObjectRequests).toBe(10);
+      expect(saved.usage.renders).toBe(1);
+    });
   });
 });

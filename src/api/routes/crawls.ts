@@ -6,7 +6,7 @@ import { sendReextractStep } from '../../queues/extract';
 import { enqueueTasks } from '../../queues/frontier';
 import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { deleteErrors } from '../../storage/d1/errors';
-import { countHtmlPages } from '../../storage/d1/pages';
+import { countHtmlPages } from '../../storage/d1/reextraction';
 import { changesOf, listItem, summariesOf } from '../crawl-list';
 import { endedAt, isoOrNull } from '../crawl-time';
 import { ApiError, badRequest, notFound } from '../errors';

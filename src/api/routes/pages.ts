@@ -6,7 +6,7 @@ import { normalizeUrl } from '../../domain/url/normalize';
 import { openBody } from '../../storage/bodies';
 import { listErrors } from '../../storage/d1/errors';
 import { filterPages, isFiltered } from '../../storage/d1/page-filters';
-import { getPageView, listPages, listRecentPages, storedParts } from '../../storage/d1/pages';
+import { getPageView, listPages, listRecentPages, storedParts } from '../../storage/d1/page-views';
 import { readExchange } from '../../storage/exchange';
 import { readLinks } from '../../storage/links';
 import { searchText } from '../../storage/page-text';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/crawl/series';
 import type { CrawlRow } from '../../storage/d1/crawls';
 import { failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
-import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../../storage/d1/pages';
+import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../../storage/d1/page-stats';
 import type { CrawlSnapshot } from '../../types';
 import { endedAt, isoOrNull } from '../crawl-time';
 import { notFound } from '../errors';

@@ -5,7 +5,7 @@ import { compileLinkPolicy } from '../../domain/url/link-policy';
 import { log } from '../../log';
 import { enqueueTasks } from '../../queues/frontier';
 import { recordErrors } from '../../storage/d1/errors';
-import { recordedPages } from '../../storage/d1/pages';
+import { recordedPages } from '../../storage/d1/stored-page';
 import { readLinks } from '../../storage/links';
 import type { CrawlConfig } from '../../types';
 import type { HostHolds } from './host-holds';

@@ -1,6 +1,6 @@
 import type { Span } from '../../types';
 import { columnsOf, readPage } from './page-rows';
-import { type DuplicateFilter, LISTED, type PageView, toPageView } from './pages';
+import { type DuplicateFilter, LISTED, type PageView, toPageView } from './page-views';
 
 /** A status filter: one exact code, or a class (2 for 2xx). */
 export type StatusFilter = { code: number } | { class: number };

@@ -1,7 +1,7 @@
 import type { UsageMeter } from '../../domain/crawl/usage';
 import type { Processed } from '../../types';
 import { type ErrorRecord, errorUpserts } from './errors';
-import { pageUpserts } from './pages';
+import { pageUpserts } from './page-upserts';
 
 /**
  * Writes the D1 side of a chunk of results in one round trip: page rows (their links are in R2, see writeSegments)
