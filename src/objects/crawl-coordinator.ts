@@ -285,9 +285,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const { id, config } = this.meta;
     if (id === null || config === null) return;
-    // Not checked for the crawl's end (finishIfDone), as it never was: URLs settle through complete() and abandon(),
-    // but the sweep records stored those a consumer stored unreported (Sweeper.resend), which could leave a crawl
-    // running with nothing pending. The alarm writes every usage that waits.
+    // Checked for the crawl's end: the sweep records stored the URLs a consumer stored unreported (Sweeper.resend),
+    // which can leave nothing pending. The alarm writes every usage that waits.
     const more = await this.rpc(
       async () => {
         if (this.mirror.owed()) await this.syncStatus();
@@ -296,7 +295,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
           return this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
         return false;
       },
-      { finishes: false, save: 'flush' },
+      { finishes: true, save: 'flush' },
     );
     if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
     await alarmBy(this.ctx.storage, this.sweeper.nextAt(Date.now(), more, this.settings.sweepIntervalMs));

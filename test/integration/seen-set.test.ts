@@ -167,6 +167,28 @@ describe('the sweeper (Durable Object alarm)', () => {
     expect(row?.status).toBe('completed');
   });
 
+  it('completes a crawl whose last URL a consumer stored but never reported: the sweep records it stored', async () => {
+    const url = `https://example.com/${crypto.randomUUID()}`;
+    const id = crypto.randomUUID();
+    await insertCrawlRow(id, config({ seeds: [url] }));
+    const stub = env.CRAWL.getByName(id);
+    await stub.start(id, config({ seeds: [url] }));
+    // The consumer stored the page (its row and body) and died before it reported to the coordinator.
+    await env.DB.prepare(
+      "INSERT INTO pages (crawl_id, url, status, content_type, depth, bytes, fetched_at, r2_key, body_offset, body_length) VALUES (?, ?, 200, 'text/html', 0, 10, ?, 'seg/x', 0, 10)",
+    )
+      .bind(id, url, Date.now())
+      .run();
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec('UPDATE urls SET enqueued_at = 0');
+    });
+    await runDurableObjectAlarm(stub);
+    const snapshot = await stub.snapshot();
+    expect(snapshot?.counts).toMatchObject({ discovered: 1, stored: 1 });
+    expect(snapshot?.pending).toBe(0);
+    expect(snapshot?.status).toBe('completed');
+  });
+
   it('hands out a URL again once its lease has expired (its consumer died)', async () => {
     const { stub } = await startedCoordinator();
     expect((await stub.claim(['https://example.com/'])).claims[0]).not.toBeNull();
