@@ -149,8 +149,10 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       return finish(job, { kind: 'failed', fetched: true, reason: decision.reason }, { page });
     case 'redirect':
       return redirect(job, page, decision.location, response.status);
-    case 'ok':
-      return withExchange(await withChange(job, await readBody(job, page, response.body), previous), response);
+    case 'ok': {
+      const read = await readBody(job, page, response.body);
+      return withExchange(await withChange(job, read, previous), response);
+    }
   }
 }
 
