@@ -1,12 +1,12 @@
 /**
  * A Worker for `npm run bench:extract`: extracts the posted page `n` times with the variant named in the query, as a
- * crawl does (page/read.ts: extractPage, then applyExtract, which sets the page row's facts and encodes the record
+ * crawl does (page/read.ts: extractPage, then extractFacts, which gives the page row's facts and encodes the record
  * stored beside the body). `url` is the page's address, `type` its Content-Type (default: HTML in UTF-8; `text/html`
  * alone leaves the charset to the page's BOM, meta tags or detection, as for a server that names none).
  */
 import { extractPage } from '../../src/domain/extract';
 import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
-import { applyExtract } from '../../src/page/read';
+import { extractFacts } from '../../src/page/read';
 
 const SPECS: Record<string, ExtractSpec> = {
   // What edgecrawl does by default: main content detected, clutter removed.
@@ -30,7 +30,7 @@ export default {
     let recordBytes = 0;
     for (let i = 0; i < n; i++) {
       result = await extractPage(body, contentType, pageUrl, spec);
-      recordBytes = applyExtract({ url: pageUrl, title: null }, result).byteLength;
+      recordBytes = extractFacts(result).record.byteLength;
     }
     return Response.json({
       text: result?.outputs.text ?? '',

@@ -14,7 +14,7 @@ export function heardStatus(crawlId: string, status: CrawlStatus): void {
 }
 
 /**
- * What a claimed URL's fetch asks right before it goes out (ProcessDeps.beforeFetch): a reason to hand the URL back
+ * What a claimed URL's fetch asks right before it goes out (PipelineDeps.beforeFetch): a reason to hand the URL back
  * unfetched, or null. The claim's lease must outlast the fetch (else another message may have the URL by then), and
  * the crawl must still run: a cancel stops new fetches within STATUS_TTL_MS. An isolate asks the coordinator at most
  * once per STATUS_TTL_MS per crawl, and only while fetches start; claims and completions refresh it for free.

@@ -12,12 +12,18 @@ import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { cacheLookup } from '../page/cache';
 import { type Connections, invocationConnections } from '../page/connections';
-import type { ProcessDeps } from '../page/job';
+import {
+  type PipelineCore,
+  type PipelineDeps,
+  type PipelineParts,
+  pipelineDeps,
+  type Recrawl,
+  type RenderDeps,
+} from '../page/deps';
 import { previousHash } from '../page/previous-hash';
 import { processTask } from '../page/process';
-import type { RenderDeps } from '../page/rendering';
 import { limitsOf, readSettings, type Settings } from '../settings';
-import { type PreviousVersion, previousVersions } from '../storage/d1/previous-versions';
+import { previousVersions } from '../storage/d1/previous-versions';
 import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { ChunkWriter } from './chunks';
@@ -116,6 +122,45 @@ async function claimAndFetch(
 ): Promise<void> {
   const { env, settings, meter } = context;
   const limits = limitsOf(settings);
+  const claimed = await claimGroup(crawlId, group, stub, limits);
+  if (!claimed) return;
+  const { config, mine, status, leaseUntil } = claimed;
+  const urls = mine.map((c) => c.task.url);
+  const recrawl = await recrawlFor(config, urls, context);
+  const cache = await cacheFor(crawlId, config, urls, context);
+  const writer = new ChunkWriter(
+    Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency),
+    context.invocation.memory,
+    (chunk) => settle(chunk, { env, crawlId, config, stub, meter, limits }),
+  );
+  heardStatus(crawlId, status);
+  const guard = fetchGuard(crawlId, () => stub.status(), leaseUntil, settings.fetchTimeoutMs, meter);
+  const clock = new BusyClock();
+  // A render starts only if the lease outlasts the wait for a browser and the render itself.
+  const renderTime = settings.renderMaxWaitMs + settings.renderTimeoutMs + waitBudgetMs(config.waitFor);
+  const renderGuard = fetchGuard(crawlId, () => stub.status(), leaseUntil, renderTime, meter);
+  const deps = pipelineDeps(crawlCore(crawlId, config, context), {
+    recrawl,
+    cache,
+    render: { ...renderDeps(config, context.invocation.browser, clock, stub), guard: renderGuard },
+    duplicates: config.duplicates,
+    limit: context.invocation.limit,
+    connections: context.invocation.connections,
+    // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
+    beforeFetch: () => writer.room().then(guard),
+  });
+  await Promise.all(
+    mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))),
+  );
+  await writer.close();
+  meter.count('browserSeconds', clock.ms / 1000);
+}
+
+/**
+ * The group claimed in one call: the crawl's config and the messages whose URLs are this group's to fetch; the others
+ * answered (done, another message's, or the crawl is over), and all of them when the coordinator cannot be reached.
+ */
+async function claimGroup(crawlId: string, group: TaskMessage[], stub: CrawlStub, limits: ReturnType<typeof limitsOf>) {
   let claimed: Awaited<ReturnType<CrawlStub['claim']>>;
   try {
     claimed = await stub.claim(
@@ -129,36 +174,17 @@ async function claimAndFetch(
         message,
         transition({ on: 'coordinator-unreachable', deliveries: message.attempts }, limits).message,
       );
-    return;
+    return null;
   }
-  const { config, claims, leaseUntil } = claimed;
+  const { config, claims, leaseUntil, status } = claimed;
   const mine = group.flatMap((g, i) => {
     const claim = claims[i];
     if (claim && config) return [{ ...g, claim }];
     answerMessage(g.message, transition({ on: 'unclaimed' }, limits).message); // done, another message's, or the crawl is over
     return [];
   });
-  if (!config || mine.length === 0) return;
-  const deps = await processDeps(crawlId, config, mine, context);
-  const writer = new ChunkWriter(
-    Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency),
-    context.invocation.memory,
-    (chunk) => settle(chunk, { env, crawlId, config, stub, meter, limits }),
-  );
-  heardStatus(crawlId, claimed.status);
-  const guard = fetchGuard(crawlId, () => stub.status(), leaseUntil, settings.fetchTimeoutMs, meter);
-  // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
-  deps.beforeFetch = () => writer.room().then(guard);
-  const clock = new BusyClock();
-  // A render starts only if the lease outlasts the wait for a browser and the render itself.
-  const renderTime = settings.renderMaxWaitMs + settings.renderTimeoutMs + waitBudgetMs(config.waitFor);
-  const renderGuard = fetchGuard(crawlId, () => stub.status(), leaseUntil, renderTime, meter);
-  deps.render = { ...renderDeps(config, context.invocation.browser, clock, stub), guard: renderGuard };
-  await Promise.all(
-    mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))),
-  );
-  await writer.close();
-  meter.count('browserSeconds', clock.ms / 1000);
+  if (!config || mine.length === 0) return null;
+  return { config, mine, leaseUntil, status };
 }
 
 /** Rendering as the crawl asks (render, waitFor, a screenshot format), its renders counted against maxRenders. */
@@ -167,65 +193,53 @@ function renderDeps(config: CrawlConfig, browser: InvocationBrowser, clock: Busy
   return { options, formats: config.extract?.formats ?? [], browser, clock, take: () => stub.takeRender() };
 }
 
-/** What processing a crawl's pages needs: settings, policies, the host gates, and a recrawl's previous versions. */
-async function processDeps(
-  crawlId: string,
-  config: CrawlConfig,
-  claimed: { task: CrawlTask }[],
-  { env, settings, invocation, meter }: GroupContext,
-): Promise<ProcessDeps> {
-  const urls = claimed.map((c) => c.task.url);
-  // A scheduled recrawl makes its requests conditional on what the previous crawl fetched; one given a
-  // previousCrawlId compares with it (fetching in full).
-  const previousCrawl = typeof config.recrawlOf === 'string' ? config.recrawlOf : null;
-  const recrawl =
-    config.recrawlOf === undefined
-      ? undefined
-      : {
-          previous: previousCrawl
-            ? await previousVersions(env.DB, previousCrawl, urls, meter)
-            : new Map<string, PreviousVersion>(),
-          conditional: config.previousCrawlId === null,
-          ...(config.previousCrawlId === null
-            ? {}
-            : {
-                rehash: (url: string, previous: PreviousVersion) =>
-                  previousHash(env.BODIES, url, previous, extractionOf(config) ?? comparisonOf(config), meter),
-              }),
-          links: async (_url: string, previous: PreviousVersion) =>
-            previousCrawl ? ((await readLinks(env.BODIES, previous.linksAt, meter)) ?? []) : [],
-        };
-  const politeness = {
-    minIntervalMs: config.hostIntervalMs ?? 0,
-    ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}),
-  };
+/** What every page of the crawl is processed with: its settings, link policies, host gates and extraction. */
+function crawlCore(crawlId: string, config: CrawlConfig, { env, settings, meter }: GroupContext): PipelineCore {
   const { page: policy, sitemap: sitemapInScope } = policiesFor(crawlId, config);
-  const gate = hostGateClient(env.HOSTS, settings, { meter, crawlId });
-  const { limit, connections } = invocation;
-  const cache = config.maxAge
-    ? await cacheLookup(env, urls, {
-        maxAge: config.maxAge,
-        request: { render: config.render ?? 'auto', wantsBrowser: screenshotOf(config.extract?.formats) !== null },
-        exceptCrawl: crawlId,
-        meter,
-      })
-    : undefined;
   return {
-    ...(cache ? { cache } : {}),
+    crawlId,
     settings,
+    gate: hostGateClient(env.HOSTS, settings, { meter, crawlId }),
+    politeness: {
+      minIntervalMs: config.hostIntervalMs ?? 0,
+      ...(config.hostConcurrency ? { maxConcurrency: config.hostConcurrency } : {}),
+    },
     policy,
     sitemapInScope,
     readSitemaps: config.sitemaps,
     extract: extractionOf(config),
-    ...(recrawl && !config.extract ? { compare: comparisonOf(config) } : {}),
-    duplicates: config.duplicates,
-    crawlId,
-    gate,
-    politeness,
-    recrawl,
-    limit,
-    connections,
   };
+}
+
+/**
+ * A recrawl's previous versions of the group's URLs. A scheduled recrawl makes its requests conditional on what the
+ * previous crawl fetched; one given a previousCrawlId compares with it (fetching in full). Null: not a recrawl.
+ */
+async function recrawlFor(config: CrawlConfig, urls: string[], { env, meter }: GroupContext): Promise<Recrawl | null> {
+  if (config.recrawlOf === undefined) return null;
+  const previousCrawl = typeof config.recrawlOf === 'string' ? config.recrawlOf : null;
+  const conditional = config.previousCrawlId === null;
+  const spec = extractionOf(config) ?? comparisonOf(config);
+  return {
+    previous: previousCrawl ? await previousVersions(env.DB, previousCrawl, urls, meter) : new Map(),
+    conditional,
+    compare: config.extract ? null : comparisonOf(config),
+    rehash: conditional ? null : (url, previous) => previousHash(env.BODIES, url, previous, spec, meter),
+    links: async (_url, previous) =>
+      previousCrawl ? ((await readLinks(env.BODIES, previous.linksAt, meter)) ?? []) : [],
+  };
+}
+
+/** The page cache (maxAge): the group's fresh copies stored by other crawls, found in one read; null: none asked. */
+async function cacheFor(
+  crawlId: string,
+  config: CrawlConfig,
+  urls: string[],
+  { env, meter }: GroupContext,
+): Promise<PipelineParts['cache']> {
+  if (!config.maxAge) return null;
+  const request = { render: config.render ?? 'auto', wantsBrowser: screenshotOf(config.extract?.formats) !== null };
+  return cacheLookup(env, urls, { maxAge: config.maxAge, request, exceptCrawl: crawlId, meter });
 }
 
 /** The smallest chunk of results recorded at once (see ChunkWriter). */
@@ -237,7 +251,7 @@ const SETTLE_CHUNK_MIN = 25;
 const MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** One task fetched and decided; one that broke on an internal error is handed back (no attempt used up). */
-function processOne(message: Message, task: CrawlTask, claim: Claim, deps: ProcessDeps): Promise<Finished> {
+function processOne(message: Message, task: CrawlTask, claim: Claim, deps: PipelineDeps): Promise<Finished> {
   return processTask(task, claim, deps, message.attempts).then(
     (processed) => ({ message, task, processed }),
     (error: unknown) => {

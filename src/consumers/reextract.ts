@@ -4,7 +4,7 @@ import { extractPage } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
-import { applyExtract } from '../page/read';
+import { extractFacts } from '../page/read';
 import { type ReextractTask, reextractTaskSchema, sendReextractStep } from '../queues/extract';
 import { BodyReader } from '../storage/bodies';
 import { advanceReextraction, getCrawl } from '../storage/d1/crawls';
@@ -93,8 +93,8 @@ async function reextract(
   for (const stored of ordered) {
     const body = await reader.read(stored.bodyAt);
     if (body === null) continue; // the body is gone from R2: the page keeps its old record
-    const page: ExtractedPage = { url: stored.url, title: null };
-    items.push({ page, record: applyExtract(page, await extractPage(body, stored.contentType, stored.url, spec)) });
+    const { facts, record } = extractFacts(await extractPage(body, stored.contentType, stored.url, spec));
+    items.push({ page: { url: stored.url, ...facts }, record });
   }
   await writeRecordSegment(env.BODIES, crawlId, items, meter);
   await updateExtracted(

@@ -7,8 +7,8 @@ import { compileScope, type Scope } from '../domain/url/scope';
 import { limiter } from '../lib/limit';
 import { sleep } from '../lib/sleep';
 import { hostGateClient } from '../objects/host-gate-client';
+import { type PipelineDeps, pipelineDeps } from '../page/deps';
 import { gunzipCapped } from '../page/fetcher';
-import type { ProcessDeps } from '../page/job';
 import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
 import { readSettings } from '../settings';
 import type { Claim, Processed } from '../types';
@@ -79,7 +79,7 @@ class RobotsFilter {
 
 /** What one map is doing: its deps, the URLs found so far, what went wrong, and its budgets. */
 interface MapRun {
-  deps: ProcessDeps;
+  deps: PipelineDeps;
   robots: RobotsFilter;
   found: MapEntries;
   warnings: string[];
@@ -88,21 +88,20 @@ interface MapRun {
   bytes: number;
 }
 
-function depsFor(env: Env, request: MapRequest): ProcessDeps {
+function depsFor(env: Env, request: MapRequest): PipelineDeps {
   const settings = { ...readSettings(env), maxAttempts: 1 };
   const inScope = compileScope(request.scope, [request.url]);
-  return {
+  const core = {
+    crawlId: 'map',
     settings,
-    policy: (url) => inScope(url),
+    gate: hostGateClient(env.HOSTS, settings),
+    politeness: { minIntervalMs: 0 },
+    policy: (url: string) => inScope(url),
     sitemapInScope: inScope,
     readSitemaps: request.sitemaps,
     extract: null,
-    render: null,
-    crawlId: 'map',
-    gate: hostGateClient(env.HOSTS, settings),
-    politeness: { minIntervalMs: 0 },
-    limit: limiter(1),
   };
+  return pipelineDeps(core, { limit: limiter(1) });
 }
 
 /**

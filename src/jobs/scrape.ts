@@ -9,9 +9,8 @@ import { POOL_NAME } from '../objects/browser-pool';
 import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { cacheLookup } from '../page/cache';
-import type { ProcessDeps } from '../page/job';
+import { type PipelineDeps, pipelineDeps, type RenderDeps } from '../page/deps';
 import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
-import type { RenderDeps } from '../page/rendering';
 import { readSettings } from '../settings';
 import { writeResults } from '../storage/d1/results';
 import { decodeRecord, type StoredRecord } from '../storage/records';
@@ -63,28 +62,34 @@ export interface ScrapeOptions extends ScrapeRender {
   maxAge: number;
 }
 
-function depsFor(env: Env, spec: ExtractSpec, options: ScrapeRender, browser: InvocationBrowser): ProcessDeps {
+/** A scrape's pipeline: one page of its own crawl id, rendered in its own browser, answered from the cache if fresh. */
+function depsFor(env: Env, options: ScrapeOptions, browser: InvocationBrowser): PipelineDeps {
   const settings = { ...readSettings(env), maxAttempts: 1 };
   const render: RenderDeps = {
     options: { render: options.render, waitFor: options.waitFor },
-    formats: spec.formats,
+    formats: options.spec.formats,
     actions: options.actions,
     browser,
     clock: new BusyClock(),
     take: async () => true,
   };
-  return {
-    render,
+  const request = {
+    render: options.render,
+    wantsBrowser: options.actions.length > 0 || screenshotOf(options.spec.formats) !== null,
+  };
+  const cache = async (at: string) =>
+    (await cacheLookup(env, [at], { maxAge: options.maxAge, request, exceptCrawl: '' }))(at);
+  const core = {
+    crawlId: SCRAPE_CRAWL_ID,
     settings,
+    gate: hostGateClient(env.HOSTS, settings),
+    politeness: { minIntervalMs: 0 },
     policy: () => true,
     sitemapInScope: () => false,
     readSitemaps: false,
-    extract: spec,
-    crawlId: SCRAPE_CRAWL_ID,
-    gate: hostGateClient(env.HOSTS, settings),
-    politeness: { minIntervalMs: 0 },
-    limit: limiter(1),
+    extract: options.spec,
   };
+  return pipelineDeps(core, { render, cache: options.maxAge > 0 ? cache : null, limit: limiter(1) });
 }
 
 function refusal(processed: Processed): ScrapeResult {
@@ -134,17 +139,8 @@ function refusal(processed: Processed): ScrapeResult {
 export async function scrape(env: Env, url: string, options: ScrapeOptions): Promise<ScrapeResult> {
   const settings = readSettings(env);
   const browser = new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings);
-  const deps = depsFor(env, options.spec, options, browser);
-  const request = {
-    render: options.render,
-    wantsBrowser: options.actions.length > 0 || screenshotOf(options.spec.formats) !== null,
-  };
-  const lookup = async (at: string) =>
-    (await cacheLookup(env, [at], { maxAge: options.maxAge, request, exceptCrawl: '' }))(at);
   try {
-    return await scrapeWith(options.maxAge > 0 ? { ...deps, cache: lookup } : deps, url, (processed) =>
-      keep(env, processed),
-    );
+    return await scrapeWith(depsFor(env, options, browser), url, (processed) => keep(env, processed));
   } finally {
     await browser.close();
   }
@@ -166,7 +162,7 @@ async function keep(env: Env, processed: Processed): Promise<void> {
 }
 
 async function scrapeWith(
-  deps: ProcessDeps,
+  deps: PipelineDeps,
   url: string,
   keep: (processed: Processed) => Promise<void>,
 ): Promise<ScrapeResult> {

@@ -5,24 +5,9 @@ import type { RenderMode } from '../domain/render/rules';
 import { type CachedPage, freshPages } from '../storage/d1/page-cache';
 import { readSpan } from '../storage/spans';
 import type { PageRecord, Processed } from '../types';
-import { changeOf, finish, type Job } from './job';
+import type { CachedBody } from './deps';
+import { finish, type Job, withChange } from './job';
 import { pageNeed, readBody } from './read';
-
-/** A page's stored copy the cache serves: the response it was fetched with, and the body to read it from. */
-export interface CachedBody {
-  /** The crawl whose copy it is ('scrape': a scrape's). */
-  crawlId: string;
-  status: number;
-  contentType: string | null;
-  fetchedAt: number;
-  etag: string | null;
-  lastModified: string | null;
-  /** Why the body is a rendered DOM; null: it is the HTML as fetched. */
-  rendered: string | null;
-  body: Uint8Array;
-  /** A rendered DOM's HTML as fetched (copied with it, so the page keeps both, as a rendered page does); else null. */
-  fetchedBody: Uint8Array | null;
-}
 
 /** How a request renders, for the page cache: its mode, and whether it wants a browser of its own. */
 export interface CacheRequest {
@@ -106,9 +91,8 @@ export async function fromCache(job: Job, hit: CachedBody): Promise<Processed> {
     cachedFrom: hit.crawlId,
   };
   const read = await readBody({ ...job, deps: { ...job.deps, render: null } }, page, hit.body);
-  const processed = read.body && hit.fetchedBody ? { ...read, fetchedBody: hit.fetchedBody } : read;
-  const { recrawl } = job.deps;
-  if (recrawl) page.change = await changeOf(job, page, recrawl.previous.get(job.task.url));
+  const copied = read.body && hit.fetchedBody ? { ...read, fetchedBody: hit.fetchedBody } : read;
+  const processed = await withChange(job, copied, job.deps.recrawl?.previous.get(job.task.url));
   const { outcome } = processed;
   return outcome.kind === 'stored' ? { ...processed, outcome: { ...outcome, fetched: false } } : processed;
 }

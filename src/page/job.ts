@@ -1,63 +1,6 @@
-import type { DuplicateMode } from '../domain/crawl/duplicates';
-import type { ExtractSpec } from '../domain/extract/spec-schema';
-import type { LinkPolicy } from '../domain/url/link-policy';
-import type { Limit } from '../lib/limit';
-import type { Settings } from '../settings';
 import type { PreviousVersion } from '../storage/d1/previous-versions';
 import type { Claim, CrawlTask, Outcome, PageRecord, Processed } from '../types';
-import type { CachedBody } from './cache';
-import type { Connections } from './connections';
-import type { CrawlPoliteness, Gate } from './gate';
-import type { RenderDeps } from './rendering';
-
-export interface ProcessDeps {
-  settings: Settings;
-  policy: LinkPolicy;
-  /** Whether a sitemap URL belongs to the crawl (scope only). */
-  sitemapInScope: (url: string) => boolean;
-  /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
-  readSitemaps: boolean;
-  /** What the crawl does with duplicates (domain/crawl/duplicates.ts); none: keep them. */
-  duplicates?: DuplicateMode;
-  /** What each HTML page is extracted into; none: links and title only. */
-  extract?: ExtractSpec | null;
-  /** A recrawl without extraction: pages are hashed by what this spec reads of them (their main text), not bytes. */
-  compare?: ExtractSpec;
-  /** A recrawl: what the previous crawl fetched (to compare, and for conditional GETs), or none for a first run. */
-  recrawl?: {
-    previous: Map<string, PreviousVersion>;
-    /**
-     * Requests are conditional on the previous crawl's validators (a schedule's runs): a 304 keeps pointing at its
-     * body. A crawl given a previousCrawlId fetches in full, so it holds no reference into the other crawl's data.
-     */
-    conditional: boolean;
-    /** The previous version hashed as this crawl hashes pages, when the hashes differ (see previousHash). */
-    rehash?: (url: string, previous: PreviousVersion) => Promise<string | null>;
-    links: (url: string, previous: PreviousVersion) => Promise<string[]>;
-  } | null;
-  crawlId: string;
-  /** robots.txt and the host's rate limiter. */
-  gate: Gate;
-  /** The crawl's own politeness towards each host. */
-  politeness: CrawlPoliteness;
-  /** The consumer invocation's cap on requests in flight (settings.fetchConcurrency); none: no cap. */
-  limit?: Limit;
-  /** The invocation's connections (at most six waiting for headers; see Connections). */
-  connections?: Connections;
-  /**
-   * Asked right before a request goes out: a reason to hand the URL back unfetched (the crawl was cancelled, the
-   * claim's lease would run out before the fetch could end), or null to go.
-   */
-  beforeFetch?: () => Promise<string | null>;
-  /**
-   * The page cache (maxAge): a URL's stored copy fresh enough to be served instead of a request to the site, or null;
-   * none: every URL is fetched.
-   */
-  cache?: (url: string) => Promise<CachedBody | null>;
-  /** Rendering pages in a browser (page/rendering.ts); none: pages are stored as fetched. */
-  render?: RenderDeps | null;
-  now?: () => number;
-}
+import type { PipelineDeps } from './deps';
 
 /** Outgoing links recorded per page, in R2 beside its body (all of them are still considered for crawling). */
 export const MAX_LINKS_RECORDED = 1000;
@@ -66,7 +9,7 @@ export const MAX_LINKS_RECORDED = 1000;
 export interface Job {
   task: CrawlTask;
   claim: Claim;
-  deps: ProcessDeps;
+  deps: PipelineDeps;
   /** Deliveries of the URL's message, this one included (bounds the retries of faults that use up no attempt). */
   deliveries: number;
 }
@@ -99,7 +42,7 @@ export function transient(
  * server that ignores conditional requests; noise outside the content), or changed. Hashes that differ are checked
  * again on the previous body when the crawls hashed pages differently (recrawl.rehash).
  */
-export async function changeOf(
+async function changeOf(
   job: Job,
   page: PageRecord,
   previous: PreviousVersion | undefined,
@@ -109,4 +52,15 @@ export async function changeOf(
   if (previous.contentHash === page.contentHash) return 'unchanged';
   const again = await job.deps.recrawl?.rehash?.(job.task.url, previous).catch(() => null);
   return again === page.contentHash ? 'unchanged' : 'changed';
+}
+
+/** A recrawl's page says whether it changed since the previous crawl (changeOf); other pages are as they are. */
+export async function withChange(
+  job: Job,
+  processed: Processed,
+  previous: PreviousVersion | undefined,
+): Promise<Processed> {
+  const { page } = processed;
+  if (job.deps.recrawl === null || page === undefined) return processed;
+  return { ...processed, page: { ...page, change: await changeOf(job, page, previous) } };
 }

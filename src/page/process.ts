@@ -11,9 +11,10 @@ import { encodeExchange } from '../storage/exchange';
 import { encodeRecord } from '../storage/records';
 import type { Claim, CrawlTask, FrontierEntry, PageRecord, Processed } from '../types';
 import { fromCache } from './cache';
+import type { PipelineDeps } from './deps';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
 import type { GateReport, GateResult } from './gate';
-import { changeOf, finish, type Job, type ProcessDeps, transient } from './job';
+import { finish, type Job, transient, withChange } from './job';
 import { readBody } from './read';
 
 export const MAX_REDIRECT_HOPS = 5;
@@ -27,7 +28,7 @@ export const MAX_REDIRECT_HOPS = 5;
 export async function processTask(
   task: CrawlTask,
   claim: Claim,
-  deps: ProcessDeps,
+  deps: PipelineDeps,
   deliveries = 1,
 ): Promise<Processed> {
   const job: Job = { task, claim, deps, deliveries };
@@ -107,8 +108,8 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
   if (validators?.lastModified) conditional['if-modified-since'] = validators.lastModified;
   let response: FetchedResponse | string;
   try {
-    response = await (deps.limit ?? ((fetch) => fetch()))(
-      async () => (await deps.beforeFetch?.()) ?? fetchOnce(task.url, deps.settings, conditional, deps.connections),
+    response = await deps.limit(
+      async () => (await deps.beforeFetch()) ?? fetchOnce(task.url, deps.settings, conditional, deps.connections),
     );
   } catch (error) {
     await done();
@@ -149,9 +150,8 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
     case 'redirect':
       return redirect(job, page, decision.location, response.status);
     case 'ok': {
-      const processed = await readBody(job, page, response.body);
-      if (job.deps.recrawl !== undefined) page.change = await changeOf(job, page, previous);
-      return withExchange(processed, response);
+      const read = await readBody(job, page, response.body);
+      return withExchange(await withChange(job, read, previous), response);
     }
   }
 }
@@ -178,20 +178,17 @@ async function oversizedPdf(
 ): Promise<Processed | null> {
   const head = error instanceof BodyTooLargeError ? error.response : undefined;
   if (!head || head.status < 200 || head.status > 299 || !isPdf(head.headers.get('content-type'))) return null;
-  const page = pageRecord(job, { ...head, body: new Uint8Array(0) });
   const declared = Number(head.headers.get('content-length') ?? Number.NaN);
   const limit = job.deps.settings.maxBodyBytes;
   const size = Number.isSafeInteger(declared) ? ` (${declared} bytes)` : '';
-  page.bytes = Number.isSafeInteger(declared) ? declared : limit;
-  page.title = pdfTitle(null, [], job.task.url);
-  page.warnings = [`pdf: larger than the ${limit}-byte body cap${size}: not read, body not stored`];
-  page.contentHash = await sha256Hex(`pdf ${size} ${page.etag ?? ''} ${page.lastModified ?? ''}`);
-  if (job.deps.recrawl !== undefined) page.change = await changeOf(job, page, previous);
+  const fetched = pageRecord(job, { ...head, body: new Uint8Array(0) });
+  const warnings = [`pdf: larger than the ${limit}-byte body cap${size}: not read, body not stored`];
+  const contentHash = await sha256Hex(`pdf ${size} ${fetched.etag ?? ''} ${fetched.lastModified ?? ''}`);
+  const bytes = Number.isSafeInteger(declared) ? declared : limit;
+  const page: PageRecord = { ...fetched, bytes, title: pdfTitle(null, [], job.task.url), warnings, contentHash };
   // A crawl (or scrape) that extracts gets a record saying why it is empty.
-  const record = job.deps.extract
-    ? { record: encodeRecord({ wordCount: 0, contentHash: page.contentHash, warnings: page.warnings }, {}) }
-    : {};
-  return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, ...record });
+  const record = job.deps.extract ? { record: encodeRecord({ wordCount: 0, contentHash, warnings }, {}) } : {};
+  return withChange(job, finish(job, { kind: 'stored', fetched: true, links: [] }, { page, ...record }), previous);
 }
 
 function pageRecord(job: Job, response: FetchedResponse): PageRecord {
@@ -202,7 +199,7 @@ function pageRecord(job: Job, response: FetchedResponse): PageRecord {
     title: null,
     depth: job.claim.depth,
     bytes: response.body.byteLength,
-    fetchedAt: (job.deps.now ?? Date.now)(),
+    fetchedAt: Date.now(),
     bodyAt: null,
     redirectTo: null,
     etag: response.headers.get('etag'),
@@ -217,29 +214,30 @@ async function unchanged(
   previous: PreviousVersion,
   linksOf: (url: string, previous: PreviousVersion) => Promise<string[]>,
 ): Promise<Processed> {
-  Object.assign(page, {
+  const kept: PageRecord = {
+    ...page,
     contentType: previous.contentType,
     title: previous.title,
     bodyAt: previous.bodyAt,
     contentHash: previous.contentHash,
     linksAt: previous.linksAt,
     ...previous.extracted,
-    change: 'unchanged' as const,
-  });
-  page.etag ??= previous.etag;
-  page.lastModified ??= previous.lastModified;
+    change: 'unchanged',
+    etag: page.etag ?? previous.etag,
+    lastModified: page.lastModified ?? previous.lastModified,
+  };
   const links = await linksOf(job.task.url, previous);
   const depth = job.claim.depth + 1;
   const candidates = links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
   // The previous crawl's links are pointed at, not written again.
-  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page });
+  return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page: kept });
 }
 
 /** A redirect is a new task for its target (every hop is checked again); this URL is skipped. */
-function redirect(job: Job, page: PageRecord, location: string, status: number): Processed {
+function redirect(job: Job, fetched: PageRecord, location: string, status: number): Processed {
   const { claim, deps } = job;
   const target = normalizeUrl(location, job.task.url);
-  page.redirectTo = target;
+  const page: PageRecord = { ...fetched, redirectTo: target };
   if (target === null)
     return finish(
       job,

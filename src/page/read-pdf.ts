@@ -18,21 +18,22 @@ const reading = limiter(1);
 export async function readPdfBody(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
   const read = await reading(() => readPdf(body, job.task.url));
   const extract = await pdfExtract(read, body, job.task.url, job.deps.extract);
-  Object.assign(page, {
+  const pdfPage: PageRecord = {
+    ...page,
     title: extract.title,
     description: extract.description,
     language: extract.language,
     wordCount: extract.wordCount,
     contentHash: extract.contentHash,
     warnings: [...(page.warnings ?? []), ...extract.warnings],
-  });
+  };
   const depth = job.claim.depth + 1;
   const candidates = read.links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
   return finish(
     job,
     { kind: 'stored', fetched: true, links: candidates },
     {
-      page,
+      page: pdfPage,
       links: read.links.slice(0, MAX_LINKS_RECORDED),
       body,
       ...(extract.record ? { record: encodeRecord(extract.record, extract.outputs) } : {}),

@@ -9,50 +9,71 @@ import { isGzip, parseSitemap } from '../domain/robots/sitemap';
 import { normalizeUrl } from '../domain/url/normalize';
 import { sha256Hex } from '../domain/util/hash';
 import { encodeRecord } from '../storage/records';
-import type { ExtractedPage, FrontierEntry, PageRecord, Processed } from '../types';
+import type { FrontierEntry, PageRecord, Processed } from '../types';
 import { gunzipCapped } from './fetcher';
 import { finish, type Job, MAX_LINKS_RECORDED } from './job';
 import { readPdfBody } from './read-pdf';
-import { type RenderStep, renderStep } from './rendering';
+import { renderStep } from './rendering';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
 /**
  * A 2xx response to store, with what it offers: a sitemap's locations (more sitemaps for an index), an HTML page's
  * links and title (and its extraction record when the crawl extracts), a PDF's text, metadata and links (read-pdf.ts);
- * other content types are stored as they are.
+ * other content types are stored as they are. Returns the page as read (a new record; `page` is left as it was).
  * What cannot be read of a page is a property of the page: it is stored with a warning, never retried.
  */
 export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
   if (job.claim.kind === 'sitemap') return readSitemap(job, page, body);
   if (isPdf(page.contentType, body)) return readPdfBody(job, page, body);
   if (!isHtml(page.contentType)) {
-    page.contentHash = await sha256Hex(body);
-    return finish(job, { kind: 'stored', fetched: true, links: [] }, { page, links: [], body });
+    const stored: PageRecord = { ...page, contentHash: await sha256Hex(body) };
+    return finish(job, { kind: 'stored', fetched: true, links: [] }, { page: stored, links: [], body });
   }
-  const spec = job.deps.extract;
+  return readHtml(job, page, body);
+}
+
+/** The content type a rendered DOM is stored with. */
+const RENDERED_TYPE = 'text/html; charset=utf-8';
+
+/**
+ * An HTML page: read as fetched, then, when the crawl renders it, read again as its rendered DOM (stored as UTF-8
+ * HTML, extracted or its links found as a fetched page is, its HTML as fetched kept beside it).
+ */
+async function readHtml(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
   // What was said of the page before it was read stays said, whatever reading adds.
   const earlier = page.warnings ?? [];
-  const plain = spec ? await extracted(job, page, body, spec) : await discovered(job, page, body);
-  const step = await renderStep(job, page, () => pageNeed(body, page.contentType, page.wordCount ?? null));
+  const plain = await readPage(job, page.contentType, body);
+  const fetched: PageRecord = { ...page, ...plain.facts };
+  const step = await renderStep(job, () => pageNeed(body, fetched.contentType, fetched.wordCount ?? null));
   if (step.kind === 'requeue') return step.processed;
-  if (step.kind === 'failed') return finish(job, { kind: 'failed', fetched: true, reason: step.reason }, { page });
-  const read =
-    step.kind === 'rendered'
-      ? withWarnings(page, await readRendered(job, page, step, spec), [...earlier, ...step.warnings])
-      : withWarnings(page, plain, [...earlier, ...(step.kind === 'unrendered' ? [step.warning] : [])]);
+  if (step.kind === 'failed')
+    return finish(job, { kind: 'failed', fetched: true, reason: step.reason }, { page: fetched });
+  if (step.kind === 'rendered') {
+    const read = withWarnings(await readPage(job, RENDERED_TYPE, step.html), [...earlier, ...step.warnings]);
+    const rendered: PageRecord = { ...fetched, contentType: RENDERED_TYPE, rendered: step.why, ...read.facts };
+    const screenshot = step.screenshot ? { screenshot: step.screenshot } : {};
+    return storedPage(job, rendered, read, { body: step.html, fetchedBody: body, ...screenshot });
+  }
+  const read = withWarnings(plain, [...earlier, ...(step.kind === 'unrendered' ? [step.warning] : [])]);
+  return storedPage(job, { ...fetched, ...read.facts }, read, { body });
+}
+
+/** An HTML page stored as read, with the links it offers (linksToFollow). */
+function storedPage(
+  job: Job,
+  page: PageRecord,
+  read: Read,
+  bodies: Pick<Processed, 'body' | 'fetchedBody' | 'screenshot'>,
+): Processed {
   const { candidates, canonical } = linksToFollow(job, read);
-  const rendered =
-    step.kind === 'rendered'
-      ? { body: step.html, fetchedBody: body, ...(step.screenshot ? { screenshot: step.screenshot } : {}) }
-      : { body };
   return finish(
     job,
     { kind: 'stored', fetched: true, links: candidates },
     {
       page,
       links: read.links.slice(0, MAX_LINKS_RECORDED),
-      ...rendered,
+      ...bodies,
       ...(read.record ? { record: read.record } : {}),
       ...(canonical ? { canonical } : {}),
       ...(read.heading ? { heading: read.heading } : {}),
@@ -79,15 +100,10 @@ function linksToFollow(job: Job, read: Read): { candidates: FrontierEntry[]; can
   return { candidates, canonical };
 }
 
-/** The rendered DOM read as the page: stored as UTF-8 HTML, extracted (or its links found) as a fetched page is. */
-async function readRendered(
-  job: Job,
-  page: PageRecord,
-  step: Extract<RenderStep, { kind: 'rendered' }>,
-  spec: ExtractSpec | null | undefined,
-): Promise<Read> {
-  page.contentType = 'text/html; charset=utf-8';
-  return spec ? extracted(job, page, step.html, spec) : discovered(job, page, step.html);
+/** An HTML body read as the crawl asks: extracted with its spec, or its links and title found. */
+function readPage(job: Job, contentType: string | null, body: Uint8Array): Promise<Read> {
+  const spec = job.deps.extract;
+  return spec ? extracted(job, contentType, body, spec) : discovered(job, contentType, body);
 }
 
 /**
@@ -95,34 +111,35 @@ async function readRendered(
  * (a failed extraction, links that could not be parsed), then its extraction record's; the record, when there is one,
  * encoded with them all.
  */
-function withWarnings(page: PageRecord, read: Read, others: string[]): Read {
+function withWarnings(read: Read, others: string[]): Read {
   const said = [...others, ...read.warnings];
   if (said.length === 0) return read;
-  if (read.result) return { ...read, record: applyExtract(page, read.result, said) };
-  page.warnings = said;
-  return read;
+  if (!read.result) return { ...read, facts: { ...read.facts, warnings: said } };
+  const { facts, record } = extractFacts(read.result, said);
+  return { ...read, record, facts: { ...read.facts, ...facts } };
 }
 
 /** Links and title by streaming the page (no DOM); a page the parser gives up on keeps no links and says why. */
-async function streamLinks(job: Job, page: PageRecord, body: Uint8Array): Promise<Read> {
+async function streamLinks(job: Job, contentType: string | null, body: Uint8Array): Promise<Read> {
   try {
-    const parsed = await discoverLinks(body, page.contentType, job.task.url);
-    page.title = parsed.title;
-    return { links: parsed.links, canonical: parsed.canonical, warnings: [] };
+    const parsed = await discoverLinks(body, contentType, job.task.url);
+    return { links: parsed.links, canonical: parsed.canonical, warnings: [], facts: { title: parsed.title } };
   } catch (error) {
-    return { links: [], canonical: null, warnings: [`links: the page could not be parsed (${messageOf(error)})`] };
+    const warning = `links: the page could not be parsed (${messageOf(error)})`;
+    return { links: [], canonical: null, warnings: [warning], facts: {} };
   }
 }
 
 /**
  * What reading a page found: its links and canonical, what it says of the page beyond its extraction record
- * (`warnings`), its encoded extraction record when the crawl extracts, and its first heading when it was parsed into
- * a DOM.
+ * (`warnings`), the facts to set on its record row, its encoded extraction record when the crawl extracts, and its
+ * first heading when it was parsed into a DOM.
  */
 interface Read {
   links: string[];
   canonical: string | null;
   warnings: string[];
+  facts: PageFacts;
   heading?: string | null;
   record?: Uint8Array;
   result?: PageExtract;
@@ -132,53 +149,60 @@ interface Read {
  * A page read without extraction: its links and title by streaming, its content hash of the body; in a recrawl, of
  * its main text (a token or a timestamp in the markup is no change), read in one parse with its links and title.
  */
-async function discovered(job: Job, page: PageRecord, body: Uint8Array): Promise<Read> {
-  const { compare } = job.deps;
+async function discovered(job: Job, contentType: string | null, body: Uint8Array): Promise<Read> {
+  const compare = job.deps.recrawl?.compare;
   if (compare) {
-    const result = await extractPage(body, page.contentType, job.task.url, compare).catch(() => null);
+    const result = await extractPage(body, contentType, job.task.url, compare).catch(() => null);
     if (result?.links) {
-      page.title = result.summary.title;
-      page.contentHash = result.record.contentHash;
-      return { links: result.links, canonical: result.canonical, warnings: [], heading: result.summary.heading };
+      const { summary } = result;
+      const facts = { title: summary.title, contentHash: result.record.contentHash };
+      return { links: result.links, canonical: result.canonical, warnings: [], heading: summary.heading, facts };
     }
   }
-  page.contentHash = await sha256Hex(body);
-  return streamLinks(job, page, body);
+  const contentHash = await sha256Hex(body);
+  const read = await streamLinks(job, contentType, body);
+  return { ...read, facts: { contentHash, ...read.facts } };
 }
 
+/** What reading a page says of it on its record row (the rest of the row is the response's). */
+type PageFacts = Partial<
+  Pick<PageRecord, 'title' | 'description' | 'language' | 'wordCount' | 'contentHash' | 'warnings'>
+>;
+
 /**
- * Sets what extraction says of a page on its record row, its warnings after `others` (what was said of the page
- * apart from extracting it); returns the encoded record, with the same warnings, to store beside the body.
+ * What extraction says of a page on its record row, its warnings after `others` (what was said of the page apart
+ * from extracting it), and the encoded record, with the same warnings, to store beside the body.
  */
-export function applyExtract(page: ExtractedPage, result: PageExtract, others: readonly string[] = []): Uint8Array {
+export function extractFacts(
+  result: PageExtract,
+  others: readonly string[] = [],
+): { facts: Required<PageFacts>; record: Uint8Array } {
   const record =
     others.length === 0 ? result.record : { ...result.record, warnings: [...others, ...result.record.warnings] };
-  Object.assign(page, {
-    title: result.summary.title,
-    description: result.summary.description,
-    language: result.summary.language,
-    wordCount: record.wordCount,
-    contentHash: record.contentHash,
-    warnings: record.warnings,
-  });
-  return encodeRecord(record, result.outputs);
+  const { title, description, language } = result.summary;
+  const { wordCount, contentHash, warnings } = record;
+  return {
+    facts: { title, description, language, wordCount, contentHash, warnings },
+    record: encodeRecord(record, result.outputs),
+  };
 }
 
 /** The page extracted as the crawl's spec asks; links from the same parse. */
-async function extracted(job: Job, page: PageRecord, body: Uint8Array, spec: ExtractSpec): Promise<Read> {
+async function extracted(job: Job, contentType: string | null, body: Uint8Array, spec: ExtractSpec): Promise<Read> {
   let result: PageExtract;
   try {
-    result = await extractPage(body, page.contentType, job.task.url, spec);
+    result = await extractPage(body, contentType, job.task.url, spec);
   } catch (error) {
-    const read = await discovered(job, page, body);
+    const read = await discovered(job, contentType, body);
     return { ...read, warnings: [`extract: failed (${messageOf(error)})`, ...read.warnings] };
   }
-  const record = applyExtract(page, result);
+  const { facts, record } = extractFacts(result);
   const { heading } = result.summary;
   if (result.links !== null)
-    return { links: result.links, canonical: result.canonical, warnings: [], heading, record, result };
-  // Not parsed into a DOM (too large): links by streaming, as without extraction.
-  return { ...(await streamLinks(job, page, body)), heading, record, result };
+    return { links: result.links, canonical: result.canonical, warnings: [], heading, record, result, facts };
+  // Not parsed into a DOM (too large): links by streaming, as without extraction (its title the stream's).
+  const streamed = await streamLinks(job, contentType, body);
+  return { ...streamed, heading, record, result, facts: { ...facts, ...streamed.facts } };
 }
 
 async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
@@ -189,7 +213,7 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
   } catch (error) {
     return finish(job, { kind: 'failed', fetched: true, reason: `sitemap: ${messageOf(error)}` }, { page, body });
   }
-  page.contentHash = await sha256Hex(body);
+  const stored: PageRecord = { ...page, contentHash: await sha256Hex(body) };
   const sitemap = parseSitemap(decodeBody(xml, page.contentType));
   const links = sitemap.locs.map((loc) => normalizeUrl(loc)).filter((url): url is string => url !== null);
   const candidates: FrontierEntry[] =
@@ -203,7 +227,7 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
   return finish(
     job,
     { kind: 'stored', fetched: true, links: candidates },
-    { page, links: links.slice(0, MAX_LINKS_RECORDED), body },
+    { page: stored, links: links.slice(0, MAX_LINKS_RECORDED), body },
   );
 }
 

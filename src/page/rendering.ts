@@ -1,34 +1,17 @@
 import {
-  type Action,
   actionsNotDone,
   BROWSER_WAIT_TRIES,
   RENDER_TRIES,
-  type RenderOptions,
   type RenderWhy,
   renderWhy,
   screenshotOf,
   waitBudgetMs,
 } from '../domain/render/rules';
-import type { PageRecord, Processed } from '../types';
-import { BrowserUnavailable, type BusyClock, type InvocationBrowser } from './browsers';
+import type { Processed } from '../types';
+import { BrowserUnavailable } from './browsers';
+import type { RenderDeps } from './deps';
 import { finish, type Job } from './job';
 import { type Rendered, renderIn } from './render';
-
-/** What rendering needs of the consumer: the crawl's options, the invocation's browser, and the crawl's budget. */
-export interface RenderDeps {
-  options: RenderOptions;
-  /** Extraction formats that need a browser (a screenshot). */
-  formats?: readonly string[];
-  /** Only for /v1/scrape. */
-  actions?: Action[];
-  browser: InvocationBrowser;
-  /** The crawl's browser time in this invocation. */
-  clock: BusyClock;
-  /** One render of the crawl's maxRenders: false once they are spent. */
-  take: () => Promise<boolean>;
-  /** Asked before a render starts: a reason to hand the URL back (the claim's lease would not outlast it), or null. */
-  guard?: () => Promise<string | null>;
-}
 
 export type RenderStep =
   | { kind: 'plain' }
@@ -45,14 +28,14 @@ export type RenderStep =
  * finds the plain HTML does not hold the page. A render is a request to the host: it takes a slot of the host gate.
  * A page given actions (a scrape's) fails when they cannot all be done, rather than being stored unrendered.
  */
-export async function renderStep(job: Job, page: PageRecord, need: () => string | null): Promise<RenderStep> {
-  const step = await renderPage(job, page, need);
+export async function renderStep(job: Job, need: () => string | null): Promise<RenderStep> {
+  const step = await renderPage(job, need);
   const actions = job.deps.render?.actions?.length ?? 0;
   if (step.kind !== 'unrendered' || actions === 0) return step;
   return { kind: 'failed', reason: actionsNotDone(actions, step.warning) };
 }
 
-async function renderPage(job: Job, page: PageRecord, need: () => string | null): Promise<RenderStep> {
+async function renderPage(job: Job, need: () => string | null): Promise<RenderStep> {
   const render = job.deps.render;
   if (!render) return { kind: 'plain' };
   const screenshot = screenshotOf(render.formats);
@@ -88,7 +71,6 @@ async function renderPage(job: Job, page: PageRecord, need: () => string | null)
   if (rendered.kind === 'actionFailed') return { kind: 'failed', reason: rendered.reason };
   if (rendered.kind === 'failed') return { kind: 'unrendered', warning: `${rendered.reason}; stored as fetched` };
   const html = new TextEncoder().encode(rendered.html);
-  page.rendered = why;
   return { kind: 'rendered', why, html, screenshot: rendered.screenshot, warnings: rendered.warnings };
 }
 

@@ -6,10 +6,10 @@ import { sleep } from '../../src/lib/sleep';
 import { POOL_NAME } from '../../src/objects/browser-pool';
 import { hostGateClient } from '../../src/objects/host-gate-client';
 import { type BrowserPoolApi, BusyClock, InvocationBrowser } from '../../src/page/browsers';
+import { pipelineDeps } from '../../src/page/deps';
 import type { Job } from '../../src/page/job';
 import { type RenderStep, renderStep } from '../../src/page/rendering';
 import { readSettings, type Settings } from '../../src/settings';
-import type { PageRecord } from '../../src/types';
 import { namespace, site } from '../support/api';
 import { leakedTabs } from '../support/browsers';
 
@@ -19,33 +19,24 @@ function jobFor(url: string, browser: InvocationBrowser, settings: Settings, del
     task: { crawlId: 'render-faults', url, depth: 0, hops: 0 },
     claim: { depth: 0, hops: 0, kind: 'page', attempts: 1 },
     deliveries,
-    deps: {
-      settings,
-      policy: () => true,
-      sitemapInScope: () => false,
-      readSitemaps: false,
-      crawlId: 'render-faults',
-      gate: hostGateClient(env.HOSTS, settings),
-      politeness: { minIntervalMs: 0 },
-      render: { options: { render: 'always' }, browser, clock: new BusyClock(), take: async () => true },
-    },
+    deps: pipelineDeps(
+      {
+        settings,
+        policy: () => true,
+        sitemapInScope: () => false,
+        readSitemaps: false,
+        extract: null,
+        crawlId: 'render-faults',
+        gate: hostGateClient(env.HOSTS, settings),
+        politeness: { minIntervalMs: 0 },
+      },
+      { render: { options: { render: 'always' }, browser, clock: new BusyClock(), take: async () => true } },
+    ),
   };
 }
 
-const pageOf = (url: string): PageRecord => ({
-  url,
-  status: 200,
-  contentType: 'text/html',
-  title: null,
-  depth: 0,
-  bytes: 0,
-  fetchedAt: Date.now(),
-  bodyAt: null,
-  redirectTo: null,
-});
-
 const render = (url: string, browser: InvocationBrowser, settings: Settings, deliveries = 1) =>
-  renderStep(jobFor(url, browser, settings, deliveries), pageOf(url), () => null);
+  renderStep(jobFor(url, browser, settings, deliveries), () => null);
 
 /** Crashes the browser process of `browser` (the DevTools protocol's Browser.crash, from a tab of its own). */
 const crash = (browser: InvocationBrowser) =>

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/domain/extract';
-import { applyExtract } from '../../src/page/read';
+import { extractFacts } from '../../src/page/read';
 import { decodeRecord } from '../../src/storage/records';
-import type { ExtractedPage } from '../../src/types';
 
 const SPEC = { formats: ['markdown' as const], mainContent: true, include: [], exclude: [], fields: {} };
 const html = (text: string) =>
@@ -16,14 +15,13 @@ describe("a page's warnings", () => {
     });
     const own = [...result.record.warnings];
     expect(own.length).toBeGreaterThan(0);
-    const page: ExtractedPage = { url: 'https://example.com/', title: null };
     const others = ['render: not rendered (maxRenders reached)', 'links: the page could not be parsed (x)'];
-    const stored = decodeRecord(applyExtract(page, result, others));
-    expect(page.warnings).toEqual([...others, ...own]);
+    const { facts, record } = extractFacts(result, others);
+    const stored = decodeRecord(record);
+    expect(facts.warnings).toEqual([...others, ...own]);
     expect(stored?.record.warnings).toEqual([...others, ...own]);
     // The extraction's result is left as it was: applying it twice does not say things twice.
     expect(result.record.warnings).toEqual(own);
-    applyExtract(page, result, others);
-    expect(page.warnings).toEqual([...others, ...own]);
+    expect(extractFacts(result, others).facts.warnings).toEqual([...others, ...own]);
   });
 });

@@ -1,0 +1,119 @@
+/**
+ * What the page pipeline (process.ts) needs, in one place: a core every run gives (a crawl's consumer, a scrape, a
+ * map), and parts a run may add; pipelineDeps() turns a part left out into "off". A leaf of src/page: it imports none
+ * of the pipeline's steps, so they can all import it.
+ */
+import type { DuplicateMode } from '../domain/crawl/duplicates';
+import type { ExtractSpec } from '../domain/extract/spec-schema';
+import type { Action, RenderOptions } from '../domain/render/rules';
+import type { LinkPolicy } from '../domain/url/link-policy';
+import type { Limit } from '../lib/limit';
+import type { Settings } from '../settings';
+import type { PreviousVersion } from '../storage/d1/previous-versions';
+import type { BusyClock, InvocationBrowser } from './browsers';
+import { ALONE, type Connections } from './connections';
+import type { CrawlPoliteness, Gate } from './gate';
+
+/** What every run of the pipeline gives. */
+export interface PipelineCore {
+  crawlId: string;
+  settings: Settings;
+  /** robots.txt and the host's rate limiter. */
+  gate: Gate;
+  /** The crawl's own politeness towards each host. */
+  politeness: CrawlPoliteness;
+  /** Which of a page's links the crawl follows, at a depth. */
+  policy: LinkPolicy;
+  /** Whether a sitemap URL belongs to the crawl (scope only). */
+  sitemapInScope: (url: string) => boolean;
+  /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
+  readSitemaps: boolean;
+  /** What each HTML page is extracted into; null: links and title only. */
+  extract: ExtractSpec | null;
+}
+
+/** What a run may add; pipelineDeps() says what each one left out is. */
+export interface PipelineParts {
+  /** A recrawl: what the previous crawl fetched; null: a crawl of its own. */
+  recrawl: Recrawl | null;
+  /** The page cache (maxAge): a URL's stored copy fresh enough to serve instead of a request; null: every URL fetched. */
+  cache: ((url: string) => Promise<CachedBody | null>) | null;
+  /** Rendering pages in a browser (rendering.ts); null: pages are stored as fetched. */
+  render: RenderDeps | null;
+  /** What the crawl does with duplicates (domain/crawl/duplicates.ts). */
+  duplicates: DuplicateMode;
+  /** The invocation's cap on requests in flight (settings.fetchConcurrency). */
+  limit: Limit;
+  /** The invocation's connections (at most six waiting for headers; see Connections). */
+  connections: Connections;
+  /**
+   * Asked right before a request goes out: a reason to hand the URL back unfetched (the crawl was cancelled, the
+   * claim's lease would run out before the fetch could end), or null to go.
+   */
+  beforeFetch: () => Promise<string | null>;
+}
+
+/** The pipeline's dependencies, every part present (off or on). */
+export type PipelineDeps = Readonly<PipelineCore & PipelineParts>;
+
+/** The one way the pipeline's dependencies are made: the core, with the parts the run adds (the others off). */
+export function pipelineDeps(core: PipelineCore, parts: Partial<PipelineParts> = {}): PipelineDeps {
+  return {
+    ...core,
+    recrawl: parts.recrawl ?? null,
+    cache: parts.cache ?? null,
+    render: parts.render ?? null,
+    duplicates: parts.duplicates ?? 'keep',
+    limit: parts.limit ?? ((task) => task()),
+    connections: parts.connections ?? ALONE,
+    beforeFetch: parts.beforeFetch ?? (async () => null),
+  };
+}
+
+/** A recrawl: what the previous crawl fetched (to compare, and for conditional GETs), empty for a first run. */
+export interface Recrawl {
+  previous: Map<string, PreviousVersion>;
+  /**
+   * Requests are conditional on the previous crawl's validators (a schedule's runs): a 304 keeps pointing at its
+   * body. A crawl given a previousCrawlId fetches in full, so it holds no reference into the other crawl's data.
+   */
+  conditional: boolean;
+  /** A recrawl without extraction: pages are hashed by what this spec reads of them (their main text), not bytes. */
+  compare: ExtractSpec | null;
+  /** The previous version hashed as this crawl hashes pages, when the hashes differ (see previousHash). */
+  rehash: ((url: string, previous: PreviousVersion) => Promise<string | null>) | null;
+  /** The previous version's links (a 304's, followed again). */
+  links: (url: string, previous: PreviousVersion) => Promise<string[]>;
+}
+
+/** A page's stored copy the cache serves: the response it was fetched with, and the body to read it from. */
+export interface CachedBody {
+  /** The crawl whose copy it is ('scrape': a scrape's). */
+  crawlId: string;
+  status: number;
+  contentType: string | null;
+  fetchedAt: number;
+  etag: string | null;
+  lastModified: string | null;
+  /** Why the body is a rendered DOM; null: it is the HTML as fetched. */
+  rendered: string | null;
+  body: Uint8Array;
+  /** A rendered DOM's HTML as fetched (copied with it, so the page keeps both, as a rendered page does); else null. */
+  fetchedBody: Uint8Array | null;
+}
+
+/** What rendering needs of the consumer: the crawl's options, the invocation's browser, and the crawl's budget. */
+export interface RenderDeps {
+  options: RenderOptions;
+  /** Extraction formats that need a browser (a screenshot). */
+  formats?: readonly string[];
+  /** Only for /v1/scrape. */
+  actions?: Action[];
+  browser: InvocationBrowser;
+  /** The crawl's browser time in this invocation. */
+  clock: BusyClock;
+  /** One render of the crawl's maxRenders: false once they are spent. */
+  take: () => Promise<boolean>;
+  /** Asked before a render starts: a reason to hand the URL back (the claim's lease would not outlast it), or null. */
+  guard?: () => Promise<string | null>;
+}
