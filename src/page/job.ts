@@ -1,4 +1,5 @@
 import type { DuplicateMode } from '../domain/crawl/duplicates';
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import type { LinkPolicy } from '../domain/url/link-policy';
 import type { Limit } from '../lib/limit';
@@ -85,13 +86,13 @@ export function finish(job: Job, outcome: Decided, extra: Omit<Processed, 'outco
  */
 export function transient(
   job: Job,
-  reason: string,
+  { reason, code }: { reason: string; code: OutcomeCode },
   fetched: boolean,
   delaySeconds?: number,
   page?: PageRecord,
 ): Processed {
   const retryDelaySeconds = delaySeconds === undefined ? {} : { retryDelaySeconds: delaySeconds };
-  return finish(job, { kind: 'retry', fetched, reason, ...retryDelaySeconds }, page ? { page } : {});
+  return finish(job, { kind: 'retry', fetched, reason, code, ...retryDelaySeconds }, page ? { page } : {});
 }
 
 /**

@@ -36,7 +36,8 @@ export async function readBody(job: Job, page: PageRecord, body: Uint8Array): Pr
   const plain = spec ? await extracted(job, page, body, spec) : await discovered(job, page, body);
   const step = await renderStep(job, page, () => pageNeed(body, page.contentType, page.wordCount ?? null));
   if (step.kind === 'requeue') return step.processed;
-  if (step.kind === 'failed') return finish(job, { kind: 'failed', fetched: true, reason: step.reason }, { page });
+  if (step.kind === 'failed')
+    return finish(job, { kind: 'failed', fetched: true, reason: step.reason, code: step.code }, { page });
   const read =
     step.kind === 'rendered'
       ? withWarnings(page, await readRendered(job, page, step, spec), [...earlier, ...step.warnings])
@@ -187,7 +188,11 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
   try {
     xml = isGzip(body) ? await gunzipCapped(body, deps.settings.maxBodyBytes) : body;
   } catch (error) {
-    return finish(job, { kind: 'failed', fetched: true, reason: `sitemap: ${messageOf(error)}` }, { page, body });
+    return finish(
+      job,
+      { kind: 'failed', fetched: true, reason: `sitemap: ${messageOf(error)}`, code: 'sitemap_unreadable' },
+      { page, body },
+    );
   }
   page.contentHash = await sha256Hex(body);
   const sitemap = parseSitemap(decodeBody(xml, page.contentType));

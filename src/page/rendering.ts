@@ -1,3 +1,4 @@
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import {
   type Action,
   actionsNotDone,
@@ -36,7 +37,7 @@ export type RenderStep =
   /** Wanted, and not to be had: the page is stored as fetched, with this warning. */
   | { kind: 'unrendered'; warning: string }
   /** Actions were asked for and could not all be done (or the page not rendered to do them): the page fails. */
-  | { kind: 'failed'; reason: string }
+  | { kind: 'failed'; reason: string; code: OutcomeCode }
   /** A transient fault: the URL goes back to the queue (no attempt used up). */
   | { kind: 'requeue'; processed: Processed };
 
@@ -49,7 +50,7 @@ export async function renderStep(job: Job, page: PageRecord, need: () => string 
   const step = await renderPage(job, page, need);
   const actions = job.deps.render?.actions?.length ?? 0;
   if (step.kind !== 'unrendered' || actions === 0) return step;
-  return { kind: 'failed', reason: actionsNotDone(actions, step.warning) };
+  return { kind: 'failed', reason: actionsNotDone(actions, step.warning), code: 'render_failed' };
 }
 
 async function renderPage(job: Job, page: PageRecord, need: () => string | null): Promise<RenderStep> {
@@ -85,7 +86,7 @@ async function renderPage(job: Job, page: PageRecord, need: () => string | null)
   await admission.done(
     rendered.kind === 'rendered' && rendered.status ? { status: rendered.status, respondedAt: Date.now() } : undefined,
   );
-  if (rendered.kind === 'actionFailed') return { kind: 'failed', reason: rendered.reason };
+  if (rendered.kind === 'actionFailed') return { kind: 'failed', reason: rendered.reason, code: 'action_failed' };
   if (rendered.kind === 'failed') return { kind: 'unrendered', warning: `${rendered.reason}; stored as fetched` };
   const html = new TextEncoder().encode(rendered.html);
   page.rendered = why;
