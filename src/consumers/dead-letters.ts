@@ -67,7 +67,7 @@ async function abandon(
   const events = pageFailedEvents(
     crawlId,
     changed.map(({ url, attempts }) => ({
-      outcome: { url, reason: reasons.get(url) ?? DEAD_LETTER_REASON },
+      outcome: { url, reason: reasons.get(url) ?? DEAD_LETTER_REASON, code: DEAD_LETTER_CODE },
       attempts,
     })),
   );
