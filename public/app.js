@@ -375,6 +375,7 @@ function errorDetails(e, ctx) {
         ['URL', e.url],
         ['Outcome', e.outcome],
         ['Reason', e.reason],
+        ['Code', e.code],
         ['HTTP status', e.httpStatus === null ? '–' : String(e.httpStatus)],
         ['Attempts', String(e.attempts)],
         ['When', when(e.at)],
