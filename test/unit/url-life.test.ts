@@ -122,6 +122,14 @@ describe('the life of a URL (domain/crawl/url-life.ts)', () => {
     expect(message.do === 'retry' && message.delaySeconds).toBeLessThanOrEqual(backoffSeconds(3, 2, 300, () => 1));
   });
 
+  it('records what the coordinator records (recordOf, the one answer): a last retry after a cancel is its failure', () => {
+    const last = at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' }, MAX, false);
+    const { record, message } = transition(last, LIMITS);
+    expect(record).toEqual({ to: 'final', kind: 'failed', reason: 'http 503' });
+    expect(message).toEqual({ do: 'ack' });
+    if (last.on === 'outcome') expect(record).toEqual(recordOf(resolveOutcome(last.outcome, MAX, MAX), false));
+  });
+
   it('resolves a retry on the last attempt into the failure the coordinator, D1 and webhooks see', () => {
     expect(
       resolveOutcome(outcome({ kind: 'retry', fetched: true, reason: 'http 500', code: 'http_5xx' }), MAX, MAX),
