@@ -375,6 +375,7 @@ function errorDetails(e, ctx) {
         ['URL', e.url],
         ['Outcome', e.outcome],
         ['Reason', e.reason],
+        ['Code', e.code],
         ['HTTP status', e.httpStatus === null ? '–' : String(e.httpStatus)],
         ['Attempts', String(e.attempts)],
         ['When', when(e.at)],
@@ -442,7 +443,7 @@ function crawlLayout(id, config, parts, actions, actionError, recrawl) {
       'div',
       { class: 'grid' },
       card('statuses', 'HTTP statuses', boxes.statuses),
-      card('reasons', 'Errors by reason', boxes.reasons),
+      card('reasons', 'Errors by reason and code', boxes.reasons),
     ),
     card('hosts', 'Hosts and politeness', boxes.hosts),
     card(
@@ -480,15 +481,18 @@ function settingsCard(/** @type {unknown} */ config) {
 }
 
 /**
- * The crawl page's tables: statuses, errors by kind of reason, hosts, recent pages.
+ * The crawl page's tables: statuses, errors by kind of reason and by code, hosts, recent pages.
  * @param {ReturnType<typeof crawlLayout>} boxes @param {Stats} s @param {HostState[]} hostList @param {Page[]} pages @param {(url: string) => Node} short
  */
 function renderTables(boxes, s, hostList, pages, short) {
   const statusRows = s.statuses.map((r) => [String(r.status), fmt(r.count)]);
   boxes.statuses.replaceChildren(table('Pages by HTTP status', ['Status', ['Pages', 'num']], statusRows));
   const kindRows = s.errorKinds.map((r) => [r.outcome, r.kind, fmt(r.count)]);
+  const codeRows = s.errorCodes.map((r) => [r.outcome, h('code', {}, r.code), fmt(r.count)]);
   boxes.reasons.replaceChildren(
     table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], kindRows, 'No errors.'),
+    // The same errors by code (GET /errors lists each URL's): what a script groups by.
+    ...(codeRows.length > 0 ? [table('Errors by code', ['Outcome', 'Code', ['URLs', 'num']], codeRows)] : []),
   );
   boxes.hosts.replaceChildren(hostsTable(hostList));
   const pageRows = pages.map((p) => [

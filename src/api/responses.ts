@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OUTCOME_CODES } from '../domain/crawl/outcome-codes';
 import { CHANGE_KINDS } from '../domain/crawl/reach';
 import { crawlSettingsSchema, WEBHOOK_EVENTS } from '../domain/crawl/settings';
 
@@ -200,12 +201,19 @@ export const pageListSchema = z.object({
     .describe('A filtered listing: rows of the crawl this answer read (a text search: records read).'),
 });
 
+/** Why a URL ended failed or skipped, as one code (src/domain/crawl/outcome-codes.ts). */
+const outcomeCode = z
+  .enum(OUTCOME_CODES)
+  .describe('Why, as one code of a fixed list: what to group or match on (the reason is for people).')
+  .meta({ id: 'OutcomeCode' });
+
 export const errorListSchema = z.object({
   errors: z.array(
     z.object({
       url: z.string(),
       outcome: z.enum(['failed', 'skipped']),
-      reason: z.string(),
+      reason: z.string().describe('Why, in words for people: may be reworded from one version to the next.'),
+      code: outcomeCode,
       attempts: z.number().int(),
       httpStatus: z.number().int().nullable(),
       at: isoTime,
@@ -317,9 +325,12 @@ export const statsSchema = z
     series: z.array(z.object({ at: isoTime, fetched: z.number().int(), failed: z.number().int() })),
     statuses: z.array(z.object({ status: z.number().int(), count: z.number().int() })),
     errors: z.array(z.object({ outcome: z.enum(['failed', 'skipped']), reason: z.string(), count: z.number().int() })),
-    errorKinds: z.array(
-      z.object({ outcome: z.enum(['failed', 'skipped']), kind: z.string(), count: z.number().int() }),
-    ),
+    errorKinds: z
+      .array(z.object({ outcome: z.enum(['failed', 'skipped']), kind: z.string(), count: z.number().int() }))
+      .describe('Errors by the first words of their reason; errorCodes is the grouping that stays when words change.'),
+    errorCodes: z
+      .array(z.object({ outcome: z.enum(['failed', 'skipped']), code: outcomeCode, count: z.number().int() }))
+      .describe('Errors by code, most first: the same whatever the words of their reasons.'),
     hosts: z.array(z.object({ host: z.string(), pages: z.number().int() })),
   })
   .meta({ id: 'CrawlStats' });

@@ -1,4 +1,4 @@
-import { DEAD_LETTER_REASON, transition } from '../domain/crawl/url-life';
+import { DEAD_LETTER_CODE, DEAD_LETTER_REASON, transition } from '../domain/crawl/url-life';
 import { UsageMeter } from '../domain/crawl/usage';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
@@ -55,6 +55,7 @@ async function abandon(
       url,
       outcome: 'failed' as const,
       reason: reasons.get(url) ?? DEAD_LETTER_REASON,
+      code: DEAD_LETTER_CODE,
       attempts,
       httpStatus: null,
     })),
@@ -66,7 +67,7 @@ async function abandon(
   const events = pageFailedEvents(
     crawlId,
     changed.map(({ url, attempts }) => ({
-      outcome: { url, reason: reasons.get(url) ?? DEAD_LETTER_REASON },
+      outcome: { url, reason: reasons.get(url) ?? DEAD_LETTER_REASON, code: DEAD_LETTER_CODE },
       attempts,
     })),
   );

@@ -1,3 +1,4 @@
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import type { PreviousVersion } from '../storage/d1/previous-versions';
 import type { Claim, CrawlTask, Outcome, PageRecord, Processed } from '../types';
 import type { PipelineDeps } from './deps';
@@ -28,13 +29,13 @@ export function finish(job: Job, outcome: Decided, extra: Omit<Processed, 'outco
  */
 export function transient(
   job: Job,
-  reason: string,
+  { reason, code }: { reason: string; code: OutcomeCode },
   fetched: boolean,
   delaySeconds?: number,
   page?: PageRecord,
 ): Processed {
   const retryDelaySeconds = delaySeconds === undefined ? {} : { retryDelaySeconds: delaySeconds };
-  return finish(job, { kind: 'retry', fetched, reason, ...retryDelaySeconds }, page ? { page } : {});
+  return finish(job, { kind: 'retry', fetched, reason, code, ...retryDelaySeconds }, page ? { page } : {});
 }
 
 /**

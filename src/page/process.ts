@@ -1,3 +1,4 @@
+import { failureCode } from '../domain/crawl/outcome-codes';
 import { isFinal } from '../domain/crawl/url-life';
 import { backoffSeconds } from '../domain/fetch/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/fetch/classify';
@@ -34,7 +35,12 @@ export async function processTask(
   const job: Job = { task, claim, deps, deliveries };
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
   if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
-    return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked: private network address' });
+    return finish(job, {
+      kind: 'skipped',
+      fetched: false,
+      reason: 'blocked: private network address',
+      code: 'private_address',
+    });
   // A fresh copy in the page cache: no request to the site, not even robots.txt, and no politeness slot.
   const cached = deps.cache ? await deps.cache(task.url) : null;
   if (cached) {
@@ -74,14 +80,24 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
   switch (admission.kind) {
     case 'disallowed':
-      return finish(job, { kind: 'skipped', fetched: false, reason: 'blocked by robots.txt' });
+      return finish(job, {
+        kind: 'skipped',
+        fetched: false,
+        reason: 'blocked by robots.txt',
+        code: 'robots_disallowed',
+      });
     case 'unreachable':
       // The host itself cannot be reached (dns, refused): the URL fails now, for that reason, not robots.txt's.
       if (isHostUnreachable(admission.failure))
-        return finish(job, { kind: 'failed', fetched: false, reason: admission.failure.message });
+        return finish(job, {
+          kind: 'failed',
+          fetched: false,
+          reason: admission.failure.message,
+          code: failureCode(admission.failure.kind),
+        });
       return transient(
         job,
-        admission.reason,
+        { reason: admission.reason, code: 'robots_unreachable' },
         false,
         Math.max(seconds(admission.retryInMs), backoffSeconds(job.claim.attempts)),
       );
@@ -127,11 +143,12 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
 
 function fetchFailed(job: Job, error: unknown): Processed {
   const reason = error instanceof Error ? error.message : String(error);
-  if (error instanceof BodyTooLargeError) return finish(job, { kind: 'failed', fetched: true, reason });
+  if (error instanceof BodyTooLargeError)
+    return finish(job, { kind: 'failed', fetched: true, reason, code: 'too_large' });
   if (error instanceof NetworkError && isHostUnreachable(error.failure))
-    return finish(job, { kind: 'failed', fetched: false, reason });
-  if (error instanceof NetworkError) return transient(job, reason, false);
-  return finish(job, { kind: 'failed', fetched: false, reason });
+    return finish(job, { kind: 'failed', fetched: false, reason, code: failureCode(error.failure.kind) });
+  if (error instanceof NetworkError) return transient(job, { reason, code: failureCode(error.failure.kind) }, false);
+  return finish(job, { kind: 'failed', fetched: false, reason, code: 'fetch_error' });
 }
 
 /** What a response means for the URL: unchanged, a retry, a failure, a redirect, or a page to store. */
@@ -143,10 +160,10 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
   switch (decision.kind) {
     case 'retry': {
       const delay = decision.retryAfterSeconds === undefined ? undefined : Math.min(300, decision.retryAfterSeconds);
-      return transient(job, decision.reason, true, delay, page);
+      return transient(job, decision, true, delay, page);
     }
     case 'fail':
-      return finish(job, { kind: 'failed', fetched: true, reason: decision.reason }, { page });
+      return finish(job, { kind: 'failed', fetched: true, reason: decision.reason, code: decision.code }, { page });
     case 'redirect':
       return redirect(job, page, decision.location, response.status);
     case 'ok': {
@@ -241,23 +258,38 @@ function redirect(job: Job, fetched: PageRecord, location: string, status: numbe
   if (target === null)
     return finish(
       job,
-      { kind: 'failed', fetched: true, reason: `redirect to a non-http(s) URL: ${location.slice(0, 200)}` },
+      {
+        kind: 'failed',
+        fetched: true,
+        reason: `redirect to a non-http(s) URL: ${location.slice(0, 200)}`,
+        code: 'redirect_invalid',
+      },
       { page },
     );
   if (claim.hops + 1 > MAX_REDIRECT_HOPS)
     return finish(
       job,
-      { kind: 'failed', fetched: true, reason: `too many redirects (more than ${MAX_REDIRECT_HOPS})` },
+      {
+        kind: 'failed',
+        fetched: true,
+        reason: `too many redirects (more than ${MAX_REDIRECT_HOPS})`,
+        code: 'too_many_redirects',
+      },
       { page },
     );
   const reason = `redirect ${status} to ${target}`;
   const inScope = claim.kind === 'sitemap' ? deps.sitemapInScope(target) : deps.policy(target, claim.depth);
-  if (!inScope) return finish(job, { kind: 'skipped', fetched: true, reason: `${reason}, out of scope` }, { page });
+  if (!inScope)
+    return finish(
+      job,
+      { kind: 'skipped', fetched: true, reason: `${reason}, out of scope`, code: 'redirect_out_of_scope' },
+      { page },
+    );
   const next: FrontierEntry = {
     url: target,
     depth: claim.depth,
     hops: claim.hops + 1,
     ...(claim.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}),
   };
-  return finish(job, { kind: 'skipped', fetched: true, reason, links: [next] }, { page });
+  return finish(job, { kind: 'skipped', fetched: true, reason, code: 'redirect', links: [next] }, { page });
 }

@@ -48,7 +48,7 @@ async function readHtml(job: Job, page: PageRecord, body: Uint8Array): Promise<P
   const step = await renderStep(job, () => pageNeed(body, fetched.contentType, fetched.wordCount ?? null));
   if (step.kind === 'requeue') return step.processed;
   if (step.kind === 'failed')
-    return finish(job, { kind: 'failed', fetched: true, reason: step.reason }, { page: fetched });
+    return finish(job, { kind: 'failed', fetched: true, reason: step.reason, code: step.code }, { page: fetched });
   if (step.kind === 'rendered') {
     const read = withWarnings(await readPage(job, RENDERED_TYPE, step.html), [...earlier, ...step.warnings]);
     const rendered: PageRecord = { ...fetched, contentType: RENDERED_TYPE, rendered: step.why, ...read.facts };
@@ -211,7 +211,11 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
   try {
     xml = isGzip(body) ? await gunzipCapped(body, deps.settings.maxBodyBytes) : body;
   } catch (error) {
-    return finish(job, { kind: 'failed', fetched: true, reason: `sitemap: ${messageOf(error)}` }, { page, body });
+    return finish(
+      job,
+      { kind: 'failed', fetched: true, reason: `sitemap: ${messageOf(error)}`, code: 'sitemap_unreadable' },
+      { page, body },
+    );
   }
   const stored: PageRecord = { ...page, contentHash: await sha256Hex(body) };
   const sitemap = parseSitemap(decodeBody(xml, page.contentType));

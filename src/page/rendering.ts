@@ -1,3 +1,4 @@
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import {
   actionsNotDone,
   BROWSER_WAIT_TRIES,
@@ -19,7 +20,7 @@ export type RenderStep =
   /** Wanted, and not to be had: the page is stored as fetched, with this warning. */
   | { kind: 'unrendered'; warning: string }
   /** Actions were asked for and could not all be done (or the page not rendered to do them): the page fails. */
-  | { kind: 'failed'; reason: string }
+  | { kind: 'failed'; reason: string; code: OutcomeCode }
   /** A transient fault: the URL goes back to the queue (no attempt used up). */
   | { kind: 'requeue'; processed: Processed };
 
@@ -32,7 +33,7 @@ export async function renderStep(job: Job, need: () => string | null): Promise<R
   const step = await renderPage(job, need);
   const actions = job.deps.render?.actions?.length ?? 0;
   if (step.kind !== 'unrendered' || actions === 0) return step;
-  return { kind: 'failed', reason: actionsNotDone(actions, step.warning) };
+  return { kind: 'failed', reason: actionsNotDone(actions, step.warning), code: 'render_failed' };
 }
 
 async function renderPage(job: Job, need: () => string | null): Promise<RenderStep> {
@@ -68,7 +69,7 @@ async function renderPage(job: Job, need: () => string | null): Promise<RenderSt
   await admission.done(
     rendered.kind === 'rendered' && rendered.status ? { status: rendered.status, respondedAt: Date.now() } : undefined,
   );
-  if (rendered.kind === 'actionFailed') return { kind: 'failed', reason: rendered.reason };
+  if (rendered.kind === 'actionFailed') return { kind: 'failed', reason: rendered.reason, code: 'action_failed' };
   if (rendered.kind === 'failed') return { kind: 'unrendered', warning: `${rendered.reason}; stored as fetched` };
   const html = new TextEncoder().encode(rendered.html);
   return { kind: 'rendered', why, html, screenshot: rendered.screenshot, warnings: rendered.warnings };

@@ -1,3 +1,4 @@
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import type { WEBHOOK_EVENTS } from '../domain/crawl/settings';
 import type { UsageMeter } from '../domain/crawl/usage';
 import { log } from '../log';
@@ -28,12 +29,17 @@ export function webhookEvent(
 /** page.failed events for URLs the crawl recorded as failed. */
 export function pageFailedEvents(
   crawlId: string,
-  results: readonly { outcome: { url: string; reason?: string }; attempts: number; page?: { status: number } }[],
+  results: readonly {
+    outcome: { url: string; reason?: string; code?: OutcomeCode };
+    attempts: number;
+    page?: { status: number };
+  }[],
 ): WebhookEvent[] {
   return results.map((r) =>
     webhookEvent('page.failed', crawlId, {
       url: r.outcome.url,
       reason: r.outcome.reason ?? 'failed',
+      code: r.outcome.code ?? 'other',
       attempts: r.attempts,
       httpStatus: r.page?.status ?? null,
     }),

@@ -106,7 +106,7 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const id = await crawlWithSeeds([url]);
     // As if two deliveries had claimed it and then died.
     await env.CRAWL.getByName(id).claim([url]);
-    await env.CRAWL.getByName(id).complete([{ url, kind: 'retry', fetched: false }]);
+    await env.CRAWL.getByName(id).complete([{ url, kind: 'retry', fetched: false, code: 'timeout' }]);
     await env.CRAWL.getByName(id).claim([url]);
     const result = await runQueue('edgecrawl-dlq', [message({ crawlId: id, url, depth: 0, hops: 0 }, 1)]);
     expect(result.explicitAcks).toHaveLength(1);

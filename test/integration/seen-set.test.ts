@@ -104,11 +104,13 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
   it('a retry hands the URL back; the next claim counts the attempt; completion comes when nothing is pending', async () => {
     const { stub } = await startedCoordinator();
     await stub.claim(['https://example.com/']);
-    await stub.complete([{ url: 'https://example.com/', kind: 'retry', fetched: true, reason: 'http 503' }]);
+    await stub.complete([
+      { url: 'https://example.com/', kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' },
+    ]);
     const second = await stub.claim(['https://example.com/']);
     expect(second.claims[0]?.attempts).toBe(2);
     const done = await stub.complete([
-      { url: 'https://example.com/', kind: 'failed', fetched: true, reason: 'http 503' },
+      { url: 'https://example.com/', kind: 'failed', fetched: true, reason: 'http 503', code: 'http_5xx' },
     ]);
     expect(done.status).toBe('completed');
     expect((await stub.snapshot())?.counts).toEqual({

@@ -1,5 +1,10 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { failureCode, type OutcomeCode } from '../../src/domain/crawl/outcome-codes';
 import { reasonKind } from '../../src/domain/crawl/reasons';
+import { classifyResponse } from '../../src/domain/fetch/classify';
+import { classifyFetchError } from '../../src/domain/fetch/failure';
+import { codeBreakdown, listErrors } from '../../src/storage/d1/errors';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
 interface Stats {
@@ -12,6 +17,7 @@ interface Stats {
   statuses: { status: number; count: number }[];
   errors: { outcome: string; reason: string; count: number }[];
   errorKinds: { outcome: string; kind: string; count: number }[];
+  errorCodes: { outcome: string; code: string; count: number }[];
   hosts: { host: string; pages: number }[];
 }
 
@@ -40,6 +46,94 @@ describe('crawl stats, hosts and recent pages', () => {
     expect(stats.errorKinds.map((k) => k.count)).toEqual(
       [...stats.errorKinds.map((k) => k.count)].sort((a, b) => b - a),
     );
+  });
+
+  it('groups errors by code, the same when the words of their reasons change', async () => {
+    const id = await createCrawl({ seeds: [`${site()}/t/${namespace()}/misc/`] });
+    await waitForCrawl(id);
+    const stats = (await (await api(`/v1/crawls/${id}/stats`)).json()) as Stats;
+    const { errors } = (await (await api(`/v1/crawls/${id}/errors?limit=1000`)).json()) as {
+      errors: { outcome: string; reason: string; code: string }[];
+    };
+    // The same grouping, done here from the listed errors, each with its code.
+    const expected = new Map<string, number>();
+    for (const e of errors) expected.set(`${e.outcome} ${e.code}`, (expected.get(`${e.outcome} ${e.code}`) ?? 0) + 1);
+    expect(new Map(stats.errorCodes.map((c) => [`${c.outcome} ${c.code}`, c.count]))).toEqual(expected);
+    expect(stats.errorCodes).toContainEqual({ outcome: 'failed', code: 'http_4xx', count: 1 });
+    const redirects = errors.filter((e) => /^redirect \d{3} to /.test(e.reason) && !e.reason.endsWith('out of scope'));
+    expect(redirects.length).toBeGreaterThan(1);
+    expect(stats.errorCodes).toContainEqual({ outcome: 'skipped', code: 'redirect', count: redirects.length });
+    expect(stats.errorCodes.reduce((n, c) => n + c.count, 0)).toBe(errors.length);
+    expect(stats.errorCodes.map((c) => c.count)).toEqual(
+      [...stats.errorCodes.map((c) => c.count)].sort((a, b) => b - a),
+    );
+
+    // Every message reworded (as a later version of the crawler might word them): /stats by code does not move.
+    await env.DB.prepare("UPDATE errors SET reason = 'reworded, ' || upper(reason) WHERE crawl_id = ?").bind(id).run();
+    const after = (await (await api(`/v1/crawls/${id}/stats`)).json()) as Stats;
+    expect(after.errors.every((e) => e.reason.startsWith('reworded, '))).toBe(true);
+    expect(after.errorCodes).toEqual(stats.errorCodes);
+  });
+
+  it('gives rows written before codes were stored theirs once, from their words (migrations/0013)', async () => {
+    const crawlId = crypto.randomUUID();
+    const fail = (status: number, headers: Record<string, string> = {}) => {
+      const decision = classifyResponse(status, new Headers(headers));
+      if (decision.kind !== 'fail' && decision.kind !== 'retry') throw new Error(`no failure for ${status}`);
+      return [decision.reason, decision.code] as const;
+    };
+    const network = (message: string, context: Parameters<typeof classifyFetchError>[1]) => {
+      const failure = classifyFetchError(message, context);
+      return [failure.message, failureCode(failure.kind)] as const;
+    };
+    const host = { host: '127.0.0.1', port: 80 };
+    // Reasons as the crawler made them, with the codes it now makes with them.
+    const made: (readonly [string, OutcomeCode])[] = [
+      fail(404),
+      fail(410),
+      fail(429),
+      fail(503),
+      fail(302),
+      network('getaddrinfo ENOTFOUND x.invalid', { aborted: false, host: 'x.invalid' }),
+      network('connect ECONNREFUSED', { aborted: false, ...host }),
+      network('Network connection lost.', { aborted: false, connects: true, ...host }),
+      network('internal error; reference = x', { aborted: false, connects: true, tls: true, ...host, port: 443 }),
+      network('', { aborted: true, host: 'a.test', timeoutMs: 3000 }),
+      network('something odd', { aborted: false, host: 'a.test' }),
+      ['blocked by robots.txt', 'robots_disallowed'],
+      ['blocked: private network address', 'private_address'],
+      ['robots.txt answered http 503', 'robots_unreachable'],
+      ['robots.txt timed out', 'robots_unreachable'],
+      ['robots.txt unreachable: reset: connection lost (a:80)', 'robots_unreachable'],
+      ['body larger than 10485760 bytes', 'too_large'],
+      ['redirect 301 to https://a.test/x', 'redirect'],
+      ['redirect 302 to https://b.test/y, out of scope', 'redirect_out_of_scope'],
+      ['redirect to a non-http(s) URL: file:///etc/passwd', 'redirect_invalid'],
+      ['too many redirects (more than 5)', 'too_many_redirects'],
+      ['sitemap: body larger than 10 bytes', 'sitemap_unreadable'],
+      ['action 2 of 3 (click #x) failed: no such element', 'action_failed'],
+      ['the page could not be rendered, so its action was not done: render: boom', 'render_failed'],
+      ['cancelled', 'cancelled'],
+      ['dead-lettered: retries exhausted', 'retries_exhausted'],
+      ['retries exhausted', 'retries_exhausted'],
+      ['something no version of the crawler said', 'other'],
+    ];
+    await env.DB.batch(
+      made.map(([reason], i) =>
+        env.DB.prepare(
+          "INSERT INTO errors (crawl_id, url, outcome, reason, attempts, http_status, at) VALUES (?, ?, 'failed', ?, 1, NULL, 0)",
+        ).bind(crawlId, `https://a.test/${String(i).padStart(2, '0')}`, reason),
+      ),
+    );
+    // A row without a code reads as 'other' until the migration gives it one.
+    expect(await codeBreakdown(env.DB, crawlId)).toEqual([{ outcome: 'failed', code: 'other', count: made.length }]);
+    const legacy = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0013_'))?.queries.find((q) =>
+      q.includes('UPDATE errors SET code'),
+    );
+    expect(legacy).toBeDefined();
+    await env.DB.prepare(legacy!).run();
+    const rows = await listErrors(env.DB, crawlId, 100, null, null);
+    expect(rows.map((r) => [r.reason, r.code])).toEqual(made);
   });
 
   it('reports a time series and breakdowns that add up to the pages and errors listed', async () => {

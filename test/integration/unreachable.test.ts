@@ -21,10 +21,12 @@ async function failureOf(url: string): Promise<{ kind: string; message: string; 
   throw new Error(`${url} answered`);
 }
 
-async function errorsOf(id: string): Promise<{ url: string; outcome: string; reason: string }[]> {
-  const { results } = await env.DB.prepare('SELECT url, outcome, reason FROM errors WHERE crawl_id = ? ORDER BY url')
+async function errorsOf(id: string): Promise<{ url: string; outcome: string; reason: string; code: string }[]> {
+  const { results } = await env.DB.prepare(
+    'SELECT url, outcome, reason, code FROM errors WHERE crawl_id = ? ORDER BY url',
+  )
     .bind(id)
-    .all<{ url: string; outcome: string; reason: string }>();
+    .all<{ url: string; outcome: string; reason: string; code: string }>();
   return results;
 }
 
@@ -58,20 +60,29 @@ describe('a fetch that gets no HTTP answer is named for what happened', () => {
 
 describe('a crawl of a host that cannot be reached', () => {
   it.each([
-    ['a closed port', `${CLOSED}/`, /^refused: connection refused \(127\.0\.0\.1:1\)$/],
-    ['a name that does not resolve', `http://${NO_SUCH_HOST}/`, /^dns: host not found \(nonexistent-host\.invalid\)$/],
-  ])('%s: completed within seconds, the seed failed for that reason, not robots.txt', async (_name, seed, reason) => {
-    const started = Date.now();
-    const id = await createCrawl({ seeds: [seed] });
-    const crawl = await waitForCrawl(id, 20_000);
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(crawl.status).toBe('completed');
-    expect(crawl.counts).toMatchObject({ discovered: 1, fetched: 0, failed: 1 });
-    const errors = await errorsOf(id);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ url: seed, outcome: 'failed' });
-    expect(errors[0]?.reason).toMatch(reason);
-  });
+    ['a closed port', `${CLOSED}/`, /^refused: connection refused \(127\.0\.0\.1:1\)$/, 'connection_refused'],
+    [
+      'a name that does not resolve',
+      `http://${NO_SUCH_HOST}/`,
+      /^dns: host not found \(nonexistent-host\.invalid\)$/,
+      'dns',
+    ],
+  ])(
+    '%s: completed within seconds, the seed failed for that reason, not robots.txt',
+    async (_name, seed, reason, code) => {
+      const started = Date.now();
+      const id = await createCrawl({ seeds: [seed] });
+      const crawl = await waitForCrawl(id, 20_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(crawl.status).toBe('completed');
+      expect(crawl.counts).toMatchObject({ discovered: 1, fetched: 0, failed: 1 });
+      const errors = await errorsOf(id);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ url: seed, outcome: 'failed' });
+      expect(errors[0]?.reason).toMatch(reason);
+      expect(errors[0]?.code).toBe(code);
+    },
+  );
 
   it('the host gate answers every URL of the origin at once with the failure, for its cache period', async () => {
     const gate = env.HOSTS.getByName(NO_SUCH_HOST);

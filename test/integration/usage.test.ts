@@ -131,7 +131,7 @@ describe("the crawl object's requests", () => {
     await counts(async () => expect(await stub.takeRender()).toBe(true));
     await counts(async () => expect(await stub.takeRender()).toBe(false)); // the budget is spent: counted all the same
     await counts(() => stub.recordUsage({ ...emptyUsage(), r2Bytes: 1 }));
-    await counts(() => stub.complete([{ url, kind: 'retry', fetched: true }]));
+    await counts(() => stub.complete([{ url, kind: 'retry', fetched: true, code: 'http_5xx' }]));
     await counts(() => stub.start(id, config), 0); // started already
     await counts(() => Promise.all([stub.status(), stub.usage(), stub.summary(), stub.snapshot()]), 0);
     // The last pending URL ended: the crawl is done, a claim is refused (not counted), and a retry reopens it.

@@ -74,11 +74,18 @@ describe('webhooks', () => {
 
     const failed = events.filter((e) => e.type === 'page.failed');
     const errors = (await (await api(`/v1/crawls/${id}/errors?outcome=failed`)).json()) as {
-      errors: { url: string; reason: string; attempts: number; httpStatus: number | null }[];
+      errors: { url: string; reason: string; code: string; attempts: number; httpStatus: number | null }[];
     };
     expect(failed.map((e) => e.data).sort((a, b) => String(a.url).localeCompare(String(b.url)))).toEqual(
-      errors.errors.map((e) => ({ url: e.url, reason: e.reason, attempts: e.attempts, httpStatus: e.httpStatus })),
+      errors.errors.map((e) => ({
+        url: e.url,
+        reason: e.reason,
+        code: e.code,
+        attempts: e.attempts,
+        httpStatus: e.httpStatus,
+      })),
     );
+    expect(failed.every((e) => e.data.code !== 'other')).toBe(true);
     const completed = events.filter((e) => e.type === 'crawl.completed');
     expect(completed).toHaveLength(1);
     expect(completed[0]!.data).toMatchObject({ status: 'completed', counts: crawl.counts });

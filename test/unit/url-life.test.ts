@@ -35,12 +35,12 @@ const rows: [string, UrlEvent, Transition][] = [
   ],
   [
     'skipped: final with its reason, acked',
-    at({ kind: 'skipped', fetched: false, reason: 'blocked by robots.txt' }, 1),
+    at({ kind: 'skipped', fetched: false, reason: 'blocked by robots.txt', code: 'robots_disallowed' }, 1),
     { record: { to: 'final', kind: 'skipped', reason: 'blocked by robots.txt' }, message: { do: 'ack' } },
   ],
   [
     'failed: final with its reason, acked',
-    at({ kind: 'failed', fetched: true, reason: 'http 404' }, 1),
+    at({ kind: 'failed', fetched: true, reason: 'http 404', code: 'http_4xx' }, 1),
     { record: { to: 'final', kind: 'failed', reason: 'http 404' }, message: { do: 'ack' } },
   ],
   [
@@ -50,12 +50,12 @@ const rows: [string, UrlEvent, Transition][] = [
   ],
   [
     'retry before the last attempt: queued, the attempt counted, the message retried after the delay asked for',
-    at({ kind: 'retry', fetched: true, reason: 'http 503', retryDelaySeconds: 30 }, 2),
+    at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx', retryDelaySeconds: 30 }, 2),
     { record: { to: 'queued', countsAttempt: true, dueInSeconds: 30 }, message: { do: 'retry', delaySeconds: 30 } },
   ],
   [
     'retry on the last attempt: failed for good with the retry reason, acked',
-    at({ kind: 'retry', fetched: true, reason: 'http 503' }, MAX),
+    at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' }, MAX),
     { record: { to: 'final', kind: 'failed', reason: 'http 503' }, message: { do: 'ack' } },
   ],
   [
@@ -83,7 +83,7 @@ const rows: [string, UrlEvent, Transition][] = [
   ],
   [
     'not final once the crawl was cancelled: skipped, cancelled, acked',
-    at({ kind: 'retry', fetched: true, reason: 'http 503' }, 1, false),
+    at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' }, 1, false),
     { record: { to: 'final', kind: 'skipped', reason: 'cancelled' }, message: { do: 'ack' } },
   ],
   [
@@ -114,16 +114,27 @@ describe('the life of a URL (domain/crawl/url-life.ts)', () => {
   });
 
   it('a retry with no delay asked for waits the backoff of its attempt', () => {
-    const { message } = transition(at({ kind: 'retry', fetched: false, reason: 'timeout' }, 3), LIMITS);
+    const { message } = transition(
+      at({ kind: 'retry', fetched: false, reason: 'timeout', code: 'timeout' }, 3),
+      LIMITS,
+    );
     expect(message.do === 'retry' && message.delaySeconds).toBeGreaterThanOrEqual(backoffSeconds(3, 2, 300, () => 0));
     expect(message.do === 'retry' && message.delaySeconds).toBeLessThanOrEqual(backoffSeconds(3, 2, 300, () => 1));
   });
 
+  it('records what the coordinator records (recordOf, the one answer): a last retry after a cancel is its failure', () => {
+    const last = at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' }, MAX, false);
+    const { record, message } = transition(last, LIMITS);
+    expect(record).toEqual({ to: 'final', kind: 'failed', reason: 'http 503' });
+    expect(message).toEqual({ do: 'ack' });
+    if (last.on === 'outcome') expect(record).toEqual(recordOf(resolveOutcome(last.outcome, MAX, MAX), false));
+  });
+
   it('resolves a retry on the last attempt into the failure the coordinator, D1 and webhooks see', () => {
-    expect(resolveOutcome(outcome({ kind: 'retry', fetched: true, reason: 'http 500' }), MAX, MAX)).toEqual(
-      outcome({ kind: 'failed', fetched: true, reason: 'http 500' }),
-    );
-    const early = outcome({ kind: 'retry', fetched: true, reason: 'http 500' });
+    expect(
+      resolveOutcome(outcome({ kind: 'retry', fetched: true, reason: 'http 500', code: 'http_5xx' }), MAX, MAX),
+    ).toEqual(outcome({ kind: 'failed', fetched: true, reason: 'http 500', code: 'http_5xx' }));
+    const early = outcome({ kind: 'retry', fetched: true, reason: 'http 500', code: 'http_5xx' });
     expect(resolveOutcome(early, 1, MAX)).toBe(early);
   });
 
@@ -131,7 +142,7 @@ describe('the life of a URL (domain/crawl/url-life.ts)', () => {
     ['stored', outcome({ kind: 'stored', fetched: true }), true, { to: 'final', kind: 'stored', reason: null }],
     [
       'retry counts an attempt',
-      outcome({ kind: 'retry', fetched: true, retryDelaySeconds: 7 }),
+      outcome({ kind: 'retry', fetched: true, code: 'http_5xx', retryDelaySeconds: 7 }),
       true,
       { to: 'queued', countsAttempt: true, dueInSeconds: 7 },
     ],
@@ -149,7 +160,7 @@ describe('the life of a URL (domain/crawl/url-life.ts)', () => {
     ],
     [
       'a retry after a cancel ends skipped',
-      outcome({ kind: 'retry', fetched: true }),
+      outcome({ kind: 'retry', fetched: true, code: 'http_5xx' }),
       false,
       { to: 'final', kind: 'skipped', reason: 'cancelled' },
     ],

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/crawl/series';
 import type { CrawlRow } from '../../storage/d1/crawls';
-import { failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
+import { codeBreakdown, failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
 import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../../storage/d1/page-stats';
 import type { CrawlSnapshot } from '../../types';
 import { endedAt, isoOrNull } from '../crawl-time';
@@ -62,14 +62,14 @@ function rates(
 export const stats = new Hono<CrawlEnv>()
   /**
    * The crawl's progress over time: pages fetched and URLs failed per interval, the current and average
-   * rate, and breakdowns by HTTP status, error reason (exact, and by kind) and host.
+   * rate, and breakdowns by HTTP status, error reason (exact, and by kind), error code and host.
    */
   .get(
     '/:id/stats',
     routeDoc({
       summary: "A crawl's progress over time",
       description:
-        'Pages fetched and URLs failed per interval, the current and average rate, breakdowns by HTTP status, error reason (exact and by kind) and host.',
+        'Pages fetched and URLs failed per interval, the current and average rate, breakdowns by HTTP status, error reason (exact and by kind), error code and host.',
       tag: 'Stats',
       responses: { 200: json('Stats', statsSchema) },
     }),
@@ -79,12 +79,13 @@ export const stats = new Hono<CrawlEnv>()
       const query = c.req.valid('query');
       const now = Date.now();
       const db = c.env.DB;
-      const [snapshot, activity, statuses, errors, errorKinds, hosts] = await Promise.all([
+      const [snapshot, activity, statuses, errors, errorKinds, errorCodes, hosts] = await Promise.all([
         c.env.CRAWL.getByName(crawl.id).snapshot(),
         crawlActivity(db, crawl.id, now - query.window * 1000),
         statusBreakdown(db, crawl.id),
         reasonBreakdown(db, crawl.id, BREAKDOWN_ROWS),
         reasonKindBreakdown(db, crawl.id),
+        codeBreakdown(db, crawl.id),
         hostBreakdown(db, crawl.id, BREAKDOWN_ROWS),
       ]);
       if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
@@ -106,6 +107,7 @@ export const stats = new Hono<CrawlEnv>()
         statuses,
         errors,
         errorKinds,
+        errorCodes,
         hosts,
       });
     },

@@ -4,9 +4,11 @@
  * A URL is offered to the crawl's seen-set once (queued), handed to one queue message at a time by a lease (claim),
  * and each attempt ends in an outcome. `transition` is the whole protocol as one table: for each event, what the
  * crawl's coordinator records of the URL and what the consumer does with the queue message. The consumer and the
- * dead-letter consumer only carry transitions out; the coordinator only applies `recordOf`.
+ * dead-letter consumer only carry transitions out. What the coordinator records (and when a URL sent back is due) is
+ * said once, by `recordOf`: the coordinator applies it, and `transition` answers with it.
  */
 import { backoffSeconds } from '../fetch/backoff';
+import type { OutcomeCode } from './outcome-codes';
 
 /** A page to crawl, or a sitemap to read for pages. */
 export type TaskKind = 'page' | 'sitemap';
@@ -24,7 +26,9 @@ export interface FrontierEntry {
 /**
  * What became of one attempt at a claimed URL. `fetched`: an HTTP response was received. `links`: candidate URLs
  * found (links, a redirect target or sitemaps), already scope-checked. `retryDelaySeconds`: when the URL's next
- * attempt is due (a Retry-After, the host gate's next slot); none: the backoff of the attempt.
+ * attempt is due (a Retry-After, the host gate's next slot); none: the message waits the backoff of the attempt, and
+ * the coordinator records the URL due at once (recordOf). `reason`: why, in words for people; `code`: why, as one of
+ * OUTCOME_CODES (domain/crawl/outcome-codes.ts), given where the outcome is made, for machines to group by.
  * - stored, skipped, failed, duplicate: final. A duplicate's content is stored once, under the URL it names (`of`):
  *   the canonical it declares, or the page of the crawl that first had its content (domain/crawl/duplicates.ts).
  * - retry: a transient failure of the site (5xx, 429, a timeout); uses up an attempt, and fails for good at the last.
@@ -35,10 +39,10 @@ export interface FrontierEntry {
  */
 export type Outcome =
   | { kind: 'stored'; url: string; fetched: boolean; links?: FrontierEntry[] }
-  | { kind: 'skipped'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
-  | { kind: 'failed'; url: string; fetched: boolean; reason: string; links?: FrontierEntry[] }
+  | { kind: 'skipped'; url: string; fetched: boolean; reason: string; code: OutcomeCode; links?: FrontierEntry[] }
+  | { kind: 'failed'; url: string; fetched: boolean; reason: string; code: OutcomeCode; links?: FrontierEntry[] }
   | { kind: 'duplicate'; url: string; fetched: boolean; reason: DuplicateReason; of: string; links?: FrontierEntry[] }
-  | { kind: 'retry'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
+  | { kind: 'retry'; url: string; fetched: boolean; reason?: string; code: OutcomeCode; retryDelaySeconds?: number }
   | {
       kind: 'throttled';
       url: string;
@@ -110,13 +114,15 @@ export interface Transition {
   message: MessageAction;
 }
 
-/** How long a retried attempt waits: what the outcome asked for (a Retry-After, already capped), or the backoff. */
+/** How long a retried message waits: what the outcome asked for (a Retry-After, already capped), or the backoff. */
 const delayOf = (outcome: Requeued, attempt: number) => outcome.retryDelaySeconds ?? backoffSeconds(attempt);
 
-/** What becomes of a URL whose attempt would be tried again once the crawl no longer runs. */
-const CANCELLED: StateChange = { to: 'final', kind: 'skipped', reason: 'cancelled' };
+/** Why a URL whose attempt would be tried again ends skipped once the crawl no longer runs. */
+export const CANCELLED_REASON = 'cancelled';
+export const CANCELLED_CODE: OutcomeCode = 'cancelled';
 
 export const DEAD_LETTER_REASON = 'dead-lettered: retries exhausted';
+export const DEAD_LETTER_CODE: OutcomeCode = 'retries_exhausted';
 
 /**
  * The protocol, one row per case (test/unit/url-life.test.ts has a test per row):
@@ -124,7 +130,7 @@ export const DEAD_LETTER_REASON = 'dead-lettered: retries exhausted';
  * | event                      | condition               | coordinator records                | message           |
  * |----------------------------|-------------------------|------------------------------------|-------------------|
  * | outcome stored/skipped/failed/duplicate |             | final                              | ack               |
- * | outcome retry              | attempt < maxAttempts   | queued, attempt counted, due later | retry after delay |
+ * | outcome retry              | attempt < maxAttempts   | queued, attempt counted            | retry after delay |
  * | outcome retry              | attempt >= maxAttempts  | final failed (the retry's reason)  | ack               |
  * | outcome throttled          | a delivery to spare     | queued, no attempt, the slot kept  | retry at the slot |
  * | outcome throttled          | none to spare           | queued, no attempt, the slot kept  | resend at the slot|
@@ -133,6 +139,9 @@ export const DEAD_LETTER_REASON = 'dead-lettered: retries exhausted';
  * | unclaimed                  |                         | nothing                            | ack               |
  * | coordinator unreachable    |                         | nothing (the lease is the message's)| retry after backoff(deliveries) |
  * | dead-lettered              |                         | final failed, dead-lettered        | ack               |
+ *
+ * What the coordinator records of an outcome is recordOf's answer, whatever the row: a URL back to queued is due when
+ * the outcome asked (a Retry-After, the host's slot), else at once; the message's delay is this table's.
  *
  * A message is delivered at most max_retries + 1 times, then dead-lettered. A retried attempt uses a delivery, which
  * is why maxAttempts must stay at most max_retries (see attemptsFitQueue). A throttled URL goes round once, delayed to
@@ -148,40 +157,33 @@ export function transition(event: UrlEvent, limits: Limits): Transition {
       return { record: { to: 'unchanged' }, message: { do: 'retry', delaySeconds: backoffSeconds(event.deliveries) } };
     case 'dead-lettered':
       return { record: { to: 'final', kind: 'failed', reason: DEAD_LETTER_REASON }, message: { do: 'ack' } };
-    case 'outcome':
-      if (!event.running && !isFinal(event.outcome)) return { record: CANCELLED, message: { do: 'ack' } };
-      return afterOutcome(event.outcome, event.attempt, limits, event.deliveries);
+    case 'outcome': {
+      const record = recordOf(resolveOutcome(event.outcome, event.attempt, limits.maxAttempts), event.running);
+      return { record, message: messageAfter(event.outcome, event.attempt, limits, event.deliveries, event.running) };
+    }
   }
 }
 
-function afterOutcome(
+/** What the message of an attempt gets (what the coordinator records is recordOf's). */
+function messageAfter(
   outcome: Outcome,
   attempt: number,
   { maxAttempts, maxRetries }: Limits,
   deliveries: number,
-): Transition {
-  if (isFinal(outcome))
-    return { record: { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) }, message: { do: 'ack' } };
+  running: boolean,
+): MessageAction {
+  if (isFinal(outcome) || !running) return { do: 'ack' };
   const delaySeconds = delayOf(outcome, attempt);
   switch (outcome.kind) {
     case 'retry':
-      if (attempt >= maxAttempts)
-        return { record: { to: 'final', kind: 'failed', reason: reasonOf(outcome) }, message: { do: 'ack' } };
-      return {
-        record: { to: 'queued', countsAttempt: true, dueInSeconds: delaySeconds },
-        message: { do: 'retry', delaySeconds },
-      };
+      return attempt >= maxAttempts ? { do: 'ack' } : { do: 'retry', delaySeconds };
     case 'throttled': {
-      const record = recordOf(outcome, true);
       // Retried while the message has a delivery to spare for it beyond what the URL's attempts may still take.
       const spare = deliveries + maxAttempts - attempt <= maxRetries;
-      return { record, message: { do: spare ? 'retry' : 'resend', delaySeconds } };
+      return { do: spare ? 'retry' : 'resend', delaySeconds };
     }
     case 'released':
-      return {
-        record: { to: 'queued', countsAttempt: false, dueInSeconds: delaySeconds },
-        message: { do: 'retry', delaySeconds },
-      };
+      return { do: 'retry', delaySeconds };
   }
 }
 
@@ -191,16 +193,24 @@ function afterOutcome(
  */
 export function resolveOutcome(outcome: Outcome, attempt: number, maxAttempts: number): Outcome {
   if (outcome.kind !== 'retry' || attempt < maxAttempts) return outcome;
-  return { kind: 'failed', url: outcome.url, fetched: outcome.fetched, reason: outcome.reason ?? 'retries exhausted' };
+  return {
+    kind: 'failed',
+    url: outcome.url,
+    fetched: outcome.fetched,
+    reason: outcome.reason ?? 'retries exhausted',
+    code: outcome.code,
+  };
 }
 
 /**
  * What the coordinator records of a reported outcome (already resolved): a final state, or back to queued; once the
  * crawl no longer runs, an attempt that would be tried again ends skipped ('cancelled'). The coordinator applies it
- * only to a URL that is still queued: an outcome for one already final (a late duplicate) changes nothing.
+ * only to a URL that is still queued: an outcome for one already final (a late duplicate) changes nothing. The one
+ * place that says when a URL sent back is due: `dueInSeconds` is what the outcome asked for (a Retry-After, the
+ * host's slot), else 0, due at once (its message still waits the backoff: transition says so).
  */
 export function recordOf(outcome: Outcome, running: boolean): Exclude<StateChange, { to: 'unchanged' }> {
-  if (!running && !isFinal(outcome)) return { to: 'final', kind: 'skipped', reason: 'cancelled' };
+  if (!running && !isFinal(outcome)) return { to: 'final', kind: 'skipped', reason: CANCELLED_REASON };
   if (isFinal(outcome)) return { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) };
   const reservedAt =
     outcome.kind === 'throttled' && outcome.reservation !== undefined ? { reservedAt: outcome.reservation } : {};

@@ -1,3 +1,5 @@
+import { httpStatusCode, type OutcomeCode } from '../crawl/outcome-codes';
+
 /**
  * The error taxonomy of a fetch, after Crawlee's: what a response or a network error means
  * for the URL. Pure: the consumer turns decisions into acks, retries and outcomes.
@@ -6,9 +8,9 @@ export type FetchDecision =
   | { kind: 'ok' }
   | { kind: 'redirect'; location: string }
   /** Transient: try again later, using up an attempt. */
-  | { kind: 'retry'; reason: string; retryAfterSeconds?: number }
+  | { kind: 'retry'; reason: string; code: OutcomeCode; retryAfterSeconds?: number }
   /** Permanent: trying again will not help. */
-  | { kind: 'fail'; reason: string };
+  | { kind: 'fail'; reason: string; code: OutcomeCode };
 
 const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524]);
 
@@ -25,13 +27,16 @@ export function classifyResponse(status: number, headers: Headers): FetchDecisio
   if (status >= 200 && status < 300) return { kind: 'ok' };
   if (status >= 300 && status < 400 && status !== 304) {
     const location = headers.get('location');
-    return location ? { kind: 'redirect', location } : { kind: 'fail', reason: `http ${status} without Location` };
+    return location
+      ? { kind: 'redirect', location }
+      : { kind: 'fail', reason: `http ${status} without Location`, code: 'redirect_without_location' };
   }
+  const code = httpStatusCode(status);
   if (RETRYABLE_STATUS.has(status)) {
     const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
     return retryAfterSeconds === undefined
-      ? { kind: 'retry', reason: `http ${status}` }
-      : { kind: 'retry', reason: `http ${status}`, retryAfterSeconds };
+      ? { kind: 'retry', reason: `http ${status}`, code }
+      : { kind: 'retry', reason: `http ${status}`, code, retryAfterSeconds };
   }
-  return { kind: 'fail', reason: `http ${status}` };
+  return { kind: 'fail', reason: `http ${status}`, code };
 }

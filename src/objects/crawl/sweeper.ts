@@ -1,5 +1,5 @@
 import { nextSweepAt, type SweepPlan, sweepPlan } from '../../domain/crawl/sweep';
-import type { FrontierEntry } from '../../domain/crawl/url-life';
+import { CANCELLED_CODE, CANCELLED_REASON, type FrontierEntry } from '../../domain/crawl/url-life';
 import { UsageMeter } from '../../domain/crawl/usage';
 import { compileLinkPolicy } from '../../domain/url/link-policy';
 import { log } from '../../log';
@@ -183,7 +183,8 @@ export class Sweeper {
     const rows = urls.map((url) => ({
       url,
       outcome: 'skipped' as const,
-      reason: 'cancelled',
+      reason: CANCELLED_REASON,
+      code: CANCELLED_CODE,
       attempts: 0,
       httpStatus: null,
     }));

@@ -1,3 +1,4 @@
+import { type OutcomeCode, parseOutcomeCode } from '../../domain/crawl/outcome-codes';
 import { reasonKind } from '../../domain/crawl/reasons';
 import type { UsageMeter } from '../../domain/crawl/usage';
 import { chunkedIn, jsonRowsInsert, perInterval } from './sql';
@@ -8,6 +9,7 @@ export interface ErrorView {
   url: string;
   outcome: ErrorOutcome;
   reason: string;
+  code: OutcomeCode;
   attempts: number;
   httpStatus: number | null;
   at: string;
@@ -17,7 +19,10 @@ export interface ErrorView {
 export interface ErrorRecord {
   url: string;
   outcome: ErrorOutcome;
+  /** Why, in words for people. */
   reason: string;
+  /** Why, as one code (domain/crawl/outcome-codes.ts): what /stats groups by. */
+  code: OutcomeCode;
   attempts: number;
   httpStatus: number | null;
 }
@@ -26,6 +31,7 @@ interface RawErrorRow {
   url: string;
   outcome: ErrorOutcome;
   reason: string;
+  code: string | null;
   attempts: number;
   http_status: number | null;
   at: number;
@@ -41,7 +47,7 @@ export async function listErrors(
 ): Promise<ErrorView[]> {
   const { results } = await db
     .prepare(
-      `SELECT url, outcome, reason, attempts, http_status, at FROM errors
+      `SELECT url, outcome, reason, code, attempts, http_status, at FROM errors
        WHERE crawl_id = ? AND url > ? AND (? IS NULL OR outcome = ?) ORDER BY url LIMIT ?`,
     )
     .bind(crawlId, afterUrl ?? '', outcome, outcome, limit)
@@ -50,6 +56,7 @@ export async function listErrors(
     url: r.url,
     outcome: r.outcome,
     reason: r.reason,
+    code: parseOutcomeCode(r.code),
     attempts: r.attempts,
     httpStatus: r.http_status,
     at: new Date(r.at).toISOString(),
@@ -65,11 +72,11 @@ export function errorUpserts(
 ): D1PreparedStatement[] {
   return jsonRowsInsert(
     db,
-    'INSERT INTO errors (crawl_id, url, outcome, reason, attempts, http_status, at)',
-    7,
+    'INSERT INTO errors (crawl_id, url, outcome, reason, code, attempts, http_status, at)',
+    8,
     `ON CONFLICT (crawl_id, url) DO UPDATE SET outcome = excluded.outcome, reason = excluded.reason,
-     attempts = excluded.attempts, http_status = excluded.http_status, at = excluded.at`,
-    errors.map((e) => [crawlId, e.url, e.outcome, e.reason, e.attempts, e.httpStatus, at]),
+     code = excluded.code, attempts = excluded.attempts, http_status = excluded.http_status, at = excluded.at`,
+    errors.map((e) => [crawlId, e.url, e.outcome, e.reason, e.code, e.attempts, e.httpStatus, at]),
   );
 }
 
@@ -146,4 +153,32 @@ export async function reasonKindBreakdown(
     kinds.set(`${outcome} ${kind}`, entry);
   }
   return [...kinds.values()].sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
+}
+
+export interface CodeCount {
+  outcome: ErrorOutcome;
+  code: OutcomeCode;
+  count: number;
+}
+
+/**
+ * Errors by code (domain/crawl/outcome-codes.ts), most first: what a machine groups by, the same whatever the words
+ * of the reasons. A row without a code (written by a Worker older than migrations/0013) counts as 'other'.
+ */
+export async function codeBreakdown(db: D1Database, crawlId: string): Promise<CodeCount[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT outcome, code, COUNT(*) AS count FROM errors WHERE crawl_id = ? GROUP BY outcome, code
+       ORDER BY count DESC, code, outcome`,
+    )
+    .bind(crawlId)
+    .all<{ outcome: ErrorOutcome; code: string | null; count: number }>();
+  const codes = new Map<string, CodeCount>();
+  for (const { outcome, code, count } of results) {
+    const parsed = parseOutcomeCode(code);
+    const entry = codes.get(`${outcome} ${parsed}`) ?? { outcome, code: parsed, count: 0 };
+    entry.count += count;
+    codes.set(`${outcome} ${parsed}`, entry);
+  }
+  return [...codes.values()].sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
 }

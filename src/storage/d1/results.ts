@@ -23,6 +23,7 @@ export async function writeResults(
         url: outcome.url,
         outcome: outcome.kind,
         reason: outcome.reason,
+        code: outcome.code,
         attempts: r.attempts,
         httpStatus: r.page?.status ?? null,
       },
