@@ -1,8 +1,8 @@
 import { Buffer } from 'node:buffer';
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import { SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
-import { type FetchFailureKind, failureKindOf } from '../domain/fetch/failure';
-import { type Action, actionFailureOf, type RenderMode, screenshotOf, type WaitFor } from '../domain/render/rules';
+import { type Action, type RenderMode, screenshotOf, type WaitFor } from '../domain/render/rules';
 import { limiter } from '../lib/limit';
 import { log } from '../log';
 import { POOL_NAME } from '../objects/browser-pool';
@@ -38,16 +38,6 @@ export type ScrapeResult =
       screenshot: string | null;
     }
   | { kind: 'refused'; status: 403 | 422 | 502 | 503 | 504; code: string; message: string };
-
-/** The error code of a fetch that got no HTTP answer, by the failure's kind. */
-const FAILURE_CODES: Record<FetchFailureKind, { status: 502 | 504; code: string }> = {
-  dns: { status: 502, code: 'dns_error' },
-  refused: { status: 502, code: 'connection_refused' },
-  timeout: { status: 504, code: 'timeout' },
-  reset: { status: 502, code: 'connection_reset' },
-  tls: { status: 502, code: 'tls_error' },
-  network: { status: 502, code: 'fetch_failed' },
-};
 
 /** How a scrape renders: as a crawl's options say, with its actions, in a browser of its own request. */
 interface ScrapeRender {
@@ -92,26 +82,24 @@ function depsFor(env: Env, options: ScrapeOptions, browser: InvocationBrowser): 
   return pipelineDeps(core, { render, cache: options.maxAge > 0 ? cache : null, limit: limiter(1) });
 }
 
+/** The answer of a scrape that ended with each of these codes; any other: 502 fetch_failed. */
+const REFUSALS: Partial<Record<OutcomeCode, { status: 403 | 422 | 502 | 504; code: string }>> = {
+  robots_disallowed: { status: 403, code: 'blocked_by_robots' },
+  private_address: { status: 422, code: 'private_address' },
+  action_failed: { status: 422, code: 'action_failed' },
+  render_failed: { status: 502, code: 'render_failed' },
+  dns: { status: 502, code: 'dns_error' },
+  connection_refused: { status: 502, code: 'connection_refused' },
+  timeout: { status: 504, code: 'timeout' },
+  connection_reset: { status: 502, code: 'connection_reset' },
+  tls: { status: 502, code: 'tls_error' },
+  network: { status: 502, code: 'fetch_failed' },
+};
+
+/** What a scrape answers for a URL that was not stored: by its outcome's code (domain/crawl/outcome-codes.ts). */
 function refusal(processed: Processed): ScrapeResult {
   const { outcome } = processed;
   const reason = outcome.kind === 'stored' ? 'stored' : (outcome.reason ?? outcome.kind);
-  if (reason === 'blocked by robots.txt')
-    return {
-      kind: 'refused',
-      status: 403,
-      code: 'blocked_by_robots',
-      message: `robots.txt disallows ${outcome.url} for this crawler`,
-    };
-  if (reason.startsWith('blocked:'))
-    return {
-      kind: 'refused',
-      status: 422,
-      code: 'private_address',
-      message: `${outcome.url} is a private network address`,
-    };
-  const action = actionFailureOf(reason);
-  if (action === 'action') return { kind: 'refused', status: 422, code: 'action_failed', message: reason };
-  if (action === 'render') return { kind: 'refused', status: 502, code: 'render_failed', message: reason };
   if (outcome.kind === 'throttled')
     return {
       kind: 'refused',
@@ -119,8 +107,8 @@ function refusal(processed: Processed): ScrapeResult {
       code: 'host_busy',
       message: `the host of ${outcome.url} has no free slot now; try again shortly`,
     };
-  const failure = failureKindOf(reason);
-  if (failure) return { kind: 'refused', ...FAILURE_CODES[failure], message: `${outcome.url}: ${reason}` };
+  const refused = 'code' in outcome ? REFUSALS[outcome.code] : undefined;
+  if (refused) return { kind: 'refused', ...refused, message: refusalMessage(refused.code, outcome.url, reason) };
   const status = processed.page?.status;
   return {
     kind: 'refused',
@@ -128,6 +116,13 @@ function refusal(processed: Processed): ScrapeResult {
     code: 'fetch_failed',
     message: `${outcome.url}: ${status !== undefined && !reason.includes(String(status)) ? `http ${status}, ` : ''}${reason}`,
   };
+}
+
+function refusalMessage(code: string, url: string, reason: string): string {
+  if (code === 'blocked_by_robots') return `robots.txt disallows ${url} for this crawler`;
+  if (code === 'private_address') return `${url} is a private network address`;
+  if (code === 'action_failed' || code === 'render_failed') return reason;
+  return `${url}: ${reason}`;
 }
 
 /**

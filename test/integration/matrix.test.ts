@@ -286,6 +286,13 @@ describe('every read path of every kind of crawl', () => {
     const warc = await read(`${base}/exports`, { method: 'POST' });
     expect(warc.status, warc.text.slice(0, 200)).toBe(404);
     expect(errorMessage(warc)).toMatch(/stored no page.*\/errors/);
+    // A scrape of the seed is refused for the same reason: by the outcome's code (robots_disallowed), not its words.
+    const scrape = await read('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url: `${host}/t/${ns}/watch/`, maxAge: 0 }),
+    });
+    expect(scrape.status, scrape.text.slice(0, 200)).toBe(403);
+    expect(errorCode(scrape)).toBe('blocked_by_robots');
   });
 
   it('a cancelled crawl answers what it stored, and a purged one is gone from every path', async () => {

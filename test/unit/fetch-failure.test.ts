@@ -4,7 +4,6 @@ import {
   classifyOriginError,
   type FetchErrorContext,
   type FetchFailureKind,
-  failureKindOf,
   isHostUnreachable,
   parseFailureKind,
 } from '../../src/domain/fetch/failure';
@@ -115,17 +114,6 @@ describe('helpers', () => {
     ['network: unknown', 'network', false],
   ])('isHostUnreachable, %s', (_name, kind, unreachable) => {
     expect(isHostUnreachable({ kind, message: kind })).toBe(unreachable);
-  });
-  it.each<[string, string, FetchFailureKind | undefined]>([
-    ['dns reason', 'dns: host not found (x.invalid)', 'dns'],
-    ['refused reason', 'refused: connection refused (127.0.0.1:1)', 'refused'],
-    ['timeout reason', 'timeout after 3000 ms', 'timeout'],
-    ['timeout reading body', 'timeout after 3000 ms reading body', 'timeout'],
-    ['network reason', 'network error: boom', 'network'],
-    ['robots.txt reason is not a failure of the URL', 'robots.txt unreachable: dns: host not found (x)', undefined],
-    ['http reason', 'http 503', undefined],
-  ])('failureKindOf, %s', (_name, reason, kind) => {
-    expect(failureKindOf(reason)).toBe(kind);
   });
   it.each<[string, string | null, FetchFailureKind | undefined]>([
     ['a stored kind', 'refused', 'refused'],

@@ -99,12 +99,3 @@ export function classifyOriginError(status: number, body: string, host: string):
 export function isHostUnreachable(failure: FetchFailure | undefined): failure is FetchFailure {
   return failure?.kind === 'dns' || failure?.kind === 'refused';
 }
-
-/** The kind named at the start of a reason built from a FetchFailure ("dns: host not found (x)" is 'dns'). */
-export function failureKindOf(reason: string): FetchFailureKind | undefined {
-  const head = /^(dns|refused|reset|tls): /.exec(reason)?.[1];
-  if (head === 'dns' || head === 'refused' || head === 'reset' || head === 'tls') return head;
-  if (/^timeout after\b/.test(reason)) return 'timeout';
-  if (/^network error\b/.test(reason)) return 'network';
-  return undefined;
-}

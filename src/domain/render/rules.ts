@@ -159,15 +159,10 @@ function describeAction(action: Action): string {
 /**
  * A scrape's actions are steps the caller asked for, not hints: one that cannot be done (no element matches its
  * selector, a wait runs out), or a page that could not be rendered to do them, fails the scrape, naming why. These
- * build its reason, and tell the two apart (actionFailureOf) for the answer's status.
+ * build its reason; the outcome's code (action_failed, render_failed) tells the two apart.
  */
 export const actionFailed = (index: number, total: number, action: Action, why: string) =>
   `action ${index + 1} of ${total} (${describeAction(action)}) could not be done: ${why}; the page was not read`;
 
 export const actionsNotDone = (total: number, why: string) =>
   `the page could not be rendered, so its ${total === 1 ? 'action was' : `${total} actions were`} not done: ${why}`;
-
-export function actionFailureOf(reason: string): 'action' | 'render' | null {
-  if (/^action \d+ of \d+ \(/.test(reason)) return 'action';
-  return reason.startsWith('the page could not be rendered, so its ') ? 'render' : null;
-}
