@@ -10,7 +10,20 @@ export default defineConfig(async () => {
     test: {
       projects: [
         {
-          // Unit and integration tests, inside workerd with the Worker's real bindings.
+          // Unit tests in plain Node: pure domain, extraction and URL code that needs nothing of workerd, so the inner
+          // loop (npm run test:unit, npm run test:watch) takes seconds. Tests of code that needs workerd's runtime
+          // (HTMLRewriter, cloudflare:sockets and cloudflare:workers in their imports, crypto.subtle.timingSafeEqual)
+          // are in test/workerd.
+          test: {
+            name: 'unit',
+            include: ['test/unit/**/*.test.ts'],
+            environment: 'node',
+            // The hostile pages (test/unit/hostile.test.ts) take seconds each by design: bounded, not instant, work.
+            testTimeout: 30_000,
+          },
+        },
+        {
+          // Integration tests, and unit tests of code that needs workerd, inside workerd with the Worker's real bindings.
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
@@ -40,7 +53,7 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'workers',
-            include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+            include: ['test/integration/**/*.test.ts', 'test/workerd/**/*.test.ts'],
             globalSetup: ['./test/support/global-setup.ts'],
             setupFiles: ['./test/support/apply-migrations.ts'],
             testTimeout: 90_000,
