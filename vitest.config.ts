@@ -56,6 +56,14 @@ export default defineConfig(async () => {
             include: ['test/integration/**/*.test.ts', 'test/workerd/**/*.test.ts'],
             globalSetup: ['./test/support/global-setup.ts'],
             setupFiles: ['./test/support/apply-migrations.ts'],
+            // One workerd per pool worker for all the files it runs, not one per file: with isolation each file paid
+            // for a new workerd and a fresh import of the Worker's module graph (seconds, more than most files' own
+            // tests). Storage is then shared by the files a worker runs, so a test names its own crawls (namespace())
+            // and must not expect an empty database.
+            isolate: false,
+            // Two files at a time: most of a crawl test's time is waiting (on paced hosts, timeouts, the queue's
+            // batch), so two overlap well on two cores. The default on two cores is one.
+            maxWorkers: 2,
             testTimeout: 90_000,
             hookTimeout: 30_000,
             // The Worker logs JSON lines; show them only for failing tests.
