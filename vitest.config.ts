@@ -77,8 +77,8 @@ export default defineConfig(async () => {
             setupFiles: ['./test/support/apply-migrations.ts'],
             // One workerd per pool worker for all the files it runs, not one per file: with isolation each file paid
             // for a new workerd and a fresh import of the Worker's module graph (seconds, more than most files' own
-            // tests). Storage is then shared by the files a worker runs, so a test names its own crawls (namespace())
-            // and must not expect an empty database.
+            // tests). Storage (and the Worker's module state) is then shared by the files a worker runs, so a test
+            // names its own crawls (namespace()) and must not expect an empty database.
             isolate: false,
             // Two files at a time: most of a crawl test's time is waiting (on paced hosts, timeouts, the queue's
             // batch), so two overlap well on two cores. The default on two cores is one.
