@@ -1,16 +1,48 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.27, see test/support). */
 const TEST_HOSTS = ['localhost', ...Array.from({ length: 27 }, (_, i) => `127.0.0.${i + 1}`)];
+
+/**
+ * Files that mostly wait (a host paced at 1 request/s, cron triggers a minute apart), started first so that the other
+ * files of their project run beside them. Vitest orders by the last run's durations, and a fresh clone has none.
+ */
+const WAITING_FILES = ['test/system/restart.test.ts', 'test/system/local-schedules.test.ts'];
+
+class WaitingFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const i = WAITING_FILES.findIndex((file) => spec.moduleId.endsWith(file));
+      return i === -1 ? WAITING_FILES.length : i;
+    };
+    // Array.prototype.sort is stable: the rest keep Vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
   return {
     test: {
+      sequence: { sequencer: WaitingFilesFirst },
       projects: [
         {
-          // Unit and integration tests, inside workerd with the Worker's real bindings.
+          // Unit tests in plain Node: pure domain, extraction and URL code that needs nothing of workerd, so the inner
+          // loop (npm run test:unit, npm run test:watch) takes seconds. Tests of code that needs workerd's runtime
+          // (HTMLRewriter, cloudflare:sockets and cloudflare:workers in their imports, crypto.subtle.timingSafeEqual)
+          // are in test/workerd.
+          test: {
+            name: 'unit',
+            include: ['test/unit/**/*.test.ts'],
+            environment: 'node',
+            // The hostile pages (test/unit/hostile.test.ts) take seconds each by design: bounded, not instant, work.
+            testTimeout: 30_000,
+          },
+        },
+        {
+          // Integration tests, and unit tests of code that needs workerd, inside workerd with the Worker's real bindings.
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
@@ -40,9 +72,17 @@ export default defineConfig(async () => {
           ],
           test: {
             name: 'workers',
-            include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+            include: ['test/integration/**/*.test.ts', 'test/workerd/**/*.test.ts'],
             globalSetup: ['./test/support/global-setup.ts'],
             setupFiles: ['./test/support/apply-migrations.ts'],
+            // One workerd per pool worker for all the files it runs, not one per file: with isolation each file paid
+            // for a new workerd and a fresh import of the Worker's module graph (seconds, more than most files' own
+            // tests). Storage (and the Worker's module state) is then shared by the files a worker runs, so a test
+            // names its own crawls (namespace()) and must not expect an empty database.
+            isolate: false,
+            // Two files at a time: most of a crawl test's time is waiting (on paced hosts, timeouts, the queue's
+            // batch), so two overlap well on two cores. The default on two cores is one.
+            maxWorkers: 2,
             testTimeout: 90_000,
             hookTimeout: 30_000,
             // The Worker logs JSON lines; show them only for failing tests.
@@ -60,8 +100,9 @@ export default defineConfig(async () => {
           test: {
             name: 'system',
             include: ['test/system/**/*.test.ts'],
-            // One at a time: each runs wrangler dev (and one Chromium) on a 2-core machine.
-            fileParallelism: false,
+            // Two at a time, each file with its wrangler dev (and one Chromium): restart.test.ts and
+            // local-schedules.test.ts spend minutes waiting on a paced host and on cron, and the others run beside them.
+            maxWorkers: 2,
             environment: 'node',
             testTimeout: 240_000,
             hookTimeout: 120_000,

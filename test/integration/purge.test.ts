@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { runHousekeeping } from '../../src/jobs/purge';
 import { runDueSchedules } from '../../src/jobs/schedules';
 import { api, createCrawl, getCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { testConfig } from '../support/fixtures';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -131,12 +132,13 @@ describe('DELETE /v1/crawls/:id?purge=true', () => {
     const root = `${site()}/t/${namespace()}/pure-3/`;
     const id = await createCrawl({ seeds: [root] });
     await waitForCrawl(id);
-    // A scheduled recrawl of it, still running (its job row is what the purge looks at).
+    // A scheduled recrawl of it, still running (its job row is what the purge looks at). Its config is a valid one:
+    // the workers project shares storage across files, and other files list every crawl.
     const recrawl = crypto.randomUUID();
     await env.DB.prepare(
-      "INSERT INTO crawls (id, status, config, created_at, updated_at, previous_crawl_id) VALUES (?, 'running', '{}', 0, 0, ?)",
+      "INSERT INTO crawls (id, status, config, created_at, updated_at, previous_crawl_id) VALUES (?, 'running', ?, 0, 0, ?)",
     )
-      .bind(recrawl, id)
+      .bind(recrawl, JSON.stringify(testConfig({ seeds: [root] })), id)
       .run();
     const res = await api(`/v1/crawls/${id}?purge=true`, { method: 'DELETE' });
     expect(res.status).toBe(202);
