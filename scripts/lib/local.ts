@@ -81,6 +81,15 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * wrangler dev's inspector on a port of its own. Left to itself, each wrangler dev tries 9229 and, when it looks taken,
+ * another: two started at the same moment (the system tests run two files at a time) both take 9229, and one dies with
+ * "Address already in use".
+ */
+async function inspectorPort(): Promise<string[]> {
+  return ['--inspector-port', String(await freePort())];
+}
+
 /** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
 export async function startWorker(vars: Record<string, string>, options: WorkerOptions = {}): Promise<Worker> {
   const port = options.port ?? (await freePort());
@@ -105,6 +114,7 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
     '--persist-to',
     state,
     '--show-interactive-dev-session=false',
+    ...(options.args?.includes('--inspector-port') ? [] : await inspectorPort()),
     ...batchConfig(options),
     ...(options.args ?? []),
   ];
@@ -132,7 +142,7 @@ export async function startNpm(args: string[], options: Pick<WorkerOptions, 'log
   const port = await freePort();
   const state = mkdtempSync(join(tmpdir(), 'edgecrawl-'));
   const { API_TOKEN: _, ...env } = process.env;
-  const npmArgs = ['start', '--', ...args, '--port', String(port), '--persist-to', state];
+  const npmArgs = ['start', '--', ...args, '--port', String(port), '--persist-to', state, ...(await inspectorPort())];
   const launch = { command: 'npm', args: [...npmArgs, '--show-interactive-dev-session=false'], env };
   return launchWorker(launch, { url: `http://localhost:${port}`, token: 'dev-token', state, ownState: true }, options);
 }
