@@ -90,11 +90,28 @@ async function inspectorPort(): Promise<string[]> {
   return ['--inspector-port', String(await freePort())];
 }
 
+/**
+ * Starts on `port`, or on a free port: another if something took that one before wrangler bound it (the port is free
+ * when picked, not reserved, so a process starting beside it can take it; two system test files start at once).
+ */
+async function onFreePort(port: number | undefined, start: (port: number) => Promise<Worker>): Promise<Worker> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(port ?? (await freePort()));
+    } catch (error) {
+      if (port !== undefined || attempt === 3 || !String(error).includes('Address already in use')) throw error;
+    }
+  }
+}
+
 /** Starts `wrangler dev` on a free port with a fresh local state (migrations applied). */
 export async function startWorker(vars: Record<string, string>, options: WorkerOptions = {}): Promise<Worker> {
-  const port = options.port ?? (await freePort());
   // The BROWSER binding launches the Chromium from npm, should the Worker use it (scripts/lib/browser-setup.ts).
   ensureLocalBrowser({ log: () => {} });
+  return onFreePort(options.port, (port) => startWorkerOn(port, vars, options));
+}
+
+async function startWorkerOn(port: number, vars: Record<string, string>, options: WorkerOptions): Promise<Worker> {
   const state = options.state ?? mkdtempSync(join(tmpdir(), 'edgecrawl-'));
   const wrangler = join(root, 'node_modules/.bin/wrangler');
   if (!options.npmStart) {
@@ -130,7 +147,11 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
   const launch: Launch = options.npmStart
     ? { command: 'npm', args: ['start', '--', ...args.slice(1)], env: process.env }
     : { command: wrangler, args, env: { ...quietWranglerEnv(process.env), ...browserEnv() } };
-  return launchWorker(launch, { url: `http://127.0.0.1:${port}`, token, state, ownState: !options.state }, options);
+  const where = { url: `http://127.0.0.1:${port}`, token, state, ownState: !options.state };
+  return launchWorker(launch, where, options).catch((error: unknown) => {
+    if (where.ownState) rmSync(state, { recursive: true, force: true });
+    throw error;
+  });
 }
 
 /**
@@ -139,12 +160,17 @@ export async function startWorker(vars: Record<string, string>, options: WorkerO
  * (localhost). The README's walk-through runs this way (test/system/readme-walkthrough.test.ts).
  */
 export async function startNpm(args: string[], options: Pick<WorkerOptions, 'logFile'> = {}): Promise<Worker> {
-  const port = await freePort();
-  const state = mkdtempSync(join(tmpdir(), 'edgecrawl-'));
-  const { API_TOKEN: _, ...env } = process.env;
-  const npmArgs = ['start', '--', ...args, '--port', String(port), '--persist-to', state, ...(await inspectorPort())];
-  const launch = { command: 'npm', args: [...npmArgs, '--show-interactive-dev-session=false'], env };
-  return launchWorker(launch, { url: `http://localhost:${port}`, token: 'dev-token', state, ownState: true }, options);
+  return onFreePort(undefined, async (port) => {
+    const state = mkdtempSync(join(tmpdir(), 'edgecrawl-'));
+    const { API_TOKEN: _, ...env } = process.env;
+    const npmArgs = ['start', '--', ...args, '--port', String(port), '--persist-to', state, ...(await inspectorPort())];
+    const launch = { command: 'npm', args: [...npmArgs, '--show-interactive-dev-session=false'], env };
+    const where = { url: `http://localhost:${port}`, token: 'dev-token', state, ownState: true };
+    return launchWorker(launch, where, options).catch((error: unknown) => {
+      rmSync(state, { recursive: true, force: true });
+      throw error;
+    });
+  });
 }
 
 /** A copy of wrangler.toml that differs only in the frontier consumers' batch settings, if options set them. */
