@@ -300,7 +300,6 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Starts `wrangler dev` with a bench Worker's own config (no bindings, no state); `stop` ends it. */
 /** A bench Worker under `wrangler dev`: its URL, its process group (for CPU time), and how to stop it. */
 export interface BenchWorker {
   url: string;
@@ -308,6 +307,10 @@ export interface BenchWorker {
   stop: () => void;
 }
 
+/**
+ * Starts `wrangler dev` with a bench Worker's own config (no bindings, no state); `stop` ends it. Its inspector has a
+ * port of its own: bench:extract starts this tree's Worker and the baseline's at once.
+ */
 export async function startBenchWorker(configPath: string): Promise<BenchWorker> {
   const port = await freePort();
   const child = spawn(
@@ -321,6 +324,7 @@ export async function startBenchWorker(configPath: string): Promise<BenchWorker>
       '--ip',
       '127.0.0.1',
       '--show-interactive-dev-session=false',
+      ...(await inspectorPort()),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: quietWranglerEnv(process.env) },
   );
