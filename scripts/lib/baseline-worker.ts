@@ -4,10 +4,30 @@
  * node_modules, so only src/ differs between the two Workers.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchWorker, startBenchWorker } from './local.ts';
+
+/**
+ * This revision's bench Worker on the baseline's src/; when it does not build there (it calls a function the baseline
+ * names otherwise), the baseline's own bench Worker, which answers in the same way.
+ */
+async function startOnBaseline(root: string, dir: string, sha: string): Promise<BenchWorker> {
+  const config = join(dir, 'scripts/extract-bench/wrangler.toml');
+  const own = (file: string) => readFileSync(join(dir, 'scripts/extract-bench', file));
+  const originals = ['worker.ts', 'wrangler.toml'].map((file) => [file, own(file)] as const);
+  for (const [file] of originals)
+    copyFileSync(join(root, 'scripts/extract-bench', file), join(dir, 'scripts/extract-bench', file));
+  try {
+    return await startBenchWorker(config);
+  } catch (error) {
+    if (!String(error).includes('could not build')) throw error;
+    console.log(`  baseline ${sha}: this revision's bench Worker does not build on its src/; using its own`);
+    for (const [file, text] of originals) writeFileSync(join(dir, 'scripts/extract-bench', file), text);
+    return startBenchWorker(config);
+  }
+}
 
 export async function startBaselineWorker(root: string, rev: string): Promise<BenchWorker & { rev: string }> {
   const dir = join(mkdtempSync(join(tmpdir(), 'edgecrawl-baseline-')), 'tree');
@@ -20,9 +40,7 @@ export async function startBaselineWorker(root: string, rev: string): Promise<Be
   };
   try {
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-    for (const file of ['worker.ts', 'wrangler.toml'])
-      copyFileSync(join(root, 'scripts/extract-bench', file), join(dir, 'scripts/extract-bench', file));
-    const worker = await startBenchWorker(join(dir, 'scripts/extract-bench/wrangler.toml'));
+    const worker = await startOnBaseline(root, dir, sha);
     return {
       ...worker,
       rev: sha,

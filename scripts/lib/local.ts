@@ -333,6 +333,11 @@ export async function startBenchWorker(configPath: string): Promise<BenchWorker>
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (/Ready on/.test(output)) resolve();
+      // wrangler dev stays up after a failed build, waiting for a change that would fix it: not ready, ever.
+      if (/Build failed/.test(output) && child.pid) {
+        process.kill(-child.pid, 'SIGTERM');
+        reject(new Error(`wrangler dev could not build ${configPath}:\n${output}`));
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
