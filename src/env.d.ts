@@ -5,3 +5,19 @@ interface Env {
   /** Tests only (vitest.config.ts): every JSON answer is checked against its route's documented schema. */
   CHECK_RESPONSES?: string;
 }
+
+// The language model (docs/models.md): unset unless configured, so not in wrangler.toml's [vars].
+interface Env {
+  /** An OpenAI-compatible chat-completions endpoint (e.g. http://127.0.0.1:11434/v1); with LLM_MODEL it wins over AI. */
+  LLM_BASE_URL?: string;
+  LLM_MODEL?: string;
+  /** Secret: sent as `Authorization: Bearer` to LLM_BASE_URL, and nowhere else. */
+  LLM_API_KEY?: string;
+  /** The endpoint's price, US dollars per million input and output tokens, when the price table does not know its model. */
+  LLM_PRICE_IN?: string;
+  LLM_PRICE_OUT?: string;
+  /** Workers AI: the binding ([ai] binding = "AI"), the model (a default otherwise) and an AI Gateway's id. */
+  AI?: { run(model: string, inputs: object, options?: object): Promise<unknown> };
+  AI_MODEL?: string;
+  AI_GATEWAY_ID?: string;
+}

@@ -1,6 +1,7 @@
 import { createApp } from './api/app';
 import { consumeDeadLetters } from './consumers/dead-letters';
 import { consumeFrontier } from './consumers/frontier';
+import { consumeModel } from './consumers/model';
 import { consumeReextraction } from './consumers/reextract';
 import { consumeWebhooks } from './consumers/webhooks';
 import { runHousekeeping } from './jobs/purge';
@@ -21,6 +22,7 @@ function consumerOf(queue: string): Consumer | null {
   if (queue.endsWith('-dlq')) return consumeDeadLetters;
   if (queue.endsWith('-webhooks')) return consumeWebhooks;
   if (queue.endsWith('-extract')) return consumeReextraction;
+  if (queue.endsWith('-model')) return consumeModel;
   return null;
 }
 

@@ -88,6 +88,24 @@ export function readSettings(env: Env): Settings {
   };
 }
 
+/** How the model step (formats json and summary) works: docs/models.md. */
+export interface ModelSettings {
+  /** Model calls one invocation of the model queue's consumer makes at once (MODEL_CONCURRENCY). */
+  concurrency: number;
+  /** Tokens of the page's markdown (and the prompt) sent at most (MODEL_INPUT_TOKENS); the head is kept. */
+  inputTokens: number;
+  /** Deliveries of a page's model message (429s, 5xx) before it is stored without an answer (MODEL_ATTEMPTS). */
+  attempts: number;
+}
+
+export function readModelSettings(env: Env): ModelSettings {
+  return {
+    concurrency: intVar(env.MODEL_CONCURRENCY, 4, 1, 50),
+    inputTokens: intVar(env.MODEL_INPUT_TOKENS, 6000, 500, 120_000),
+    attempts: intVar(env.MODEL_ATTEMPTS, 8, 1, 20),
+  };
+}
+
 /** The limits a URL's life works within (domain/crawl/url-life.ts). */
 export const limitsOf = (settings: Settings): Limits => ({
   maxAttempts: settings.maxAttempts,

@@ -236,7 +236,22 @@ const extractedSchema = {
   metadata: z.record(z.string(), z.unknown()).optional(),
   jsonLd: z.array(z.unknown()).optional(),
   fields: z.record(z.string(), z.unknown()).optional(),
-  fieldErrors: z.record(z.string(), z.string()).optional(),
+  fieldErrors: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Why a field has no value; `json`: why the model's JSON could not be had (docs/models.md)."),
+  json: z.unknown().optional().describe('The language model\'s JSON (format "json"), valid against extract.json.schema.'),
+  summary: z.string().optional().describe('The language model\'s summary (format "summary").'),
+  model: z
+    .object({
+      name: z.string().describe('The model (a Workers AI model, or the endpoint\'s LLM_MODEL).'),
+      answer: z
+        .enum(['model', 'cached', 'selectors', 'none'])
+        .describe(
+          'model: it read this page; cached: its earlier answer for the same content, schema and prompt; selectors: read by selectors it wrote for the page template; none: no answer (see fieldErrors.json and warnings).',
+        ),
+    })
+    .optional(),
   links: z.array(z.string()).optional(),
   images: z.array(z.object({ src: z.string(), alt: z.string() })).optional(),
   wordCount: z.number().int(),

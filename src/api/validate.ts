@@ -2,8 +2,10 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { MAX_SEEDS, MORE_SEEDS } from '../domain/crawl/settings';
+import { asksModel } from '../domain/extract/spec';
 import { decodeCursor } from '../domain/output/cursor';
 import { isRefusedUrl } from '../domain/url/address';
+import { modelClientOf } from '../page/model/client';
 import { readSettings } from '../settings';
 import type { CrawlConfig, Webhook } from '../types';
 import { ApiError, badRequest } from './errors';
@@ -122,10 +124,7 @@ function intervalRefusal(env: Env, hostIntervalMs: number | null | undefined): R
  * (a webhook is a request the Worker makes, as much as a seed is), and a host interval below the deployment's floor:
  * what is refused, with the path of its field.
  */
-export function requestRefusal(
-  env: Env,
-  config: Pick<CrawlConfig, 'seeds' | 'webhook'> & { hostIntervalMs?: number | null },
-): Refusal | null {
+export function requestRefusal(env: Env, config: RefusableRequest): Refusal | null {
   const allowance = readSettings(env).allowPrivateNetworks;
   const blocked = config.seeds.findIndex((seed) => isRefusedUrl(seed, allowance));
   if (blocked >= 0)
@@ -140,14 +139,28 @@ export function requestRefusal(
       code: 'private_address',
       message: `webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`,
     };
-  return intervalRefusal(env, config.hostIntervalMs);
+  return intervalRefusal(env, config.hostIntervalMs) ?? modelRefusal(env, config.extract);
+}
+
+/** What requestRefusal reads of a request. */
+type RefusableRequest = Pick<CrawlConfig, 'seeds' | 'webhook'> & {
+  hostIntervalMs?: number | null;
+  extract?: { formats: readonly string[] } | null;
+};
+
+/** Formats json and summary need a language model: asked where none is configured, the request is refused up front. */
+function modelRefusal(env: Env, extract: { formats: readonly string[] } | null | undefined): Refusal | null {
+  if (!extract || !asksModel(extract.formats) || modelClientOf(env) !== null) return null;
+  return {
+    path: ['extract', 'formats'],
+    code: 'model_not_configured',
+    message:
+      'formats "json" and "summary" need a language model, and this deployment has none: set LLM_BASE_URL and LLM_MODEL (an OpenAI-compatible endpoint, e.g. a local Ollama) or bind Workers AI ([ai] binding = "AI" in wrangler.toml); see docs/models.md',
+  };
 }
 
 /** The same refusal as a 400 (`private_address`, or `invalid_request`). */
-export function assertRequestAllowed(
-  env: Env,
-  config: Pick<CrawlConfig, 'seeds' | 'webhook'> & { hostIntervalMs?: number | null },
-): void {
+export function assertRequestAllowed(env: Env, config: RefusableRequest): void {
   const refusal = requestRefusal(env, config);
   if (refusal) throw badRequest(refusal.message, refusal.code);
 }

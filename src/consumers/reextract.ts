@@ -1,11 +1,13 @@
 import { extractionOf } from '../domain/crawl/settings';
 import { UsageMeter } from '../domain/crawl/usage';
 import { extractPage } from '../domain/extract';
+import { asksModel } from '../domain/extract/spec';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { extractFacts } from '../page/read';
 import { type ReextractTask, reextractTaskSchema, sendReextractStep } from '../queues/extract';
+import { sendModelTasks } from '../queues/model';
 import { BodyReader } from '../storage/bodies';
 import { advanceReextraction, getCrawl } from '../storage/d1/crawls';
 import { htmlPagesAfter, type StoredHtmlPage, updateExtracted } from '../storage/d1/reextraction';
@@ -103,4 +105,12 @@ async function reextract(
     items.map((item) => item.page),
     meter,
   );
+  if (asksModel(spec.formats)) await queueModelStep(env, crawlId, items.map((item) => item.page.url), meter);
+}
+
+/** The step's pages go to the model step (formats json and summary): the crawl counts them, then they are sent. */
+async function queueModelStep(env: Env, crawlId: string, urls: string[], meter: UsageMeter): Promise<void> {
+  if (urls.length === 0) return;
+  await env.CRAWL.getByName(crawlId).modelQueued(urls.length);
+  await sendModelTasks(env.MODEL, crawlId, urls, meter);
 }

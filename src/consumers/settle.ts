@@ -8,7 +8,9 @@ import {
 } from '../domain/crawl/url-life';
 import type { UsageMeter } from '../domain/crawl/usage';
 import { log } from '../log';
+import { asksModel } from '../domain/extract/spec';
 import { enqueueTasks } from '../queues/frontier';
+import { sendModelTasks } from '../queues/model';
 import { emitWebhookEvents, pageChangedEvents, pageFailedEvents } from '../queues/webhook-events';
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
@@ -69,9 +71,10 @@ export async function settle(chunk: Finished[], context: SettleContext): Promise
     );
     return answerEach(released, (f) => outcomeEvent(f, status), limits);
   }
+  const modelQueued = await queueModelStep(context, resolved);
   let reported: Awaited<ReturnType<typeof report>>;
   try {
-    reported = await report(context, resolved);
+    reported = await report(context, resolved, modelQueued);
   } catch (error) {
     log('error', 'complete failed', { crawlId, error: String(error) });
     return answerEach(resolved, (f) => ({ on: 'coordinator-unreachable', deliveries: f.message.attempts }), limits);
@@ -119,6 +122,27 @@ export function handedBack(processed: Pick<Processed, 'outcome' | 'attempts'>, r
   return { outcome: { kind: 'released', url, fetched: false, reason }, attempts: processed.attempts };
 }
 
+/**
+ * The chunk's stored pages (with a record) sent to the model step when the crawl asks for json or a summary; returns
+ * how many, which the crawl waits for before it completes. A page that cannot be sent keeps its record without an
+ * answer (logged): the crawl is not held up by it.
+ */
+async function queueModelStep({ env, crawlId, config, meter }: SettleContext, done: readonly Finished[]) {
+  if (!asksModel(config.extract?.formats ?? [])) return 0;
+  const urls = done.flatMap(({ processed: p }) => (p.outcome.kind === 'stored' && p.record ? [p.outcome.url] : []));
+  try {
+    await sendModelTasks(env.MODEL, crawlId, urls, meter);
+    return urls.length;
+  } catch (error) {
+    log('error', 'sending pages to the model step failed; they keep their records without an answer', {
+      crawlId,
+      count: urls.length,
+      error: String(error),
+    });
+    return 0;
+  }
+}
+
 /** Bodies to R2 (one segment per chunk), then the chunk's rows to D1 (one batch). */
 async function record(env: Env, crawlId: string, done: readonly Finished[], meter: UsageMeter): Promise<void> {
   const results = done.map((d) => d.processed);
@@ -131,7 +155,11 @@ async function record(env: Env, crawlId: string, done: readonly Finished[], mete
  * already offered), and queues page.failed events for the URLs it recorded as failed and page.changed events for
  * a recrawl's pages new or changed. Returns its answer.
  */
-async function report({ env, crawlId, config, stub, meter }: SettleContext, done: readonly Finished[]) {
+async function report(
+  { env, crawlId, config, stub, meter }: SettleContext,
+  done: readonly Finished[],
+  modelQueued = 0,
+) {
   const offering = new Set<string>();
   const fresh = (links: FrontierEntry[]) =>
     links.filter((link) => {
@@ -142,7 +170,7 @@ async function report({ env, crawlId, config, stub, meter }: SettleContext, done
   const outcomes = done.map(({ processed: { outcome } }) =>
     'links' in outcome && outcome.links ? { ...outcome, links: fresh(outcome.links) } : outcome,
   );
-  const answer = await stub.complete(outcomes);
+  const answer = await stub.complete(outcomes, modelQueued);
   heardStatus(crawlId, answer.status);
   offered.add(crawlId, offering);
   if (config.webhook) {

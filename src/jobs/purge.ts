@@ -1,6 +1,7 @@
 import { freshSince, MAX_CACHE_AGE_SECONDS, SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
 import { log } from '../log';
 import { type CrawlRow, expireCrawls, purgingCrawls } from '../storage/d1/crawls';
+import { expireAnswers } from '../storage/d1/model-answers';
 import { deletePagesBefore } from '../storage/d1/page-cache';
 import {
   deleteCrawlRow,
@@ -77,14 +78,24 @@ export async function expireScrapedPages(env: Env, now: number): Promise<boolean
 }
 
 /**
+ * The model's answers are kept this long for reuse (a weekly or monthly recrawl finds them), then asked again: the cache
+ * must not grow D1 (10 GB) without end. A cron run deletes at most this many.
+ */
+const MODEL_ANSWER_DAYS = 180;
+const MODEL_ANSWERS_PER_RUN = 5000;
+
+/**
  * Cron housekeeping: crawls past their retention are marked for purging, purges under way go on, and scrapes' stored
  * pages past the longest maxAge go.
  */
 export async function runHousekeeping(env: Env, now: number): Promise<void> {
   try {
     await expireScrapedPages(env, now);
+    await expireAnswers(env.DB, now - MODEL_ANSWER_DAYS * 86_400_000, MODEL_ANSWERS_PER_RUN);
   } catch (error) {
-    log('error', "deleting scrapes' expired pages failed; the next cron run goes on", { error: String(error) });
+    log('error', "deleting scrapes' expired pages or old model answers failed; the next cron run goes on", {
+      error: String(error),
+    });
   }
   const expired = await expireCrawls(env.DB, now);
   if (expired > 0) log('info', 'crawls past their retention marked for purging', { count: expired });

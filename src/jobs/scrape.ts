@@ -9,6 +9,7 @@ import { POOL_NAME } from '../objects/browser-pool';
 import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { cacheLookup } from '../page/cache';
+import { answerNow } from '../page/model/answer-now';
 import { type PipelineDeps, pipelineDeps, type RenderDeps } from '../page/deps';
 import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
 import { readSettings } from '../settings';
@@ -135,10 +136,19 @@ export async function scrape(env: Env, url: string, options: ScrapeOptions): Pro
   const settings = readSettings(env);
   const browser = new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings);
   try {
-    return await scrapeWith(depsFor(env, options, browser), url, (processed) => keep(env, processed));
+    const result = await scrapeWith(depsFor(env, options, browser), url, (processed) => keep(env, processed));
+    return result.kind === 'page' ? await withModel(env, options.spec, result) : result;
   } finally {
     await browser.close();
   }
+}
+
+/** The page's record with the model's json and summary, when the spec asks for them (page/model/answer-now.ts). */
+async function withModel(env: Env, spec: ExtractSpec, page: ScrapeResult & { kind: 'page' }): Promise<ScrapeResult> {
+  if (!page.record) return page;
+  const title = typeof page.record.metadata?.title === 'string' ? page.record.metadata.title : null;
+  const answered = await answerNow(env, spec, { url: page.finalUrl, title }, { record: page.record, outputs: page.outputs });
+  return { ...page, record: answered.record, outputs: answered.outputs };
 }
 
 /** A page fetched is stored for the page cache (its body in R2, a row of SCRAPE_CRAWL_ID); a failure only logged. */

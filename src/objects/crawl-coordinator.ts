@@ -5,6 +5,7 @@ import { WAKE_QUIET_MS } from '../domain/crawl/sweep';
 import type { FrontierEntry, Outcome } from '../domain/crawl/url-life';
 import { emptyUsage, estimateCost, type Usage } from '../domain/crawl/usage';
 import { DEFAULT_MAX_RENDERS } from '../domain/render/rules';
+import { log } from '../log';
 import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus, CrawlSummary } from '../types';
 import { alarmBy } from './alarm';
@@ -13,12 +14,16 @@ import { Duplicates } from './crawl/duplicates';
 import { HostHolds } from './crawl/host-holds';
 import { Ledger } from './crawl/ledger';
 import { CrawlMeta } from './crawl/meta';
+import { ModelWork, type TemplateSample, type TemplateState } from './crawl/model-work';
 import { measureReach } from './crawl/reach';
 import { SCHEMA, SeenSet } from './crawl/seen-set';
 import { StatusMirror } from './crawl/status-mirror';
 import { Sweeper } from './crawl/sweeper';
 import { type ClaimAnswer, type CompleteAnswer, type RetryAnswer, seedEntry, Work } from './crawl/work';
 import { migrateSchema } from './sqlite-schema';
+
+/** The model step silent this long with pages waiting: they were lost, and the crawl stops waiting for them. */
+const MODEL_STALL_MS = 30 * 60_000;
 
 /** How a counted call saves the ledger after its work: as Ledger.save decides ('due'), every usage now, or not at all. */
 type SaveMode = 'due' | 'flush' | 'skip';
@@ -49,6 +54,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   /** The ended crawl's reach, and the status and counts it was measured at. */
   private reach: { key: string; reach: Reach } | null = null;
   private readonly holds: HostHolds;
+  private readonly model: ModelWork;
   /** The crawl's parts, for tests (runInDurableObject); an instance's own fields are not exposed over RPC. */
   readonly parts: { ledger: Ledger; seen: SeenSet; work: Work; duplicates: Duplicates };
 
@@ -63,6 +69,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.holds = new HostHolds(seen, this.work.leases);
     this.sweeper = new Sweeper(seen, this.work, this.ledger, this.holds);
     this.duplicates = new Duplicates(seen, this.ledger);
+    this.model = new ModelWork(this.ledger);
     this.parts = { ledger: this.ledger, seen, work: this.work, duplicates: this.duplicates };
     if (!this.meta.tablesExist()) return;
     this.load();
@@ -132,8 +139,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
     return this.rpc(() => this.duplicates.decide(candidates), { finishes: false });
   }
 
-  /** Records claimed URLs' outcomes and offers the links they found; returns the links accepted, to be enqueued. */
-  async complete(outcomes: Outcome[]): Promise<CompleteAnswer> {
+  /**
+   * Records claimed URLs' outcomes and offers the links they found; returns the links accepted, to be enqueued.
+   * `modelQueued`: stored pages of the chunk sent to the model step, which the crawl waits for before it completes.
+   */
+  async complete(outcomes: Outcome[], modelQueued = 0): Promise<CompleteAnswer> {
     const id = this.meta.id;
     if (id === null) return { accepted: [], failed: [], status: 'cancelled' };
     const now = Date.now();
@@ -141,6 +151,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const { done, accepted } = this.rpc(
       () => {
         const running = this.mirror.status === 'running';
+        this.model.queued(modelQueued);
         const done = this.work.complete(outcomes, running, now);
         this.duplicates.settled(outcomes.map((o) => o.url));
         const givenBack = running ? this.duplicates.giveBack(outcomes, now) : [];
@@ -151,6 +162,43 @@ export class CrawlCoordinator extends DurableObject<Env> {
     );
     await this.sweeper.recordCancelled(this.env, id, done.cancelled);
     return { accepted, failed: done.failed, status: this.mirror.status };
+  }
+
+  /** Pages sent to the model step outside a chunk (a re-extraction's): the crawl waits for them as for a chunk's. */
+  modelQueued(n: number): void {
+    if (this.meta.id === null) return;
+    this.rpc(() => this.model.queued(n), { finishes: false });
+  }
+
+  /** Pages the model step finished (answered, or given up on): the crawl may now be done. */
+  modelDone(n: number): void {
+    if (this.meta.id === null) return;
+    this.rpc(() => this.model.done(n), { finishes: true });
+  }
+
+  /** Up to `n` pages of the crawl's model budget (maxModelPages): how many the model may read. */
+  takeModelPages(n: number): number {
+    const config = this.meta.config;
+    if (config === null) return 0;
+    return this.rpc(() => this.model.take(n, config.maxModelPages ?? null), { finishes: false });
+  }
+
+  /** Learned selectors (extract.json.learnSelectors): each template's state. */
+  templates(keys: string[]): Record<string, TemplateState> {
+    if (this.meta.id === null) return {};
+    return this.rpc(() => this.model.templates(keys), { finishes: false, save: 'skip' });
+  }
+
+  /** A page the model read, as a sample of its template: the samples to learn from when it makes enough. */
+  addSample(key: string, sample: TemplateSample): TemplateSample[] | null {
+    if (this.meta.id === null) return null;
+    return this.rpc(() => this.model.addSample(key, sample), { finishes: false });
+  }
+
+  /** What learning a template's selectors came to. */
+  learned(key: string, result: { fields: unknown } | { why: string }): void {
+    if (this.meta.id === null) return;
+    this.rpc(() => this.model.learned(key, result), { finishes: false });
   }
 
   /** Marks URLs failed for good (dead-lettered); returns those changed, with their attempts. */
@@ -221,8 +269,10 @@ export class CrawlCoordinator extends DurableObject<Env> {
   snapshot(): CrawlSnapshot | null {
     const id = this.meta.id;
     if (id === null) return null;
-    const { pending, ...counts } = this.ledger.counters;
-    return { id, status: this.mirror.status, counts, pending, finishedAt: this.mirror.finishedAt };
+    const { pending, modeling, modelPages: _modelPages, ...counts } = this.ledger.counters;
+    // Pages waiting for the model step are pending too: the crawl has not completed.
+    const waiting = pending + modeling;
+    return { id, status: this.mirror.status, counts, pending: waiting, finishedAt: this.mirror.finishedAt };
   }
 
   /**
@@ -290,6 +340,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const more = await this.rpc(
       async () => {
         if (this.mirror.owed()) await this.syncStatus();
+        const lost = this.model.giveUpIfStalled(Date.now(), MODEL_STALL_MS);
+        if (lost > 0) log('error', 'model step silent: its pages are no longer waited for', { crawlId: id, pages: lost });
         if (this.mirror.status === 'cancelled') return this.sweeper.endCancelled(this.env, id);
         if (this.mirror.status === 'running')
           return this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
@@ -297,14 +349,15 @@ export class CrawlCoordinator extends DurableObject<Env> {
       },
       { finishes: true, save: 'flush' },
     );
-    if (this.mirror.status === 'completed' || this.ledger.counters.pending === 0) return;
+    if (this.mirror.status === 'completed' || this.ledger.counters.pending + this.model.waiting === 0) return;
     await alarmBy(this.ctx.storage, this.sweeper.nextAt(Date.now(), more, this.settings.sweepIntervalMs));
   }
 
   /** Nothing pending: the crawl has completed, and gives back what its hosts' gates may still hold for it. */
   private finishIfDone(): void {
     const id = this.meta.id;
-    if (id !== null && this.mirror.status === 'running' && this.ledger.counters.pending === 0) {
+    const waiting = this.ledger.counters.pending + this.model.waiting;
+    if (id !== null && this.mirror.status === 'running' && waiting === 0) {
       this.mirror.set('completed');
       this.ctx.waitUntil(this.syncStatus());
       this.ctx.waitUntil(this.holds.giveBack(this.env, id, false));

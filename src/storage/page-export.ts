@@ -12,10 +12,36 @@ const ROWS_WITH_RECORDS = 100;
 /** Records read from R2 at once. */
 const RECORD_READS = 6;
 
-/** Extra CSV columns of a crawl that extracts: the extraction facts, then one per top-level field. */
+/**
+ * Extra CSV columns of a crawl that extracts: the extraction facts, one per top-level field, then the model's: one
+ * `json.<property>` per top-level property of extract.json's schema (`json`, the whole object, without one), and
+ * `summary`.
+ */
 function extractColumns(spec: ExtractSpec | null | undefined): string[] {
-  return spec ? ['description', 'language', 'wordCount', 'contentHash', ...Object.keys(spec.fields)] : [];
+  if (!spec) return [];
+  const properties = spec.json?.schema?.properties;
+  const json =
+    spec.json === undefined
+      ? []
+      : properties && typeof properties === 'object'
+        ? Object.keys(properties).map((p) => `json.${p}`)
+        : ['json'];
+  const summary = spec.formats.includes('summary') ? ['summary'] : [];
+  return ['description', 'language', 'wordCount', 'contentHash', ...Object.keys(spec.fields), ...json, ...summary];
 }
+
+/** A model column's value (json, json.<property>, summary) of a record. */
+function modelCell(stored: StoredRecord | null, column: string): unknown {
+  const record = stored?.record;
+  if (column === 'summary') return record?.summary;
+  if (column === 'json') return record?.json;
+  const json = record?.json;
+  return json && typeof json === 'object' && !Array.isArray(json)
+    ? Object.entries(json).find(([key]) => `json.${key}` === column)?.[1]
+    : undefined;
+}
+
+const isModelColumn = (column: string) => column === 'summary' || column === 'json' || column.startsWith('json.');
 
 const cell = (value: unknown): string | number | null =>
   value === null || value === undefined
@@ -42,7 +68,7 @@ function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[])
   };
   return csvRow([
     ...PAGE_RECORD_FIELDS.map((f) => cell(row[f])),
-    ...columns.map((c) => cell(c in extra ? extra[c] : fields[c])),
+    ...columns.map((c) => cell(c in extra ? extra[c] : isModelColumn(c) ? modelCell(stored, c) : fields[c])),
   ]);
 }
 

@@ -14,6 +14,9 @@ const storedRecordSchema = z.object({
     jsonLd: z.array(z.unknown()).optional(),
     fields: z.record(z.string(), z.unknown()).optional(),
     fieldErrors: z.record(z.string(), z.string()).optional(),
+    json: z.unknown().optional(),
+    summary: z.string().optional(),
+    model: z.object({ name: z.string(), answer: z.enum(['model', 'cached', 'selectors', 'none']) }).optional(),
     links: z.array(z.string()).optional(),
     images: z.array(z.object({ src: z.string(), alt: z.string() })).optional(),
     wordCount: z.number(),
@@ -27,6 +30,11 @@ export type StoredRecord = z.output<typeof storedRecordSchema>;
 
 export function encodeRecord(record: ExtractedRecord | PdfRecord, outputs: ExtractOutputs): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ record, outputs }));
+}
+
+/** A record read back (and changed: the model step's answer added), encoded again. */
+export function encodeStoredRecord(stored: StoredRecord): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(stored));
 }
 
 /** A stored record read back, or null when the bytes are not one (a truncated or foreign object). */

@@ -159,7 +159,7 @@ export async function writeSegments(
 export async function writeRecordSegment(
   bucket: R2Bucket,
   crawlId: string,
-  items: readonly { page: ExtractedPage; record: Uint8Array }[],
+  items: readonly { page: Pick<ExtractedPage, 'recordAt'>; record: Uint8Array }[],
   usage?: UsageMeter,
 ): Promise<void> {
   if (items.length === 0) return;

@@ -109,6 +109,7 @@ export const crawls = new Hono<CrawlEnv>()
     }),
     async (c) => {
       const crawl = c.var.crawl;
+      assertRequestAllowed(c.env, { seeds: [], webhook: null, extract: c.req.valid('json').extract });
       const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
       if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
       const counted = await changeCountsFor(c.env, crawl);
@@ -176,6 +177,7 @@ export const crawls = new Hono<CrawlEnv>()
     jsonInput(reextractSchema),
     async (c) => {
       const crawl = c.var.crawl;
+      assertRequestAllowed(c.env, { seeds: [], webhook: null, extract: c.req.valid('json').extract });
       const snapshot = await c.env.CRAWL.getByName(crawl.id).snapshot();
       if (snapshot?.status === 'running')
         throw new ApiError(

@@ -33,7 +33,7 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
   jsonInput(scrapeSchema),
   async (c) => {
     const { url, extract, render, waitFor, actions, maxAge } = c.req.valid('json');
-    assertRequestAllowed(c.env, { seeds: [url], webhook: null });
+    assertRequestAllowed(c.env, { seeds: [url], webhook: null, extract });
     // Actions are done in the browser: a page given actions is rendered.
     const result = await scrape(c.env, url, {
       spec: extract,

@@ -159,6 +159,11 @@ const settings = {
       "Page cache: a page any crawl or scrape stored at most this many seconds ago is taken from its stored copy (no request to the site), extracted with this crawl's spec; null or 0: every page is fetched.",
     ),
   ...renderFields,
+  maxModelPages: count(0, 100_000_000)
+    .default(null)
+    .describe(
+      'Pages a language model may read for the crawl (formats json and summary; answers reused from the cache and pages read by learned selectors do not count); past it pages are stored without json or summary, with a warning. null: no cap.',
+    ),
   maxRenders: count(0, 100_000_000)
     .default(DEFAULT_MAX_RENDERS)
     .describe('Renders the crawl may make (then pages are stored unrendered, with a warning); null: no cap.'),

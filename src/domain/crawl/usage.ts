@@ -25,7 +25,34 @@ export interface Usage {
   r2Bytes: number;
   /** Pages sent to a browser (each render of maxRenders, faults included). */
   renders: number;
+  /** The language model's work (formats json and summary; docs/models.md). */
+  model: ModelUsage;
 }
+
+/** What the model step counted: calls made, pages answered without one, tokens, and their price at the time. */
+export interface ModelUsage {
+  /** Requests to the model (an answer asked again counts twice; selector writing counts). */
+  calls: number;
+  /** Pages whose answer was the cache's (the same content, schema, prompt and model read before). */
+  cached: number;
+  /** Pages read by selectors the model wrote (learnSelectors), with no call. */
+  selectorPages: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** What the calls cost, US dollars, priced per model when they were made (domain/model/prices.ts). */
+  usd: number;
+}
+
+const MODEL_KEYS = ['calls', 'cached', 'selectorPages', 'tokensIn', 'tokensOut', 'usd'] as const;
+
+export const emptyModelUsage = (): ModelUsage => ({
+  calls: 0,
+  cached: 0,
+  selectorPages: 0,
+  tokensIn: 0,
+  tokensOut: 0,
+  usd: 0,
+});
 
 /** US dollars per operation, from the published per-million prices. */
 const PRICES = {
@@ -76,21 +103,27 @@ const perOperation = <T>(f: (op: Operation) => T): Record<Operation, T> => ({
   browserSeconds: f('browserSeconds'),
 });
 
-export const emptyUsage = (): Usage => ({ operations: perOperation(() => 0), r2Bytes: 0, renders: 0 });
+export const emptyUsage = (): Usage => ({
+  operations: perOperation(() => 0),
+  r2Bytes: 0,
+  renders: 0,
+  model: emptyModelUsage(),
+});
 
 /** `into` plus `more`, in place. */
 export function addUsage(into: Usage, more: Usage): Usage {
   for (const op of OPERATIONS) into.operations[op] += more.operations[op];
   into.r2Bytes += more.r2Bytes;
   into.renders += more.renders;
+  for (const key of MODEL_KEYS) into.model[key] += more.model[key];
   return into;
 }
 
 interface Estimate {
   usd: number;
   usdPerMillionPages: number | null;
-  /** What each part costs, US dollars. */
-  breakdown: Record<Operation | 'cpu', number>;
+  /** What each part costs, US dollars (model: the language model's calls, at the model's price). */
+  breakdown: Record<Operation | 'cpu' | 'model', number>;
   /** R2 storage of what the crawl wrote, per month (not in usd). */
   r2StorageUsdPerMonth: number;
   prices: {
@@ -108,6 +141,7 @@ export function estimateCost(usage: Usage, pages: number): Estimate {
   const breakdown = {
     ...perOperation((op) => round(usage.operations[op] * PRICES[op])),
     cpu: round(pages * ASSUMED_CPU_MS_PER_PAGE * CPU_MS_PRICE),
+    model: round(usage.model.usd),
   };
   const usd = round(Object.values(breakdown).reduce((sum, part) => sum + part, 0));
   const perMillion = { ...perOperation((op) => Math.round(PRICES[op] * 1e12) / 1e6), cpuMs: CPU_MS_PRICE * 1e6 };
@@ -154,6 +188,11 @@ export class UsageMeter {
   r2Put(bytes: number): void {
     this.usage.operations.r2ClassA += 1;
     this.usage.r2Bytes += bytes;
+  }
+
+  /** What the model step did for a page: its calls and tokens (with their price), or an answer had without a call. */
+  modelWork(work: Partial<ModelUsage>): void {
+    for (const key of MODEL_KEYS) this.usage.model[key] += work[key] ?? 0;
   }
 
   /** Messages written to a queue: one operation per 64 KB of each. */

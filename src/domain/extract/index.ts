@@ -8,7 +8,7 @@ import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
 import { toMarkdown } from './markdown';
 import { type Metadata, readMetadata } from './metadata';
 import { declaresProduct } from './product';
-import { PAGE_LIMITS } from './spec';
+import { asksModel, PAGE_LIMITS } from './spec';
 import type { ExtractSpec } from './spec-schema';
 
 /** What a record says of a page (the outputs markdown, text and html are kept beside it). */
@@ -17,6 +17,11 @@ export interface ExtractedRecord {
   jsonLd?: JsonValue[];
   fields?: { [name: string]: FieldValue };
   fieldErrors?: Record<string, string>;
+  /** From the language model (formats json and summary), set once the model step has read the page (docs/models.md). */
+  json?: unknown;
+  summary?: string;
+  /** Which model answered, and how: called, its answer reused from the cache, or read by learned selectors. */
+  model?: ModelNote;
   links?: string[];
   images?: { src: string; alt: string }[];
   wordCount: number;
@@ -26,6 +31,12 @@ export interface ExtractedRecord {
    */
   contentHash: string;
   warnings: string[];
+}
+
+/** How a record's json and summary were had. */
+export interface ModelNote {
+  name: string;
+  answer: 'model' | 'cached' | 'selectors' | 'none';
 }
 
 export interface ExtractOutputs {
@@ -116,7 +127,8 @@ export async function extractPage(
   const text = cap(toMarkdown(root, read.base, 'text', warnings), 'text', warnings);
   const wants = (format: ExtractSpec['formats'][number]) => spec.formats.includes(format);
   const outputs: ExtractOutputs = {};
-  if (wants('markdown'))
+  // The model step (formats json and summary) reads the markdown: it is made for it, and dropped after if not asked.
+  if (wants('markdown') || asksModel(spec.formats))
     outputs.markdown = cap(toMarkdown(root, read.base, 'markdown', warnings), 'markdown', warnings);
   if (wants('text')) outputs.text = text;
   if (wants('html')) outputs.html = cap(cleanHtml(root, read.base), 'html', warnings);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { selectorError } from './dom';
+import { checkJsonSchema } from '../model/json-schema';
 import { FIELD_TYPES, OUTPUT_FORMATS, SPEC_LIMITS } from './spec';
 
 /** A CSS selector that runs (validated before any page is fetched). */
@@ -64,6 +65,62 @@ function checkFields(fields: Record<string, FieldSpec>, ctx: z.RefinementCtx): v
     );
 }
 
+const promptSchema = z.string().trim().min(1).max(SPEC_LIMITS.promptChars);
+
+/** A JSON Schema the model's answer must satisfy: a JSON object, checked before any page is fetched. */
+const jsonSchemaSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((value, ctx) => {
+    const error = checkJsonSchema(value);
+    if (error !== null) ctx.addIssue({ code: 'custom', message: `invalid JSON Schema: ${error}` });
+  })
+  .describe('A JSON Schema (draft 2020-12) of the object wanted; the answer is checked against it.');
+
+/** extract.json: what the model is asked for each page (format "json"). */
+const modelJsonSpecSchema = z
+  .object({
+    schema: jsonSchemaSchema.optional(),
+    prompt: promptSchema
+      .optional()
+      .describe('What to extract, in words; alone, the model answers any JSON object it sees fit.'),
+    learnSelectors: z
+      .boolean()
+      .default(false)
+      .describe(
+        "With a schema: the model reads a few pages of each page template once and writes CSS selectors for the schema, checked against its own answers; the template's other pages are read by those selectors (no model call), and fall back to the model where a selector finds nothing.",
+      ),
+  })
+  .strict()
+  .refine((spec) => spec.schema !== undefined || spec.prompt !== undefined, {
+    message: 'extract.json needs a schema, a prompt, or both',
+  })
+  .refine((spec) => !spec.learnSelectors || spec.schema !== undefined, {
+    message: 'learnSelectors needs a schema: selectors are written for its properties',
+    path: ['learnSelectors'],
+  })
+  .meta({ id: 'ModelJsonSpec' });
+
+/** extract.summary: the summary's prompt (format "summary"). */
+const summarySpecSchema = z
+  .object({ prompt: promptSchema.optional().describe('How to summarize; by default 2-3 sentences.') })
+  .strict()
+  .meta({ id: 'SummarySpec' });
+
+/** "json" and "summary" in formats each need (json) or take (summary) their spec, and a spec needs its format. */
+function checkModelFormats(spec: { formats: string[]; json?: unknown; summary?: unknown }, ctx: z.RefinementCtx): void {
+  const has = (format: string) => spec.formats.includes(format);
+  if (has('json') && spec.json === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['json'],
+      message: 'the "json" format needs extract.json: {schema} (a JSON Schema), {prompt}, or both',
+    });
+  if (!has('json') && spec.json !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['formats'], message: 'extract.json is given: add "json" to formats' });
+  if (!has('summary') && spec.summary !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['formats'], message: 'extract.summary is given: add "summary" to formats' });
+}
+
 /** What each HTML page of a crawl (or a scrape) is extracted into: the outputs it keeps and the fields it declares. */
 export const extractSpecSchema = z
   .object({
@@ -87,9 +144,14 @@ export const extractSpecSchema = z
       .record(z.string(), fieldSpecSchema)
       .default({})
       .describe(`Declared fields by name (at most ${SPEC_LIMITS.fields}, nested ones included).`),
+    json: modelJsonSpecSchema.optional().describe('With the "json" format: what a language model extracts as JSON.'),
+    summary: summarySpecSchema.optional().describe('With the "summary" format: how a language model summarizes.'),
   })
   .strict()
-  .superRefine((spec, ctx) => checkFields(spec.fields, ctx))
+  .superRefine((spec, ctx) => {
+    checkFields(spec.fields, ctx);
+    checkModelFormats(spec, ctx);
+  })
   .transform((spec) => ({ ...spec, formats: [...new Set(spec.formats)] }))
   .meta({ id: 'ExtractSpec' });
 export type ExtractSpec = z.output<typeof extractSpecSchema>;

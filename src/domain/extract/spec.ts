@@ -11,7 +11,17 @@ export const OUTPUT_FORMATS = [
   // A PNG of the page in a browser (the viewport, or the whole page): stored beside the body, not in the record.
   'screenshot',
   'screenshot@fullPage',
+  // From a language model, over the page's main content as markdown (docs/models.md): JSON by schema or prompt, and
+  // a summary; kept in the record.
+  'json',
+  'summary',
 ] as const;
+
+/** The formats a language model makes. */
+export const MODEL_FORMATS = ['json', 'summary'] as const;
+
+/** Whether a spec asks a language model for anything. */
+export const asksModel = (formats: readonly string[]): boolean => formats.some((f) => f === 'json' || f === 'summary');
 
 /**
  * text: whitespace collapsed, but the line breaks of code (`pre`) kept; code: the text verbatim (a code block as
@@ -27,6 +37,8 @@ export const SPEC_LIMITS = {
   depth: 4,
   selectors: 50,
   selectorLength: 500,
+  /** Characters of a prompt (extract.json.prompt, extract.summary.prompt). */
+  promptChars: 4000,
 } as const;
 
 /** Bounds on what one page may cost to extract; past them, work is skipped or cut with a warning. */

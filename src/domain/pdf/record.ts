@@ -1,5 +1,6 @@
 import { countWords, type ExtractedRecord, type ExtractOutputs } from '../extract';
 import type { ExtractSpec } from '../extract/spec-schema';
+import { asksModel } from '../extract/spec';
 import { sha256Hex } from '../util/hash';
 import { type PdfMetadata, pdfMarkdown, pdfText, pdfTitle } from './document';
 import type { PdfRead } from './read';
@@ -44,7 +45,8 @@ export async function pdfExtract(
   if (!spec) return { ...facts, record: null, outputs: {} };
   const wants = (format: ExtractSpec['formats'][number]) => spec.formats.includes(format);
   const outputs: ExtractOutputs = {};
-  if (wants('markdown')) outputs.markdown = pdfMarkdown(read.pages);
+  // The model step (formats json and summary) reads the markdown, as of an HTML page.
+  if (wants('markdown') || asksModel(spec.formats)) outputs.markdown = pdfMarkdown(read.pages);
   if (wants('text')) outputs.text = text;
   const metadata: PdfMetadata | null = read.info
     ? { ...read.info, pages: read.totalPages, pagesRead: read.pages.length }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { addUsage, emptyUsage, type Operations, type Usage } from '../../domain/crawl/usage';
+import { addUsage, emptyModelUsage, emptyUsage, type Operations, type Usage } from '../../domain/crawl/usage';
 import type { Counts } from '../../types';
 
-type CounterName = keyof Counts | 'pending';
+type CounterName = keyof Counts | 'pending' | 'modeling' | 'modelPages';
 
 const ledgerSchema = z.object({
   counters: z.object({
@@ -13,6 +13,10 @@ const ledgerSchema = z.object({
     skipped: z.number(),
     duplicates: z.number().default(0),
     pending: z.number(),
+    /** Stored pages waiting for the model step (formats json and summary): the crawl completes when none waits. */
+    modeling: z.number().default(0),
+    /** Pages the model read for the crawl (cached answers and learned selectors not counted): maxModelPages. */
+    modelPages: z.number().default(0),
   }),
   usage: z.object({
     operations: z.object({
@@ -29,12 +33,22 @@ const ledgerSchema = z.object({
     }) satisfies z.ZodType<Operations>,
     r2Bytes: z.number(),
     renders: z.number().default(0),
+    model: z
+      .object({
+        calls: z.number(),
+        cached: z.number(),
+        selectorPages: z.number(),
+        tokensIn: z.number(),
+        tokensOut: z.number(),
+        usd: z.number(),
+      })
+      .default(emptyModelUsage),
   }),
 });
 type LedgerState = z.infer<typeof ledgerSchema>;
 
 const fresh = (): LedgerState => ({
-  counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, duplicates: 0, pending: 0 },
+  counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, duplicates: 0, pending: 0, modeling: 0, modelPages: 0 },
   usage: emptyUsage(),
 });
 

@@ -27,6 +27,16 @@ export const SCHEMA: SchemaStep[] = [
   'CREATE TABLE IF NOT EXISTS canonicals (target TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (target, url)) WITHOUT ROWID',
   // 5: the content keys each deduplication call claimed, with their URLs (JSON pairs): one row per call, not per key.
   'CREATE TABLE IF NOT EXISTS claims (seq INTEGER PRIMARY KEY, pairs TEXT NOT NULL)',
+  // 6: learned selectors (extract.json.learnSelectors), a row per page template: its state, the sample pages the
+  // model read (JSON: [{url, json}]), and the fields it wrote once they agreed with its answers (objects/crawl/model-work.ts).
+  `CREATE TABLE IF NOT EXISTS templates (
+     template TEXT PRIMARY KEY,
+     state TEXT NOT NULL,
+     samples TEXT NOT NULL DEFAULT '[]',
+     fields TEXT,
+     why TEXT,
+     updated_at INTEGER NOT NULL
+   ) WITHOUT ROWID`,
 ];
 
 export interface UrlRow {
