@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -22,8 +23,22 @@ class WaitingFilesFirst extends BaseSequencer {
   }
 }
 
+/** A TCP port free on 127.0.0.1 now (the OS picks it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
+  // The language model the Worker under test speaks to: a small OpenAI-compatible server that answers from the prompt
+  // (test/support/fake-llm.ts), started by the global setup on this port, as the test sites stand in for the web.
+  const llmPort = Number(process.env.EDGECRAWL_TEST_LLM_PORT ?? (await freePort()));
+  process.env.EDGECRAWL_TEST_LLM_PORT = String(llmPort);
   return {
     test: {
       sequence: { sequencer: WaitingFilesFirst },
@@ -46,6 +61,8 @@ export default defineConfig(async () => {
           plugins: [
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
+              // Every binding simulated locally: Workers AI ([ai]) would need Cloudflare and a login.
+              remoteBindings: false,
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
@@ -62,6 +79,13 @@ export default defineConfig(async () => {
                   // elsewhere the shared 127.0.0.1 host is not paced, so tests stay fast.
                   HOST_MIN_INTERVAL_MS: '0',
                   HOST_MAX_CONCURRENCY: '64',
+                  // The model step (formats json and summary) speaks to the fake model; its key is checked by it.
+                  LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
+                  LLM_MODEL: 'fake-model',
+                  LLM_API_KEY: 'test-llm-key',
+                  WORKERS_AI: 'off',
+                  // A page's model message comes back sooner than in production's backoff.
+                  MODEL_ATTEMPTS: '4',
                   // A render that hangs is cut sooner than in production (test/integration/render.test.ts).
                   RENDER_TIMEOUT_MS: '8000',
                   // Idle browsers are closed sooner than in production, so the test can see it.

@@ -55,6 +55,10 @@ if (!hasToken) {
   console.log(`edgecrawl: local API token is "${token}" (Authorization: Bearer ${token})`);
 }
 
+// Workers AI runs only on Cloudflare: wrangler dev runs every binding locally (--local, offline, no login) and the model
+// step uses LLM_BASE_URL (e.g. a local Ollama) or refuses json and summary (docs/models.md).
+if (!args.includes('--remote')) extra.push(...(args.includes('--local') ? [] : ['--local']), '--var', 'WORKERS_AI:off');
+
 // Locally the consumer's fetches follow the platform's six-connections rule too (wrangler dev does not enforce it).
 if (!args.some((a) => a.includes('EMULATE_CONNECTION_LIMIT'))) extra.push('--var', 'EMULATE_CONNECTION_LIMIT:6');
 

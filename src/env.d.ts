@@ -16,8 +16,9 @@ interface Env {
   /** The endpoint's price, US dollars per million input and output tokens, when the price table does not know its model. */
   LLM_PRICE_IN?: string;
   LLM_PRICE_OUT?: string;
-  /** Workers AI: the binding ([ai] binding = "AI"), the model (a default otherwise) and an AI Gateway's id. */
-  AI?: { run(model: string, inputs: object, options?: object): Promise<unknown> };
+  /** Workers AI (the [ai] binding): the model (a default otherwise) and an AI Gateway's id. */
   AI_MODEL?: string;
+  /** "off": the AI binding is not used (wrangler dev --local cannot run Workers AI; npm start sets it). */
+  WORKERS_AI?: string;
   AI_GATEWAY_ID?: string;
 }

@@ -9,5 +9,7 @@ declare module 'vitest' {
     portA: number;
     /** Base URLs on 127.0.0.2, 127.0.0.3, ...: hosts of their own, for robots.txt and politeness tests. */
     hosts: string[];
+    /** The fake model's base URL (…/v1, test/support/fake-llm.ts): GET <origin>/__requests lists what it was asked. */
+    llm: string;
   }
 }

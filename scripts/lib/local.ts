@@ -131,6 +131,8 @@ async function startWorkerOn(port: number, vars: Record<string, string>, options
     '--persist-to',
     state,
     '--show-interactive-dev-session=false',
+    // Every binding local (Workers AI needs Cloudflare: off, see wrangler.toml's [ai]).
+    '--local',
     ...(options.args?.includes('--inspector-port') ? [] : await inspectorPort()),
     ...batchConfig(options),
     ...(options.args ?? []),
@@ -140,6 +142,7 @@ async function startWorkerOn(port: number, vars: Record<string, string>, options
     ALLOW_PRIVATE_NETWORKS: 'true',
     // Cloudflare's six connections per invocation, as deployed (EMULATE_CONNECTION_LIMIT=0 in the environment: off).
     EMULATE_CONNECTION_LIMIT: process.env.EMULATE_CONNECTION_LIMIT ?? '6',
+    WORKERS_AI: 'off',
     ...vars,
   }))
     args.push('--var', `${name}:${value}`);
@@ -324,6 +327,8 @@ export async function startBenchWorker(configPath: string): Promise<BenchWorker>
       '--ip',
       '127.0.0.1',
       '--show-interactive-dev-session=false',
+    // Every binding local (Workers AI needs Cloudflare: off, see wrangler.toml's [ai]).
+    '--local',
       ...(await inspectorPort()),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: quietWranglerEnv(process.env) },

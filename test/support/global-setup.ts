@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalBrowser } from '../../scripts/lib/browser-setup.ts';
+import { startFakeLlm } from './fake-llm.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
 const HOSTS = 26;
@@ -33,8 +34,11 @@ export default async function ({ provide }: TestProject) {
   provide('siteB', sites.siteB);
   provide('portA', sites.portA);
   provide('hosts', sites.hosts);
+  // The fake model, on the port vitest.config.ts gave the Worker's LLM_BASE_URL.
+  const llm = await startFakeLlm(Number(process.env.EDGECRAWL_TEST_LLM_PORT ?? 0));
+  provide('llm', llm.url);
   return async () => {
     child.kill('SIGTERM');
-    await once(child, 'exit');
+    await Promise.all([once(child, 'exit'), llm.close()]);
   };
 }

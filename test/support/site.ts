@@ -25,6 +25,7 @@
  *   grow-<n>[-d<ms>]  n docs pages in a ten-ary tree under docs/, a blog/ and top-level pages, that change
  *                     between two crawls (an edit, a page removed, one unlinked, one added), see grow-site.ts.
  *   shop, copies, lookalikes  canonicals and pages of the same content, for duplicates (see shop-site.ts).
+ *   products          product pages with their facts as "Label: value" lines, for the model step (product-site.ts).
  *   spa               pages built by scripts and server-rendered ones, for rendering (see spa-site.ts).
  *   pdf               PDFs: text with metadata, links, scanned, broken, huge (see pdf-site.ts).
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
@@ -43,6 +44,7 @@ import { docsSite } from './docs-site.ts';
 import { growSite } from './grow-site.ts';
 import type { HostLogEntry } from './host-log';
 import { pdfSite } from './pdf-site.ts';
+import { productSite } from './product-site.ts';
 import { shopSite } from './shop-site.ts';
 import { spaSite, trapHit, trapHits } from './spa-site.ts';
 import { watchSite } from './watch-site.ts';
@@ -560,6 +562,7 @@ function route(path: string, ports: Ports, host = `127.0.0.1:${ports.a}`): Reply
   const grow = /^grow-(\d+)(?:-d(\d+))?$/.exec(variant);
   if (grow) return growSite(ns, rest, Number(grow[1]), Number(grow[2] ?? 0));
   if (variant === 'shop' || variant === 'copies' || variant === 'lookalikes') return shopSite(ns, variant, rest);
+  if (variant === 'products') return productSite(ns, rest);
   if (variant === 'spa') return spaSite(ns, rest, `${TRAP_ADDRESS}:${ports.trap}`);
   const long = /^long-(\d+)$/.exec(variant);
   if (long) return longSite(rest, Number(long[1]));

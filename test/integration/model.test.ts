@@ -1,0 +1,151 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../../src/api/app';
+import { recordSchema, usageSchema } from '../../src/api/responses';
+import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { PRODUCT_SCHEMA, PRODUCTS, productFacts } from '../support/product-site';
+
+// The model step (formats json and summary, docs/models.md) against the fake model (test/support/fake-llm.ts), which
+// answers from the prompt it is sent, as the test sites stand in for the web.
+
+const llmOrigin = () => new URL(inject('llm')).origin;
+
+const recordedSchema = z.array(
+  z.object({ headers: z.record(z.string(), z.string()), body: z.record(z.string(), z.unknown()) }),
+);
+
+/** The requests the fake model received whose messages mention `text`. */
+async function modelRequests(text: string) {
+  const res = await fetch(`${llmOrigin()}/__requests`);
+  const all = recordedSchema.parse(await res.json());
+  return all.filter((r) => JSON.stringify(r.body.messages).includes(text));
+}
+
+async function recordOf(id: string, url: string) {
+  const res = await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(url)}`);
+  expect(res.status, url).toBe(200);
+  return recordSchema.parse(await res.json());
+}
+
+const extract = {
+  formats: ['markdown', 'json', 'summary'],
+  json: { schema: PRODUCT_SCHEMA },
+};
+
+async function crawlProducts(ns: string, more: Record<string, unknown> = {}) {
+  const base = `${site()}/t/${ns}/products/`;
+  const id = await createCrawl({ seeds: [base], extract, ...more });
+  const crawl = await waitForCrawl(id);
+  return { base, id, crawl };
+}
+
+describe('the model step', () => {
+  it('stores schema-valid JSON and a summary for every product page, one answer repaired, a 429 retried', async () => {
+    const ns = namespace();
+    const { base, id, crawl } = await crawlProducts(ns);
+    expect(crawl.status).toBe('completed');
+    expect(crawl.counts).toMatchObject({ stored: PRODUCTS + 1, failed: 0 });
+    for (let n = 1; n <= PRODUCTS; n++) {
+      const record = await recordOf(id, `${base}p/${n}.html`);
+      expect(record.json, `p/${n}`).toEqual(productFacts(n));
+      expect(record.summary).toMatch(/desk lamp/);
+      expect(record.model).toEqual({ name: 'fake-model', answer: 'model' });
+      expect(record.fieldErrors?.json).toBeUndefined();
+    }
+    // The listing has no price or SKU: asked again with the validation error, then stored with why.
+    const listing = await recordOf(id, base);
+    expect(listing.json).toBeUndefined();
+    expect(listing.fieldErrors?.json).toMatch(/price|sku/);
+
+    // What went to the model: the page's markdown, the schema, temperature 0, the key as a bearer token.
+    const [sent] = await modelRequests(`SKU-0004`);
+    expect(sent?.headers.authorization).toBe('Bearer test-llm-key');
+    expect(sent?.body).toMatchObject({ model: 'fake-model', temperature: 0 });
+    expect(JSON.stringify(sent?.body.messages)).toContain('# Lamp 4');
+    expect(JSON.stringify(sent?.body.response_format)).toContain('"sku"');
+    // The malformed first answer was asked again once, with the error.
+    expect((await modelRequests('SKU-0002')).length).toBe(2);
+    // The 429 came back to the queue, not to the site: the page was fetched once.
+    expect((await modelRequests('SKU-0003')).length).toBe(2);
+    const log = await (await fetch(`${site()}/__log/${ns}`)).text();
+    expect(log.match(/p\/3\.html/g)?.length).toBe(1);
+
+    // Usage counts the calls and the tokens.
+    const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
+    expect(usage.usage.model.calls).toBeGreaterThanOrEqual(PRODUCTS + 2);
+    expect(usage.usage.model.tokensIn).toBeGreaterThan(100);
+    expect(usage.usage.model.tokensOut).toBeGreaterThan(10);
+  });
+
+  it('a recrawl of the unchanged site reuses every answer: no model call', async () => {
+    const ns = namespace();
+    const first = await crawlProducts(ns);
+    const before = (await modelRequests(`/t/${ns}/products/`)).length;
+    const { id, base, crawl } = await crawlProducts(ns, { previousCrawlId: first.id });
+    expect(crawl.status).toBe('completed');
+    expect((await modelRequests(`/t/${ns}/products/`)).length).toBe(before);
+    const record = await recordOf(id, `${base}p/5.html`);
+    expect(record.json).toEqual(productFacts(5));
+    expect(record.model).toEqual({ name: 'fake-model', answer: 'cached' });
+    const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
+    expect(usage.usage.model).toMatchObject({ calls: 0, tokensIn: 0 });
+    expect(usage.usage.model.cached).toBeGreaterThanOrEqual(PRODUCTS);
+  });
+
+  it('maxModelPages caps the pages sent to the model; the rest are stored with a warning', async () => {
+    const ns = namespace();
+    const { id } = await crawlProducts(ns, { maxModelPages: 2 });
+    const pages = await allPages(id);
+    const records = await Promise.all(pages.map((p) => recordOf(id, p.url)));
+    const answered = records.filter((r) => r.model?.answer === 'model');
+    expect(answered.length).toBe(2);
+    const capped = records.filter((r) => r.warnings.some((w) => w.includes('maxModelPages')));
+    expect(capped.length).toBe(PRODUCTS + 1 - 2);
+    // The markdown was asked for, and kept; a capped page has no json.
+    expect(capped[0]?.json).toBeUndefined();
+  });
+
+  it('a scrape with a prompt alone answers a JSON object', async () => {
+    const url = `${site()}/t/${namespace()}/products/p/1.html`;
+    const res = await api('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url, extract: { formats: ['json'], json: { prompt: 'The product facts.' } } }),
+    });
+    const body = z.object({ json: z.record(z.string(), z.unknown()), markdown: z.string().optional() }).parse(await res.json());
+    expect(res.status).toBe(200);
+    expect(body.json).toMatchObject({ title: 'Lamp 1' });
+    // The markdown was made for the model, not asked for: not answered.
+    expect(body.markdown).toBeUndefined();
+  });
+
+  it('refuses json or summary with a 400 where no model is configured', async () => {
+    const app = createApp();
+    const bare = { ...env, LLM_BASE_URL: undefined, LLM_MODEL: undefined, AI: undefined };
+    for (const [path, body] of [
+      ['/v1/crawls', { seeds: ['https://example.com/'], extract: { formats: ['summary'] } }],
+      ['/v1/scrape', { url: 'https://example.com/', extract: { formats: ['json'], json: { prompt: 'facts' } } }],
+    ] as const) {
+      const res = await app.fetch(
+        new Request(`http://x${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer test-token' },
+          body: JSON.stringify(body),
+        }),
+        bare,
+      );
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'model_not_configured' } });
+    }
+  });
+
+  it('refuses a schema that is not a JSON Schema, and json without a schema or prompt', async () => {
+    for (const json of [{ schema: { type: 'widget' } }, {}]) {
+      const res = await api('/v1/crawls', {
+        method: 'POST',
+        body: JSON.stringify({ seeds: ['https://example.com/'], extract: { formats: ['json'], json } }),
+      });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+    }
+  });
+});
