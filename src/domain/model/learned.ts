@@ -4,7 +4,7 @@
  * of freshly written selectors against the model's own answers on the sample pages.
  */
 import { Validator } from '@cfworker/json-schema';
-import { baseUrlOf, parseBounded } from '../extract/dom';
+import { baseUrlOf, collapse, type DomElement, parseBounded, selectAll } from '../extract/dom';
 import { readFields } from '../extract/fields';
 import type { FieldSpec } from '../extract/spec-schema';
 import { coerceObject, normalised } from './coerce';
@@ -58,14 +58,35 @@ export function expectedOf(schema: JsonSchema, samples: { json: unknown }[]): st
   );
 }
 
+/**
+ * The single-valued fields (not lists, not nested) whose selector matches elements of different values: the first
+ * may be the wrong one (an old price struck through beside the new), so such a reading is not trusted.
+ */
+function ambiguous(root: DomElement, fields: Record<string, FieldSpec>): string[] {
+  const shownBy = (element: DomElement, spec: FieldSpec) =>
+    collapse(spec.attr === undefined ? element.textContent : element.getAttribute(spec.attr));
+  return Object.entries(fields)
+    .filter(([, spec]) => !spec.list && !spec.fields)
+    .filter(
+      ([, spec]) =>
+        new Set(
+          selectAll(root, spec.selector)
+            .slice(0, 50)
+            .map((e) => shownBy(e, spec)),
+        ).size > 1,
+    )
+    .map(([name]) => name);
+}
+
 function readPage(fields: Record<string, FieldSpec>, html: string, url: string, schema: JsonSchema) {
   const { document } = parseBounded(html, []);
-  const values = readFields(document.documentElement, fields, { baseUrl: baseUrlOf(document, url), errors: {} });
-  return coerceObject(values, schema);
+  const root = document.documentElement;
+  const values = readFields(root, fields, { baseUrl: baseUrlOf(document, url), errors: {} });
+  return { json: coerceObject(values, schema), ambiguous: ambiguous(root, fields) };
 }
 
 /**
- * A page read by learned fields: ok with its JSON when every expected property (expectedOf; by default the schema's
+ * A page read by learned fields: ok with its JSON when no single-valued field matches several different values, every expected property (expectedOf; by default the schema's
  * required ones) has a value and the whole validates against the schema; otherwise why, and the page is the model's.
  */
 export function applyLearned(
@@ -75,7 +96,8 @@ export function applyLearned(
   schema: JsonSchema,
   expected: string[] = requiredOf(schema),
 ): Applied {
-  const json = readPage(fields, html, url, schema);
+  const { json, ambiguous } = readPage(fields, html, url, schema);
+  if (ambiguous.length > 0) return { ok: false, why: `several different values for ${ambiguous.join(', ')}` };
   const missing = expected.filter((name) => json[name] === undefined);
   if (missing.length > 0) return { ok: false, why: `no value for ${missing.join(', ')}` };
   const invalid = schemaError(schema, json);
@@ -97,15 +119,17 @@ export function checkLearned(
   let agreed = 0;
   let missing = false;
   for (const sample of samples) {
-    const read = readPage(fields, sample.html, sample.url, schema);
+    const { json: read, ambiguous: several } = readPage(fields, sample.html, sample.url, schema);
     const answer = isRecord(sample.json) ? sample.json : {};
     for (const name of Object.keys(propertiesOf(schema))) {
-      const [ours, theirs] = [normalised(read[name]), normalised(answer[name])];
+      const [ours, theirs] = [several.includes(name) ? 'several' : normalised(read[name]), normalised(answer[name])];
       if (ours === 'null' && theirs === 'null') continue;
       compared++;
       if (ours === theirs) agreed++;
+      else if (ours === 'several')
+        mismatches.push(`${sample.url}: ${name}'s selector matches several different values`);
       else mismatches.push(`${sample.url}: ${name} read ${shown(read[name])}, the answer has ${shown(answer[name])}`);
-      if (ours === 'null' && expected.includes(name)) missing = true;
+      if ((ours === 'null' || ours === 'several') && expected.includes(name)) missing = true;
     }
   }
   const agreement = compared === 0 ? 0 : agreed / compared;
