@@ -16,7 +16,7 @@ export const selectorSchema = z
 const FIELD_NAME = /^[A-Za-z_][\w-]{0,63}$/;
 
 /** A declared field: the first match's value, or every match's with `list`; nested `fields` read each match. */
-const fieldSpecSchema = z
+export const fieldSpecSchema = z
   .object({
     selector: selectorSchema,
     attr: z.string().min(1).max(100).optional().describe('Read this attribute instead of the text.'),
