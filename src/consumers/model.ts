@@ -1,13 +1,12 @@
 import { extractionOf } from '../domain/crawl/settings';
 import { UsageMeter } from '../domain/crawl/usage';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
-import { modelCostUsd } from '../domain/model/prices';
 import { type ModelAnswer, type ModelAsk, type ModelClient, ModelError } from '../domain/model/types';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { askModel } from '../page/model/ask';
-import { modelClientOf, modelPriceOverride } from '../page/model/client';
+import { modelClientOf } from '../page/model/client';
 import { type AnswerHow, type ModelInput, modelAskOf, prepareAsk, withAnswer } from '../page/model/page-answer';
 import { type ModelTask, modelTaskSchema } from '../queues/model';
 import { type ModelSettings, readModelSettings } from '../settings';
@@ -17,39 +16,8 @@ import { type ModelPage, modelPages, setModelled } from '../storage/d1/model-pag
 import { encodeStoredRecord, readRecord, type StoredRecord } from '../storage/records';
 import { writeRecordSegment } from '../storage/segments';
 import type { Span } from '../types';
-
-interface Item {
-  message: Message;
-  task: ModelTask;
-}
-
-/** A page the model step answers: its message, row, stored record and what the model reads of it. */
-interface Page extends Item {
-  row: ModelPage;
-  stored: StoredRecord;
-  input: ModelInput;
-}
-
-/** A page with its request's cache key. */
-interface Job extends Page {
-  key: string;
-}
-
-/** What a page came to: an answer (or none, with why) to record, or its message retried later. */
-type Settled =
-  | { job: Page; answer: StoredAnswer | null; how: AnswerHow; warnings: string[]; fresh?: string }
-  | { job: Page; retryInSeconds: number };
-
-interface Step {
-  env: Env;
-  crawlId: string;
-  spec: ExtractSpec;
-  ask: ModelAsk;
-  client: ModelClient;
-  settings: ModelSettings;
-  limit: Limit;
-  meter: UsageMeter;
-}
+import { learnFromAnswers, readByLearned } from './model-learned';
+import { countCalls, type Item, type Job, type Page, type Settled, type Step } from './model-step';
 
 /** Records read from R2 at once. */
 const RECORD_READS = 6;
@@ -180,9 +148,13 @@ async function answerJobs(step: Step, jobs: readonly Job[]): Promise<Settled[]> 
     return answer ? [{ job, answer, how: 'cached', warnings: [] }] : [];
   });
   step.meter.modelWork({ cached: hits.length });
-  const misses = jobs.filter((job) => !cached.has(job.key));
+  const { read, rest: misses, sampling } = await readByLearned(
+    step,
+    jobs.filter((job) => !cached.has(job.key)),
+  );
   const granted = misses.length > 0 ? await step.env.CRAWL.getByName(step.crawlId).takeModelPages(misses.length) : 0;
   const asked = await Promise.all(misses.slice(0, granted).map((job) => step.limit(() => askOne(step, job))));
+  await learnFromAnswers(step, asked, sampling);
   const refused = misses.slice(granted).map(
     (job): Settled => ({
       job,
@@ -191,7 +163,7 @@ async function answerJobs(step: Step, jobs: readonly Job[]): Promise<Settled[]> 
       warnings: ['the crawl\'s maxModelPages is reached: not sent to the model'],
     }),
   );
-  return [...hits, ...asked, ...refused];
+  return [...hits, ...read, ...asked, ...refused];
 }
 
 /** One page asked of the model; a 429 or 5xx comes back as a retry of its message (or, past MODEL_ATTEMPTS, none). */
@@ -217,10 +189,6 @@ async function askOne(step: Step, job: Job): Promise<Settled> {
   }
 }
 
-function countCalls(step: Step, answer: ModelAnswer): void {
-  const usd = modelCostUsd(step.client.model, answer.usage, modelPriceOverride(step.env));
-  step.meter.modelWork({ calls: answer.calls, tokensIn: answer.usage.tokensIn, tokensOut: answer.usage.tokensOut, usd });
-}
 
 /**
  * Records what was answered: the records written again as one R2 object, the rows pointed at them with the warnings,

@@ -18,4 +18,6 @@ export const LEARN = {
   mismatchesListed: 20,
   /** Tokens the model may answer with when writing selectors. */
   maxTokens: 2_000,
+  /** A template `learning` this long without a result (its learner's invocation died) is sampled, and learned, again. */
+  learningTimeoutMs: 10 * 60_000,
 } as const;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { LEARN_LIMITS } from '../../domain/model/learn-limits';
+import { LEARN } from '../../domain/model/learn-limits';
 import type { Ledger } from './ledger';
 
 /** A template's learned selectors, as the model wrote them (validated by the consumer before use: fieldSpecSchema). */
 export type TemplateState =
   | { state: 'learned'; fields: unknown }
-  /** Pages of the template are read by the model, each a sample, until LEARN_LIMITS.samples are had. */
+  /** Pages of the template are read by the model, each a sample, until LEARN.samples are had. */
   | { state: 'sampling' }
   /** Another invocation is writing its selectors (since `since`). */
   | { state: 'learning' }
@@ -92,7 +92,7 @@ export class ModelWork {
     if (row.state === 'learned' && row.fields !== null) return { state: 'learned', fields: JSON.parse(row.fields) };
     if (row.state === 'failed') return { state: 'failed', why: row.why ?? 'selectors disagreed with the model' };
     // A learner that never reported back (its invocation died) is given up on: the next sample learns again.
-    if (row.state === 'learning' && now - row.updated_at < LEARN_LIMITS.learningTimeoutMs) return { state: 'learning' };
+    if (row.state === 'learning' && now - row.updated_at < LEARN.learningTimeoutMs) return { state: 'learning' };
     return { state: 'sampling' };
   }
 
@@ -106,8 +106,8 @@ export class ModelWork {
     if (this.stateOf(row, now).state !== 'sampling') return null;
     const json = JSON.stringify(sample.json);
     const kept = samplesSchema.parse(JSON.parse(row?.samples ?? '[]')).filter((s) => s.url !== sample.url);
-    const samples = json.length <= SAMPLE_JSON_CHARS ? [...kept, sample].slice(-LEARN_LIMITS.samples) : kept;
-    const learn = samples.length >= LEARN_LIMITS.samples;
+    const samples = json.length <= SAMPLE_JSON_CHARS ? [...kept, sample].slice(-LEARN.samples) : kept;
+    const learn = samples.length >= LEARN.samples;
     this.ledger.exec(
       `INSERT INTO templates (template, state, samples, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (template) DO UPDATE SET state = excluded.state, samples = excluded.samples, updated_at = excluded.updated_at`,
