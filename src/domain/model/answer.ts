@@ -39,7 +39,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The words that open the repair message: the fake model of the tests looks for them. */
-export const REPAIR_PREFIX = 'Your answer was not valid:';
+const REPAIR_PREFIX = 'Your answer was not valid:';
 
 /** The request's conversation asked again, once, with the model's bad answer and what was wrong with it. */
 export function repairMessages(request: ModelRequest, badText: string, error: string): ChatMessage[] {

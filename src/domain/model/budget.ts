@@ -7,7 +7,7 @@ export function estimateTokens(text: string): number {
 }
 
 /** The marker line ending a cut page: it tells the model (and whoever reads the prompt) that the page goes on. */
-export function cutMarker(cut: MarkdownCut): string {
+function cutMarker(cut: MarkdownCut): string {
   return `[… cut: ${cut.keptChars} of ${cut.totalChars} characters kept]`;
 }
 

@@ -27,7 +27,7 @@ export async function answerKey(
 }
 
 /** JSON with every object's keys sorted, so that equal values have one text. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(sorted(value));
 }
 

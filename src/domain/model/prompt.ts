@@ -1,6 +1,6 @@
 import { answerSchema } from './answer-schema';
 import { cutToFit, estimateTokens } from './budget';
-import { DEFAULT_SUMMARY_PROMPT } from './limits';
+import { DEFAULT_SUMMARY_PROMPT, MODEL_INPUT_TOKENS, MODEL_OUTPUT_TOKENS } from './limits';
 import type { ChatMessage, JsonSchema, MarkdownCut, ModelAsk, ModelRequest } from './types';
 
 /** The page a request is about: its URL, title and main content as Markdown (from extraction). */
@@ -15,6 +15,9 @@ export interface ModelBudget {
   inputTokens: number;
   outputTokens: number;
 }
+
+/** The budget when the caller sets none (limits.ts). */
+export const DEFAULT_MODEL_BUDGET: ModelBudget = { inputTokens: MODEL_INPUT_TOKENS, outputTokens: MODEL_OUTPUT_TOKENS };
 
 export const SYSTEM_PROMPT = [
   'You extract information from a web page.',
@@ -82,7 +85,7 @@ function jsonTask(schema: JsonSchema | null, prompt: string | null): string {
 }
 
 /** Words that introduce the schema in a prompt (schemaInPrompt): the fake model of the tests looks for them. */
-export const SCHEMA_IN_PROMPT = 'The JSON object must follow this JSON Schema:';
+const SCHEMA_IN_PROMPT = 'The JSON object must follow this JSON Schema:';
 
 /**
  * The request with its schema told in the system message, for an endpoint that takes no json_schema response format

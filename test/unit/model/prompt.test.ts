@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { answerSchema, unwrapAnswer } from '../../../src/domain/model/answer-schema';
 import { cutToFit, estimateTokens } from '../../../src/domain/model/budget';
-import { modelRequest, pageRequest, SYSTEM_PROMPT, schemaInPrompt } from '../../../src/domain/model/prompt';
+import { DEFAULT_WORKERS_AI_MODEL } from '../../../src/domain/model/limits';
+import {
+  DEFAULT_MODEL_BUDGET,
+  modelRequest,
+  pageRequest,
+  SYSTEM_PROMPT,
+  schemaInPrompt,
+} from '../../../src/domain/model/prompt';
 import type { ModelAsk } from '../../../src/domain/model/types';
 
 const schema = { type: 'object', properties: { price: { type: 'number' } } };
@@ -82,6 +89,12 @@ describe('modelRequest', () => {
       `${SYSTEM_PROMPT}\nThe JSON object must follow this JSON Schema: ${JSON.stringify(schema)}`,
     );
     expect(told.messages.slice(1)).toEqual(request.messages.slice(1));
+  });
+
+  it("keeps the default budget well inside the default model's context window", () => {
+    // Llama 3.3 70B fp8-fast: 24,000 tokens of context; the estimate of ceil(chars/4) may err low by a third.
+    expect(DEFAULT_WORKERS_AI_MODEL).toBe('@cf/meta/llama-3.3-70b-instruct-fp8-fast');
+    expect((DEFAULT_MODEL_BUDGET.inputTokens * 4) / 3 + DEFAULT_MODEL_BUDGET.outputTokens).toBeLessThan(24_000);
   });
 
   it('estimates tokens as characters / 4, rounded up', () => {
