@@ -70,7 +70,8 @@ function runOptions(options: WorkersAiOptions): object | undefined {
 }
 
 /**
- * A text generation's result (research of 2026-12 in docs/models.md): the legacy models' `{response, usage}`, where
+ * A text generation's result (read 2026-12: developers.cloudflare.com/workers-ai/features/json-mode/, the AiModels
+ * types of worker-configuration.d.ts, cloudflare/workers-sdk#12398): the legacy models' `{response, usage}`, where
  * JSON Mode's `response` is often the object already parsed (written back as JSON here) though typed a string; or a
  * chat completion's `{choices: [{message: {content}}], usage}` (the newer models, and Qwen3 at times). `usage` is
  * optional: missing, the tokens are estimated.
