@@ -1,0 +1,97 @@
+import { readAnswer, repairMessages } from '../../domain/model/answer';
+import { unwrapAnswer } from '../../domain/model/answer-schema';
+import { answerKey } from '../../domain/model/cache-key';
+import { DEFAULT_MODEL_BUDGET, type ModelBudget, type ModelPage, pageRequest } from '../../domain/model/prompt';
+import {
+  type ModelAnswer,
+  type ModelAsk,
+  type ModelClient,
+  ModelError,
+  type ModelReply,
+  type ModelRequest,
+  type ModelUsage,
+} from '../../domain/model/types';
+
+/**
+ * Where answers are kept between asks, by answerKey (domain/model/cache-key.ts): the caller's store (D1). askModel
+ * reads it before calling and writes an answer without errors after; an answer read from it is given with 0 calls
+ * and 0 tokens.
+ */
+export interface AnswerCache {
+  get(key: string): Promise<ModelAnswer | null>;
+  put(key: string, answer: ModelAnswer): Promise<void>;
+}
+
+/**
+ * What the model makes of a page: one call (prompt.ts), its answer read against the schema (answer.ts) and, when it
+ * is not valid, asked again once with what was wrong. Never throws for what the model said: an answer invalid twice,
+ * or a request the provider refused, is told in `errors`. A ModelError rate_limited or unavailable is thrown for the
+ * caller to try the page later (the tokens of a first call then go uncounted). `budget` defaults to limits.ts's.
+ */
+export async function askModel(
+  client: ModelClient,
+  ask: ModelAsk,
+  page: ModelPage,
+  budget: ModelBudget = DEFAULT_MODEL_BUDGET,
+  cache?: AnswerCache,
+): Promise<ModelAnswer> {
+  if (!ask.json && !ask.summary) return { errors: {}, calls: 0, usage: { tokensIn: 0, tokensOut: 0 } };
+  const { request, cut } = pageRequest(ask, page, budget);
+  const key = cache ? await answerKey(client, request) : null;
+  const cached = cache && key ? await cache.get(key) : null;
+  if (cached) return { ...cached, calls: 0, usage: { tokensIn: 0, tokensOut: 0 } };
+  const answer = await answerOf(client, ask, request);
+  if (cut) answer.cut = cut;
+  const clean = answer.errors.json === undefined && answer.errors.summary === undefined;
+  if (cache && key && clean) await cache.put(key, answer);
+  return answer;
+}
+
+interface Tally {
+  calls: number;
+  usage: ModelUsage;
+}
+
+async function answerOf(client: ModelClient, ask: ModelAsk, request: ModelRequest): Promise<ModelAnswer> {
+  const tally: Tally = { calls: 0, usage: { tokensIn: 0, tokensOut: 0 } };
+  const first = await call(client, request, tally);
+  if (typeof first === 'string') return failed(ask, first, tally);
+  let read = readAnswer(first.text, request.schema);
+  if (!read.ok) {
+    const repair = { ...request, messages: repairMessages(request, first.text, read.error) };
+    const second = await call(client, repair, tally);
+    if (typeof second === 'string') return failed(ask, second, tally);
+    read = readAnswer(second.text, request.schema);
+    if (!read.ok) {
+      const what = request.schema ? 'did not satisfy the schema' : 'was not a JSON object';
+      return failed(ask, `the model's answer ${what} twice: ${read.error}`, tally);
+    }
+  }
+  return { ...unwrapAnswer(ask, read.value), errors: {}, ...tally };
+}
+
+/** One call counted in `tally`: the reply, or why the provider refused it; rate_limited and unavailable are thrown. */
+async function call(client: ModelClient, request: ModelRequest, tally: Tally): Promise<ModelReply | string> {
+  try {
+    const reply = await client.complete(request);
+    tally.calls += 1;
+    tally.usage = {
+      tokensIn: tally.usage.tokensIn + reply.usage.tokensIn,
+      tokensOut: tally.usage.tokensOut + reply.usage.tokensOut,
+    };
+    return reply;
+  } catch (error) {
+    if (error instanceof ModelError && error.kind === 'refused') {
+      tally.calls += 1;
+      return `the model refused the request: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+function failed(ask: ModelAsk, why: string, tally: Tally): ModelAnswer {
+  const errors: ModelAnswer['errors'] = {};
+  if (ask.json) errors.json = why;
+  if (ask.summary) errors.summary = why;
+  return { errors, ...tally };
+}
