@@ -6,11 +6,15 @@ export const USAGE = `Usage: edgecrawl <command> [options]
 
 Commands:
   scrape URL [--format markdown|json] [--render auto|always|never]
-      fetch and extract one page now; its markdown on stdout (or the whole answer as JSON)
+             [--json-schema FILE] [--prompt TEXT] [--summary] [--summary-prompt TEXT]
+      fetch and extract one page now; its markdown on stdout (or the whole answer as JSON), then its
+      summary and JSON when a language model was asked for them
   crawl URL... [--max-pages N] [--max-depth N] [--scope S] [--include P]... [--exclude P]...
                [--extract SPEC|@FILE] [--render auto|always|never] [--wait] [--out DIR] [--progress bar|lines|none]
+               [--json-schema FILE] [--prompt TEXT] [--learn-selectors] [--summary] [--summary-prompt TEXT]
+               [--max-model-pages N]
       start a crawl and print its id; --wait follows it to the end; --out DIR also writes each page's
-      markdown under DIR and an index, DIR/index.jsonl
+      markdown under DIR and an index, DIR/index.jsonl (with each page's json and summary)
   status ID [--json]      a crawl's state and counts
   export ID --format jsonl|csv|warc [--out FILE]
       every page record (jsonl, csv) or every stored body (warc), to stdout or FILE

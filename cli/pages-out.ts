@@ -24,13 +24,29 @@ interface IndexLine {
   fetchedAt: string;
   duplicateOf?: string | null;
   error?: string;
+  /** With the model's formats: what the page's record holds of them. */
+  summary?: string;
+  json?: unknown;
+  model?: { name: string; answer: string };
+  jsonError?: string;
 }
 
-/** A content's file under DIR, once written, or why it has none. */
-type Written = { file: string } | { error: string };
+/** What a page's record says of the model, as its index line carries it. */
+type ModelLine = Pick<IndexLine, 'summary' | 'json' | 'model' | 'jsonError'>;
 
-/** Writes the crawl's pages under `dir`; answers how many markdown files it wrote and how many pages it listed. */
-export async function writePages(client: Client, id: string, dir: string): Promise<{ files: number; pages: number }> {
+/** A content's file under DIR, once written (with the model's part of its record), or why it has none. */
+type Written = { file: string; model?: ModelLine } | { error: string };
+
+/**
+ * Writes the crawl's pages under `dir`; answers how many markdown files it wrote and how many pages it listed.
+ * `model`: the crawl asked for json or a summary, which each written page's index line then carries (its record read).
+ */
+export async function writePages(
+  client: Client,
+  id: string,
+  dir: string,
+  options: { model?: boolean } = {},
+): Promise<{ files: number; pages: number }> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
   const index = createWriteStream(join(root, 'index.jsonl'));
@@ -45,7 +61,7 @@ export async function writePages(client: Client, id: string, dir: string): Promi
       if (typeof markdown !== 'string') return markdown;
       const file = claims.claim(markdownPath(owner));
       await writeInside(root, file, markdown);
-      return { file };
+      return options.model ? { file, model: await fetchModelLine(client, id, asked) } : { file };
     })();
     written.set(owner, writing);
     return writing;
@@ -62,7 +78,7 @@ export async function writePages(client: Client, id: string, dir: string): Promi
       if (page.status < 200 || page.status > 299 || !/html/i.test(page.contentType ?? '')) return line;
       // A duplicate is asked for as itself: the API answers the content of the page it is a duplicate of.
       const done = await writeOnce(page.duplicateOf ?? page.url, page.url);
-      return 'file' in done ? { ...line, file: done.file } : { ...line, error: done.error };
+      return 'file' in done ? { ...line, file: done.file, ...done.model } : { ...line, error: done.error };
     });
     for (const line of lines) index.write(`${JSON.stringify(indexLine(line))}\n`);
     pages += lines.length;
@@ -75,7 +91,21 @@ export async function writePages(client: Client, id: string, dir: string): Promi
 
 /** The index's fields, in a stable order. */
 function indexLine(line: IndexLine): IndexLine {
-  const { url, file, status, title, contentType, depth, fetchedAt, duplicateOf, error } = line;
+  const {
+    url,
+    file,
+    status,
+    title,
+    contentType,
+    depth,
+    fetchedAt,
+    duplicateOf,
+    error,
+    summary,
+    json,
+    model,
+    jsonError,
+  } = line;
   return {
     url,
     file,
@@ -86,6 +116,23 @@ function indexLine(line: IndexLine): IndexLine {
     fetchedAt,
     ...(duplicateOf ? { duplicateOf } : {}),
     ...(error === undefined ? {} : { error }),
+    ...(model === undefined ? {} : { model }),
+    ...(summary === undefined ? {} : { summary }),
+    ...(json === undefined ? {} : { json }),
+    ...(jsonError === undefined ? {} : { jsonError }),
+  };
+}
+
+/** The model's part of a page's record: its summary, json, how they were had, and why there is no json. */
+async function fetchModelLine(client: Client, id: string, url: string): Promise<ModelLine> {
+  const res = await expectOk(client.v1.crawls[':id'].record.$get({ param: { id }, query: { url } }));
+  const record = await res.json();
+  const jsonError = record.fieldErrors?.json;
+  return {
+    ...(record.model === undefined ? {} : { model: record.model }),
+    ...(record.summary === undefined ? {} : { summary: record.summary }),
+    ...(record.json === undefined ? {} : { json: record.json }),
+    ...(jsonError === undefined ? {} : { jsonError }),
   };
 }
 

@@ -31,6 +31,7 @@ const IDLE_MS = 5000;
  * @typedef {import('../.types/api/responses').PageList['pages'][number]} Page
  * @typedef {import('../.types/api/responses').ErrorList['errors'][number]} ErrorItem
  * @typedef {import('../.types/api/responses').CrawlUsage} Usage
+ * @typedef {{ calls: number, cached: number, selectorPages: number, tokensIn: number, tokensOut: number, usd: number }} ModelUsage
  * @typedef {import('../.types/api/responses').WarcExport} WarcExport
  * @typedef {import('../.types/api/responses').CrawlView} CrawlView
  * @typedef {import('../.types/api/responses').ChangeList} ChangeList
@@ -299,8 +300,26 @@ function renderProgress(parts, s, u) {
     figure('rendered', `${fmt(u.renders)} · ${u.operations.browserSeconds.toFixed(1)} browser s`),
     figure('cost so far', usd(u.estimate.usd)),
     figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),
+    ...modelFigures(u, figure),
   );
   redrawChart(parts.chart, s);
+}
+
+/**
+ * The language model's figures (formats json and summary), when it did anything for the crawl: calls, answers
+ * reused from the cache, pages read by learned selectors, tokens, and what the calls cost (in the cost so far).
+ * @param {Usage & { model?: ModelUsage }} u @param {(label: string, value: string) => HTMLElement} figure
+ */
+function modelFigures(u, figure) {
+  const m = u.model;
+  if (!m || m.calls + m.cached + m.selectorPages === 0) return [];
+  return [
+    figure('model calls', fmt(m.calls)),
+    figure('model answers cached', fmt(m.cached)),
+    figure('pages read by selectors', fmt(m.selectorPages)),
+    figure('model tokens in / out', `${fmt(m.tokensIn)} / ${fmt(m.tokensOut)}`),
+    figure('model cost', usd(u.estimate.breakdown.model ?? m.usd)),
+  ];
 }
 
 /**

@@ -1,6 +1,7 @@
 // @ts-check
 // A page's record in the dashboard: its essentials, then tabs for its markdown (rendered as DOM built from text,
-// never as markup), text, metadata, JSON-LD, fields, links, screenshot, raw body and changes. Used by the page view
+// never as markup), text, metadata, JSON-LD, fields, the language model's JSON and summary, links, screenshot, raw body
+// and changes. Used by the page view
 // and by the "try a spec" panel; each tab's data comes from `sources`, on the tab's first opening.
 
 import { h, table } from './dom.js';
@@ -15,7 +16,8 @@ import { announce, fmt, when } from './ui.js';
  *   metadata?: Record<string, unknown>, jsonLd?: unknown[], fields?: Record<string, unknown>, fieldErrors?: Record<string, string>,
  *   links?: string[], images?: { src: string, alt: string }[], wordCount?: number | null, contentHash?: string, warnings?: string[],
  *   markdown?: string, text?: string, html?: string, rendered?: string | null, cachedFrom?: string | null,
- *   duplicateOf?: string | null, cached?: boolean }} PageRecord
+ *   duplicateOf?: string | null, cached?: boolean, json?: unknown, summary?: string,
+ *   model?: { name: string, answer: 'model' | 'cached' | 'selectors' | 'none' } }} PageRecord
  * @typedef {{ blob: Blob, name: string }} Raw
  * @typedef {{ markdown: () => Promise<string | undefined>, text: () => Promise<string | undefined>,
  *   links: () => Promise<string[] | undefined>, raw: () => Promise<Raw | undefined>, rawMissing?: string,
@@ -37,8 +39,9 @@ export function recordView(record, sources, tab, onTab) {
     { key: 'metadata', label: 'Metadata', render: () => metadataTab(record) },
     { key: 'json-ld', label: 'JSON-LD', render: () => jsonLdTab(record) },
     { key: 'fields', label: 'Fields', render: () => fieldsTab(record) },
-    { key: 'links', label: 'Links', render: () => linksTab(record.url, sources) },
   ];
+  if (hasModel(record)) tabs.push({ key: 'model', label: 'JSON & summary', render: () => modelTab(record) });
+  tabs.push({ key: 'links', label: 'Links', render: () => linksTab(record.url, sources) });
   const screenshot = sources.screenshot;
   if (screenshot)
     tabs.push({ key: 'screenshot', label: 'Screenshot', render: () => screenshotTab(record, screenshot) });
@@ -61,6 +64,7 @@ export function essentials(r) {
     ['Rendered', r.rendered === undefined ? null : r.rendered ? `yes: ${r.rendered}` : 'no'],
     ['Duplicate of', r.duplicateOf ?? null],
     ['Cached from', r.cachedFrom ? `crawl ${r.cachedFrom}` : r.cached ? 'the page cache' : null],
+    ['Language model', r.model ? `${r.model.name}: ${MODEL_ANSWERS[r.model.answer] ?? r.model.answer}` : null],
   ];
   const warnings = r.warnings ?? [];
   if (warnings.length > 0)
@@ -78,6 +82,14 @@ export function essentials(r) {
     rows.filter(([, v]) => v !== null && v !== '').map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v))),
   );
 }
+
+/** How a record's json and summary were had, in words. @type {Record<string, string>} */
+const MODEL_ANSWERS = {
+  model: 'read this page',
+  cached: 'its earlier answer for the same content reused (no call)',
+  selectors: "read by the selectors it learned for this page's template (no call)",
+  none: 'no answer',
+};
 
 const empty = (/** @type {string} */ words) => h('p', { class: 'muted empty' }, words);
 
@@ -156,9 +168,38 @@ function jsonLdTab(/** @type {PageRecord} */ record) {
   });
 }
 
+/** Whether the record has anything of the language model's. @param {PageRecord} r */
+const hasModel = (r) => r.model !== undefined || r.json !== undefined || r.summary !== undefined;
+
+/** The model's summary and JSON (as text, never markup), which model and how, and why there is no JSON. */
+function modelTab(/** @type {PageRecord} */ record) {
+  const why = record.fieldErrors?.json;
+  const json = record.json === undefined ? null : JSON.stringify(record.json, null, 2);
+  /** @type {Child[]} */
+  const jsonPart =
+    json === null
+      ? [why === undefined ? empty('No JSON.') : null]
+      : [toolbar(json, 'page.json', 'application/json'), h('pre', { class: 'json', tabindex: 0 }, json)];
+  return [
+    record.model
+      ? h('p', {}, `Model ${record.model.name}: ${MODEL_ANSWERS[record.model.answer] ?? record.model.answer}.`)
+      : null,
+    h('h3', {}, 'Summary'),
+    record.summary === undefined ? empty('No summary.') : h('p', { class: 'summary' }, record.summary),
+    h('h3', {}, 'JSON'),
+    why === undefined ? null : h('p', { class: 'error' }, `No JSON: ${why}`),
+    ...jsonPart,
+  ];
+}
+
 function fieldsTab(/** @type {PageRecord} */ record) {
   const fields = record.fields ?? {};
-  const errors = record.fieldErrors ?? {};
+  // fieldErrors.json is the model's (its tab shows it) unless a declared field is named json.
+  const { json: modelError, ...others } = record.fieldErrors ?? {};
+  const errors =
+    modelError !== undefined && (record.model === undefined || 'json' in fields)
+      ? { ...others, json: modelError }
+      : others;
   const names = [...new Set([...Object.keys(fields), ...Object.keys(errors)])];
   if (names.length === 0) return empty('No fields: the extract spec declares none.');
   const value = (/** @type {unknown} */ v) =>

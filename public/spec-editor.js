@@ -5,6 +5,7 @@
 import { json, messageOf } from './api.js';
 import { check, field, lines } from './crawl-fields.js';
 import { h } from './dom.js';
+import { modelFields } from './model-spec.js';
 import { recordView } from './record.js';
 
 const FORMATS = [
@@ -17,6 +18,8 @@ const FORMATS = [
   'images',
   'screenshot',
   'screenshot@fullPage',
+  'json',
+  'summary',
 ];
 /** The API's formats when a spec names none. */
 const DEFAULT_FORMATS = ['markdown', 'metadata'];
@@ -146,8 +149,9 @@ export function extractionFields(reg) {
       'extract',
       'Extraction spec (JSON)',
       area,
-      'Empty: markdown and metadata of the main content (the default). null: no extraction, a plain crawl (the raw body, title and links). Keys: formats, mainContent, include and exclude (CSS selectors), fields: {"name": {"selector", "attr", "type": text|code|html|number|url, "list", "fields"}}.',
+      'Empty: markdown and metadata of the main content (the default). null: no extraction, a plain crawl (the raw body, title and links). Keys: formats, mainContent, include and exclude (CSS selectors), fields: {"name": {"selector", "attr", "type": text|code|html|number|url, "list", "fields"}}, json: {schema, prompt, learnSelectors} and summary: {prompt} (the language model\'s, edited by the fields below).',
     ),
+    modelFields(reg, area, parseSpec),
     field(
       reg,
       'ignore',

@@ -4,6 +4,7 @@ import type { InferRequestType } from 'hono/client';
 import { integer, oneOf, readArgs } from '../args.ts';
 import { type Client, expectOk } from '../client.ts';
 import { CliError, isRecord, UsageError } from '../errors.ts';
+import { MODEL_OPTIONS, MODEL_USAGE, type ModelAsk, readModelFlags, withModel } from '../model-flags.ts';
 import { writePages } from '../pages-out.ts';
 import { PROGRESS_MODES, waitForCrawl } from '../wait.ts';
 
@@ -19,7 +20,13 @@ const USAGE = `Usage: edgecrawl crawl URL... [options]
   --wait               follow the crawl to its end, with its progress on stderr
   --out DIR            wait, then write each page's markdown under DIR and DIR/index.jsonl
                        (extracts markdown and metadata unless --extract says otherwise)
-  --progress MODE      bar (default on a terminal), lines (default otherwise), none`;
+  --progress MODE      bar (default on a terminal), lines (default otherwise), none
+${MODEL_USAGE}
+  --learn-selectors    with --json-schema: the model writes CSS selectors per page template, which read the
+                       template's other pages without a call
+  --max-model-pages N  at most N pages read by the model (cached answers and selector pages do not count)
+  The model's formats are added to those --extract asks for (default markdown,metadata); with --out, each
+  page's json and summary go in its line of DIR/index.jsonl.`;
 
 const OPTIONS = {
   'max-pages': { type: 'string' },
@@ -32,6 +39,9 @@ const OPTIONS = {
   wait: { type: 'boolean' },
   out: { type: 'string', short: 'o' },
   progress: { type: 'string' },
+  ...MODEL_OPTIONS,
+  'learn-selectors': { type: 'boolean' },
+  'max-model-pages': { type: 'string' },
 } as const;
 
 type CrawlRequest = InferRequestType<Client['v1']['crawls']['$post']>['json'];
@@ -40,7 +50,9 @@ export async function crawl(args: string[], client: Client): Promise<void> {
   const { values, positionals } = readArgs(args, OPTIONS, USAGE);
   if (values.help) return void process.stdout.write(`${USAGE}\n`);
   if (positionals.length === 0) throw new UsageError('missing URL', USAGE);
-  const extract = readExtract(values.extract, values.out !== undefined);
+  const ask = readModelFlags(values, USAGE);
+  const extract = withAsk(readExtract(values.extract, values.out !== undefined), ask);
+  const maxModelPages = integer(values['max-model-pages'], '--max-model-pages', USAGE);
   const request: CrawlRequest = {
     seeds: positionals,
     maxPages: integer(values['max-pages'], '--max-pages', USAGE),
@@ -49,6 +61,7 @@ export async function crawl(args: string[], client: Client): Promise<void> {
     include: values.include,
     exclude: values.exclude,
     render: oneOf(values.render, ['auto', 'always', 'never'], '--render', USAGE),
+    ...(maxModelPages === undefined ? {} : { maxModelPages }),
     ...(extract === undefined ? {} : { extract: extract === null ? null : asApiInput(extract) }),
   };
   const progress =
@@ -59,7 +72,7 @@ export async function crawl(args: string[], client: Client): Promise<void> {
   if (!values.wait && values.out === undefined) return;
   const end = await waitForCrawl(client, id, progress);
   if (values.out !== undefined) {
-    const { files, pages } = await writePages(client, id, values.out);
+    const { files, pages } = await writePages(client, id, values.out, { model: asksModel(extract) });
     process.stderr.write(`wrote ${files} markdown files for ${pages} pages to ${values.out} (index: index.jsonl)\n`);
   }
   if (end.status !== 'completed') throw new CliError(`crawl ${id} ended ${end.status}`);
@@ -89,6 +102,26 @@ function readExtract(value: string | undefined, needsMarkdown: boolean): Record<
   if (needsMarkdown && Array.isArray(formats) && !formats.includes('markdown'))
     throw new CliError('--out writes each page as markdown: --extract must include markdown in its formats');
   return spec;
+}
+
+/** Whether the spec asks a language model for json or a summary (given by flags or in --extract). */
+function asksModel(extract: Record<string, unknown> | null | undefined): boolean {
+  const formats = extract?.formats;
+  return Array.isArray(formats) && formats.some((f) => f === 'json' || f === 'summary');
+}
+
+/** The spec with the model's formats and parts added; a plain crawl (--extract none) has nothing for them to read. */
+function withAsk(
+  extract: Record<string, unknown> | null | undefined,
+  ask: ModelAsk | null,
+): Record<string, unknown> | null | undefined {
+  if (ask === null) return extract;
+  if (extract === null)
+    throw new UsageError(
+      '--extract none is a plain crawl: --json-schema, --prompt and --summary need pages extracted',
+      USAGE,
+    );
+  return withModel(extract, ask);
 }
 
 function readSpecFile(path: string): string {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -21,5 +21,15 @@ describe("the dashboard's index.html", () => {
       (m) => m[1],
     );
     expect(preloaded.sort()).toEqual([...importsOf('app.js')].sort());
+  });
+});
+
+describe("the dashboard's modules", () => {
+  it('never set markup: what a crawled page or a model answered (markdown, json, summary) is only set as text', () => {
+    const modules = readdirSync(publicDir).filter((file) => file.endsWith('.js'));
+    const setting = modules.filter((file) =>
+      /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|createContextualFragment/.test(read(file)),
+    );
+    expect(setting).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { crawlRequestObject } from '../../schemas';
 import { readJson } from '../api-client';
+import { MODEL_ARG_KEYS, modelArgs, withModelArgs } from '../model-args';
 import { json, textResult } from '../output';
-import { expectOk, type Tool } from '../tool';
+import { apiArgs, expectOk, ownArgs, type Tool } from '../tool';
 
 /** Pages a crawl started here takes at most unless told otherwise (the API's own default is no cap). */
 const DEFAULT_MAX_PAGES = 100;
@@ -18,7 +19,9 @@ export const crawlTool: Tool = {
     `to \`maxDepth\` links from a seed and \`maxPages\` pages (default ${DEFAULT_MAX_PAGES} here; null: no cap). ` +
     '`include`/`exclude` are URL patterns (`**/blog/**`). Each HTML page is extracted to markdown and metadata ' +
     '(`extract` changes that; null: only the raw body, title and links). Then: crawl_status until it is completed, search_pages to find pages, get_page to ' +
-    'read one.',
+    'read one. A language model, when the deployment has one: `jsonSchema` and/or `prompt` ask it for JSON of ' +
+    'each page, `summaryPrompt` for a summary (or extract.json / extract.summary); `maxModelPages` caps the pages ' +
+    'it reads; get_page with format "json" or "summary" reads them.',
   input: z
     .object({
       seeds: fields.seeds,
@@ -29,12 +32,15 @@ export const crawlTool: Tool = {
       exclude: fields.exclude,
       extract: fields.extract,
       render: fields.render,
+      maxModelPages: fields.maxModelPages,
+      ...modelArgs.shape,
     })
     .strict(),
   readOnly: false,
   async run(args, api) {
     // The tool's default where the API's differs (maxPages); everything else (and every check) is the API's.
-    const body = { maxPages: DEFAULT_MAX_PAGES, ...args };
+    const model = ownArgs(modelArgs, args);
+    const body = withModelArgs({ maxPages: DEFAULT_MAX_PAGES, ...apiArgs(args, MODEL_ARG_KEYS) }, model);
     const text = expectOk(await api.post('/v1/crawls', body));
     const started = readJson(text, z.object({ id: z.string(), status: z.string() }));
     return textResult(json(started), `Started. Poll crawl_status with crawlId "${started.id}" until it is completed.`);
