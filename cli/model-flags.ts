@@ -63,7 +63,7 @@ export function readModelFlags(values: ModelValues, usage: string): ModelAsk | n
 }
 
 /** The JSON Schema in `path`: a JSON object, or a CliError naming the file and what is wrong. */
-export function readSchemaFile(path: string): Record<string, unknown> {
+function readSchemaFile(path: string): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

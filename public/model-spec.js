@@ -53,7 +53,7 @@ function setPart(spec, part, key, value) {
  * @param {string} text @param {Parse} parse
  * @returns {{ schema: Record<string, unknown> | undefined, error?: undefined } | { error: string, schema?: undefined }}
  */
-export function parseSchema(text, parse) {
+function parseSchema(text, parse) {
   if (text.trim() === '') return { schema: undefined };
   const parsed = parse(text);
   if (parsed.error !== undefined) return { error: `The JSON Schema is not valid JSON: ${parsed.error}` };

@@ -327,8 +327,8 @@ export async function startBenchWorker(configPath: string): Promise<BenchWorker>
       '--ip',
       '127.0.0.1',
       '--show-interactive-dev-session=false',
-    // Every binding local (Workers AI needs Cloudflare: off, see wrangler.toml's [ai]).
-    '--local',
+      // Every binding local (Workers AI needs Cloudflare: off, see wrangler.toml's [ai]).
+      '--local',
       ...(await inspectorPort()),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: quietWranglerEnv(process.env) },

@@ -240,11 +240,14 @@ const extractedSchema = {
     .record(z.string(), z.string())
     .optional()
     .describe("Why a field has no value; `json`: why the model's JSON could not be had (docs/models.md)."),
-  json: z.unknown().optional().describe('The language model\'s JSON (format "json"), valid against extract.json.schema.'),
+  json: z
+    .unknown()
+    .optional()
+    .describe('The language model\'s JSON (format "json"), valid against extract.json.schema.'),
   summary: z.string().optional().describe('The language model\'s summary (format "summary").'),
   model: z
     .object({
-      name: z.string().describe('The model (a Workers AI model, or the endpoint\'s LLM_MODEL).'),
+      name: z.string().describe("The model (a Workers AI model, or the endpoint's LLM_MODEL)."),
       answer: z
         .enum(['model', 'cached', 'selectors', 'none'])
         .describe(
@@ -381,6 +384,16 @@ export const usageSchema = z
     operations: z.record(z.string(), z.number()).describe('Billed operations counted, by kind.'),
     renders: z.number().int().describe('Pages sent to a browser.'),
     storage: z.object({ r2Bytes: z.number().int() }),
+    model: z
+      .object({
+        calls: z.number().int().describe('Requests to the model (an answer asked again counts twice).'),
+        cached: z.number().int().describe('Pages given an earlier answer for the same request: no call.'),
+        selectorPages: z.number().int().describe('Pages read by selectors the model wrote (learnSelectors): no call.'),
+        tokensIn: z.number().int(),
+        tokensOut: z.number().int(),
+        usd: z.number().describe("The calls' price (a model the price table does not know counts 0)."),
+      })
+      .describe('The language model (formats json and summary): docs/models.md.'),
     estimate: z.object({
       usd: z.number(),
       usdPerMillionPages: z

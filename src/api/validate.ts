@@ -150,7 +150,13 @@ type RefusableRequest = Pick<CrawlConfig, 'seeds' | 'webhook'> & {
 
 /** Formats json and summary need a language model: asked where none is configured, the request is refused up front. */
 function modelRefusal(env: Env, extract: { formats: readonly string[] } | null | undefined): Refusal | null {
-  if (!extract || !asksModel(extract.formats) || modelClientOf(env) !== null) return null;
+  if (!extract || !asksModel(extract.formats)) return null;
+  try {
+    if (modelClientOf(env) !== null) return null;
+  } catch (error) {
+    const message = `formats "json" and "summary" need a language model, and this deployment's is misconfigured: ${error instanceof Error ? error.message : String(error)}`;
+    return { path: ['extract', 'formats'], code: 'model_not_configured', message };
+  }
   return {
     path: ['extract', 'formats'],
     code: 'model_not_configured',

@@ -19,8 +19,16 @@ import { countCalls, type Job, type Settled, type Step } from './model-step';
 /** What the crawl keeps of a learned template: the fields, and the properties a page must give to be trusted. */
 const learnedSchema = z.object({ fields: z.record(z.string(), fieldSpecSchema), expected: z.array(z.string()) });
 
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
 /** The schema selectors are learned for, when the spec learns them: not with a summary (the model reads those pages anyway). */
-export function learningSchema(step: Step): JsonSchema | null {
+function learningSchema(step: Step): JsonSchema | null {
   const json = step.spec.json;
   return json?.learnSelectors && json.schema && !step.ask.summary ? json.schema : null;
 }
@@ -42,7 +50,7 @@ export async function readByLearned(
   const rest: Job[] = [];
   for (const job of jobs) {
     const state = states[templateOf(job.row.url)];
-    const learned = state?.state === 'learned' ? learnedSchema.safeParse(state.fields) : null;
+    const learned = state?.state === 'learned' ? learnedSchema.safeParse(parseJson(state.fields)) : null;
     const json = learned?.success ? await readPage(reader, job, learned.data, schema) : null;
     if (json) read.push({ job, answer: { json, errors: {} }, how: 'selectors', warnings: [] });
     else rest.push(job);
@@ -79,7 +87,7 @@ export async function learnFromAnswers(step: Step, settled: readonly Settled[], 
     if (!('answer' in s) || s.how !== 'model' || s.answer?.json === undefined || s.answer.errors.json) continue;
     const template = templateOf(s.job.row.url);
     if (!sampling.has(template)) continue;
-    const samples = await stub.addSample(template, { url: s.job.row.url, json: s.answer.json });
+    const samples = await stub.addSample(template, { url: s.job.row.url, json: JSON.stringify(s.answer.json) });
     if (samples) await learnTemplate(step, schema, template, samples);
   }
 }
@@ -87,21 +95,34 @@ export async function learnFromAnswers(step: Step, settled: readonly Settled[], 
 async function learnTemplate(step: Step, schema: JsonSchema, template: string, samples: TemplateSample[]) {
   const stub = step.env.CRAWL.getByName(step.crawlId);
   try {
-    const rows = await modelPages(step.env.DB, step.crawlId, samples.map((s) => s.url), step.meter);
+    const rows = await modelPages(
+      step.env.DB,
+      step.crawlId,
+      samples.map((s) => s.url),
+      step.meter,
+    );
     const reader = new BodyReader(step.env.BODIES, step.meter);
     const withHtml = [];
     for (const sample of samples) {
       const row = rows.get(sample.url);
       const body = row?.bodyAt ? await reader.read(row.bodyAt) : null;
-      if (row && body) withHtml.push({ ...sample, html: decodeHtml(body, row.contentType).text });
+      if (row && body)
+        withHtml.push({ url: sample.url, json: parseJson(sample.json), html: decodeHtml(body, row.contentType).text });
     }
     const learned = await learnSelectors(step.client, schema, withHtml);
     countCalls(step, learned);
     await stub.learned(
       template,
-      learned.fields ? { fields: { fields: learned.fields, expected: learned.expected } } : { why: learned.why ?? 'not learned' },
+      learned.fields
+        ? { fields: JSON.stringify({ fields: learned.fields, expected: learned.expected }) }
+        : { why: learned.why ?? 'not learned' },
     );
-    log('info', 'selectors learned', { crawlId: step.crawlId, template, ok: learned.fields !== null, agreement: learned.agreement });
+    log('info', 'selectors learned', {
+      crawlId: step.crawlId,
+      template,
+      ok: learned.fields !== null,
+      agreement: learned.agreement,
+    });
   } catch (error) {
     // Left `learning`: after LEARN.learningTimeoutMs the template is sampled, and learned, again.
     if (!(error instanceof ModelError)) throw error;

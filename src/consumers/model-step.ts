@@ -46,9 +46,15 @@ export interface Step {
   meter: UsageMeter;
 }
 
-
 /** A page's calls and tokens, priced at the model's price (domain/model/prices.ts), counted as the crawl's. */
 export function countCalls(step: Step, answer: Pick<ModelAnswer, 'calls' | 'usage'>): void {
-  const usd = modelCostUsd(step.client.model, answer.usage, modelPriceOverride(step.env));
-  step.meter.modelWork({ calls: answer.calls, tokensIn: answer.usage.tokensIn, tokensOut: answer.usage.tokensOut, usd });
+  const endpoint = step.client.provider === 'openai-compatible' ? step.env.LLM_BASE_URL : null;
+  // A model the price table does not know, and no LLM_PRICE_IN/OUT: its tokens are counted, its dollars are not.
+  const usd = modelCostUsd(step.client.model, answer.usage, modelPriceOverride(step.env), endpoint) ?? 0;
+  step.meter.modelWork({
+    calls: answer.calls,
+    tokensIn: answer.usage.tokensIn,
+    tokensOut: answer.usage.tokensOut,
+    usd,
+  });
 }

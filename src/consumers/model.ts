@@ -1,19 +1,19 @@
 import { extractionOf } from '../domain/crawl/settings';
 import { UsageMeter } from '../domain/crawl/usage';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
-import { type ModelAnswer, type ModelAsk, type ModelClient, ModelError } from '../domain/model/types';
+import { ModelError } from '../domain/model/types';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { askModel } from '../page/model/ask';
 import { modelClientOf } from '../page/model/client';
-import { type AnswerHow, type ModelInput, modelAskOf, prepareAsk, withAnswer } from '../page/model/page-answer';
-import { type ModelTask, modelTaskSchema } from '../queues/model';
+import { modelAskOf, prepareAsk, withAnswer } from '../page/model/page-answer';
+import { modelTaskSchema } from '../queues/model';
 import { type ModelSettings, readModelSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
 import { cachedAnswers, keepAnswers, type StoredAnswer } from '../storage/d1/model-answers';
-import { type ModelPage, modelPages, setModelled } from '../storage/d1/model-pages';
-import { encodeStoredRecord, readRecord, type StoredRecord } from '../storage/records';
+import { modelPages, setModelled } from '../storage/d1/model-pages';
+import { encodeStoredRecord, readRecord } from '../storage/records';
 import { writeRecordSegment } from '../storage/segments';
 import type { Span } from '../types';
 import { learnFromAnswers, readByLearned } from './model-learned';
@@ -142,13 +142,21 @@ async function keyed(step: Step, pages: readonly Page[]): Promise<Job[]> {
  * as the crawl's maxModelPages still grants (the rest recorded without, with a warning).
  */
 async function answerJobs(step: Step, jobs: readonly Job[]): Promise<Settled[]> {
-  const cached = await cachedAnswers(step.env.DB, jobs.map((j) => j.key), step.meter);
+  const cached = await cachedAnswers(
+    step.env.DB,
+    jobs.map((j) => j.key),
+    step.meter,
+  );
   const hits = jobs.flatMap((job): Settled[] => {
     const answer = cached.get(job.key);
     return answer ? [{ job, answer, how: 'cached', warnings: [] }] : [];
   });
   step.meter.modelWork({ cached: hits.length });
-  const { read, rest: misses, sampling } = await readByLearned(
+  const {
+    read,
+    rest: misses,
+    sampling,
+  } = await readByLearned(
     step,
     jobs.filter((job) => !cached.has(job.key)),
   );
@@ -160,7 +168,7 @@ async function answerJobs(step: Step, jobs: readonly Job[]): Promise<Settled[]> 
       job,
       answer: null,
       how: 'none',
-      warnings: ['the crawl\'s maxModelPages is reached: not sent to the model'],
+      warnings: ["the crawl's maxModelPages is reached: not sent to the model"],
     }),
   );
   return [...hits, ...read, ...asked, ...refused];
@@ -175,20 +183,24 @@ async function askOne(step: Step, job: Job): Promise<Settled> {
     });
     countCalls(step, answer);
     const { json, summary, errors } = answer;
-    const kept: StoredAnswer = { errors, ...(json !== undefined ? { json } : {}), ...(summary !== undefined ? { summary } : {}) };
+    const kept: StoredAnswer = {
+      errors,
+      ...(json !== undefined ? { json } : {}),
+      ...(summary !== undefined ? { summary } : {}),
+    };
     return { job, answer: kept, how: 'model', warnings: [], fresh: job.key };
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     const attempts = job.message.attempts;
     if (error.kind === 'refused' || attempts >= step.settings.attempts) {
-      const why = error.kind === 'refused' ? 'the model refused the request' : `the model was unavailable ${attempts} times`;
+      const why =
+        error.kind === 'refused' ? 'the model refused the request' : `the model was unavailable ${attempts} times`;
       return { job, answer: null, how: 'none', warnings: [`${why}: ${error.message}`] };
     }
     log('warn', 'model call to be tried again', { crawlId: step.crawlId, kind: error.kind, attempt: attempts });
     return { job, retryInSeconds: backoffSeconds(attempts, error.retryAfterMs) };
   }
 }
-
 
 /**
  * Records what was answered: the records written again as one R2 object, the rows pointed at them with the warnings,

@@ -105,7 +105,13 @@ async function reextract(
     items.map((item) => item.page),
     meter,
   );
-  if (asksModel(spec.formats)) await queueModelStep(env, crawlId, items.map((item) => item.page.url), meter);
+  if (asksModel(spec.formats))
+    await queueModelStep(
+      env,
+      crawlId,
+      items.map((item) => item.page.url),
+      meter,
+    );
 }
 
 /** The step's pages go to the model step (formats json and summary): the crawl counts them, then they are sent. */

@@ -7,8 +7,8 @@ import {
   type UrlEvent,
 } from '../domain/crawl/url-life';
 import type { UsageMeter } from '../domain/crawl/usage';
-import { log } from '../log';
 import { asksModel } from '../domain/extract/spec';
+import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
 import { sendModelTasks } from '../queues/model';
 import { emitWebhookEvents, pageChangedEvents, pageFailedEvents } from '../queues/webhook-events';

@@ -9,8 +9,8 @@ import { POOL_NAME } from '../objects/browser-pool';
 import { hostGateClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { cacheLookup } from '../page/cache';
-import { answerNow } from '../page/model/answer-now';
 import { type PipelineDeps, pipelineDeps, type RenderDeps } from '../page/deps';
+import { answerNow } from '../page/model/answer-now';
 import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
 import { readSettings } from '../settings';
 import { writeResults } from '../storage/d1/results';
@@ -147,7 +147,12 @@ export async function scrape(env: Env, url: string, options: ScrapeOptions): Pro
 async function withModel(env: Env, spec: ExtractSpec, page: ScrapeResult & { kind: 'page' }): Promise<ScrapeResult> {
   if (!page.record) return page;
   const title = typeof page.record.metadata?.title === 'string' ? page.record.metadata.title : null;
-  const answered = await answerNow(env, spec, { url: page.finalUrl, title }, { record: page.record, outputs: page.outputs });
+  const answered = await answerNow(
+    env,
+    spec,
+    { url: page.finalUrl, title },
+    { record: page.record, outputs: page.outputs },
+  );
   return { ...page, record: answered.record, outputs: answered.outputs };
 }
 

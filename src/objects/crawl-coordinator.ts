@@ -196,7 +196,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /** What learning a template's selectors came to. */
-  learned(key: string, result: { fields: unknown } | { why: string }): void {
+  learned(key: string, result: { fields: string } | { why: string }): void {
     if (this.meta.id === null) return;
     this.rpc(() => this.model.learned(key, result), { finishes: false });
   }
@@ -341,7 +341,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
       async () => {
         if (this.mirror.owed()) await this.syncStatus();
         const lost = this.model.giveUpIfStalled(Date.now(), MODEL_STALL_MS);
-        if (lost > 0) log('error', 'model step silent: its pages are no longer waited for', { crawlId: id, pages: lost });
+        if (lost > 0)
+          log('error', 'model step silent: its pages are no longer waited for', { crawlId: id, pages: lost });
         if (this.mirror.status === 'cancelled') return this.sweeper.endCancelled(this.env, id);
         if (this.mirror.status === 'running')
           return this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);

@@ -73,9 +73,9 @@ describe('the model step', () => {
 
     // Usage counts the calls and the tokens.
     const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
-    expect(usage.usage.model.calls).toBeGreaterThanOrEqual(PRODUCTS + 2);
-    expect(usage.usage.model.tokensIn).toBeGreaterThan(100);
-    expect(usage.usage.model.tokensOut).toBeGreaterThan(10);
+    expect(usage.model.calls).toBeGreaterThanOrEqual(PRODUCTS + 2);
+    expect(usage.model.tokensIn).toBeGreaterThan(100);
+    expect(usage.model.tokensOut).toBeGreaterThan(10);
   });
 
   it('a recrawl of the unchanged site reuses every answer: no model call', async () => {
@@ -89,8 +89,8 @@ describe('the model step', () => {
     expect(record.json).toEqual(productFacts(5));
     expect(record.model).toEqual({ name: 'fake-model', answer: 'cached' });
     const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
-    expect(usage.usage.model).toMatchObject({ calls: 0, tokensIn: 0 });
-    expect(usage.usage.model.cached).toBeGreaterThanOrEqual(PRODUCTS);
+    expect(usage.model).toMatchObject({ calls: 0, tokensIn: 0 });
+    expect(usage.model.cached).toBeGreaterThanOrEqual(PRODUCTS);
   });
 
   it('maxModelPages caps the pages sent to the model; the rest are stored with a warning', async () => {
@@ -112,7 +112,9 @@ describe('the model step', () => {
       method: 'POST',
       body: JSON.stringify({ url, extract: { formats: ['json'], json: { prompt: 'The product facts.' } } }),
     });
-    const body = z.object({ json: z.record(z.string(), z.unknown()), markdown: z.string().optional() }).parse(await res.json());
+    const body = z
+      .object({ json: z.record(z.string(), z.unknown()), markdown: z.string().optional() })
+      .parse(await res.json());
     expect(res.status).toBe(200);
     expect(body.json).toMatchObject({ title: 'Lamp 1' });
     // The markdown was made for the model, not asked for: not answered.

@@ -16,6 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakePage, fillSchema, headingsOf, isSchema, pageOfPrompt, summarize } from './fake-llm-page.ts';
+import { isSelectorRequest, selectorAnswer } from './fake-llm-selectors.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -74,6 +75,12 @@ async function handle(
   firstTime: (key: string) => boolean,
   options: FakeLlmOptions,
 ): Promise<void> {
+  // What it was asked, for tests that run where this process's memory is out of reach (workerd).
+  if (req.method === 'GET' && req.url === '/__requests') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(recorded));
+    return;
+  }
   const text = await readBody(req);
   let body: unknown = text;
   try {
@@ -97,6 +104,13 @@ function answerOf(
     return failure(401, 'Incorrect API key provided');
   }
   if (!isSchema(body) || !Array.isArray(body.messages)) return failure(400, 'messages is required');
+  // Selectors to write (learnSelectors): read off the samples' HTML and answers, as fake-llm-selectors.ts does.
+  const chat = {
+    messages: body.messages.filter(isSchema).map((m) => ({ role: String(m.role), content: String(m.content) })),
+    response_format: body.response_format,
+  };
+  if (isSelectorRequest(chat))
+    return { status: 200, body: completion(String(body.model), JSON.stringify(selectorAnswer(chat)), chat.messages) };
   const format = isSchema(body.response_format) ? body.response_format : {};
   if (options.jsonSchema === false && format.type === 'json_schema') {
     return failure(400, "Invalid value for 'response_format': type json_schema is not supported");

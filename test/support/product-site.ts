@@ -1,7 +1,7 @@
 /**
  * Product pages for the model step (formats json and summary, test/integration/model.test.ts), under
  * /t/<ns>/products/: a listing linking PRODUCTS pages p/<n>.html, each with its name (the heading), price, SKU and
- * stock as "Label: value" lines, and a description. The fake model (fake-llm.ts) answers from what it reads of them,
+ * stock as "Label: value" items of a list, and a description. The fake model (fake-llm.ts) answers from what it reads of them,
  * as a model would. Page 2 carries MALFORMED-FIRST-ANSWER (the first answer for it is not JSON), page 3
  * RATE-LIMIT-FIRST (the first request for it is answered 429).
  */
@@ -43,9 +43,7 @@ function product(ns: string, n: number): Reply {
   return html(
     f.name,
     `<main><h1>${f.name}</h1>
-<p>Price: ${f.price.toFixed(2)}</p>
-<p>SKU: ${f.sku}</p>
-<p>In stock: ${f.inStock ? 'yes' : 'no'}</p>
+<ul class="facts"><li>Price: ${f.price.toFixed(2)}</li><li>SKU: ${f.sku}</li><li>In stock: ${f.inStock ? 'yes' : 'no'}</li></ul>
 <p>The ${f.name} is a desk lamp with a brass arm and a linen shade. It lights a desk evenly. ${trigger(n)}</p>
 <p><a href="/t/${ns}/products/">All products</a></p></main>`,
   );

@@ -11,8 +11,8 @@
  */
 
 export const SHOP_ORIGIN = 'https://shop.test';
-export const A_PRODUCTS = 300;
-export const B_PRODUCTS = 200;
+const A_PRODUCTS = 300;
+const B_PRODUCTS = 200;
 const CATEGORIES = ['lamps', 'chairs', 'tables', 'rugs', 'vases', 'mirrors'];
 
 export const PRODUCT_SCHEMA = {

@@ -30,6 +30,8 @@ export const usageRoutes = new Hono<CrawlEnv>().get(
       /** Pages sent to a browser (docs/rendering.md); their browser time is operations.browserSeconds. */
       renders: usage.renders,
       storage: { r2Bytes: usage.r2Bytes },
+      /** The language model's work (formats json and summary, docs/models.md); its dollars are estimate.breakdown.model. */
+      model: usage.model,
       estimate: estimateCost(usage, fetched),
     });
   },

@@ -34,7 +34,7 @@ export interface ExtractedRecord {
 }
 
 /** How a record's json and summary were had. */
-export interface ModelNote {
+interface ModelNote {
   name: string;
   answer: 'model' | 'cached' | 'selectors' | 'none';
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { selectorError } from './dom';
 import { checkJsonSchema } from '../model/json-schema';
+import { selectorError } from './dom';
 import { FIELD_TYPES, OUTPUT_FORMATS, SPEC_LIMITS } from './spec';
 
 /** A CSS selector that runs (validated before any page is fetched). */
@@ -68,8 +68,17 @@ function checkFields(fields: Record<string, FieldSpec>, ctx: z.RefinementCtx): v
 const promptSchema = z.string().trim().min(1).max(SPEC_LIMITS.promptChars);
 
 /** A JSON Schema the model's answer must satisfy: a JSON object, checked before any page is fetched. */
+/**
+ * A JSON value inside a JSON Schema, typed as loosely as the Durable Objects' RPC can carry (a config crosses it with
+ * the schema in it: `unknown` would not): the request body is JSON, and checkJsonSchema reads the rest.
+ */
+type JsonSchemaPart = string | number | boolean | null | object;
+const jsonSchemaPart = z.custom<JsonSchemaPart>(
+  (value) => value === null || ['string', 'number', 'boolean', 'object'].includes(typeof value),
+);
+
 const jsonSchemaSchema = z
-  .record(z.string(), z.unknown())
+  .record(z.string(), jsonSchemaPart)
   .superRefine((value, ctx) => {
     const error = checkJsonSchema(value);
     if (error !== null) ctx.addIssue({ code: 'custom', message: `invalid JSON Schema: ${error}` });

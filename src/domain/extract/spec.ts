@@ -17,9 +17,6 @@ export const OUTPUT_FORMATS = [
   'summary',
 ] as const;
 
-/** The formats a language model makes. */
-export const MODEL_FORMATS = ['json', 'summary'] as const;
-
 /** Whether a spec asks a language model for anything. */
 export const asksModel = (formats: readonly string[]): boolean => formats.some((f) => f === 'json' || f === 'summary');
 

@@ -53,7 +53,7 @@ export function coerceObject(values: { [name: string]: FieldValue }, schema: Jso
 }
 
 /** One value read by a field as the schema's type; null when it has none (or none of that type). */
-export function coerce(value: FieldValue, schema: JsonSchema): Json | null {
+function coerce(value: FieldValue, schema: JsonSchema): Json | null {
   if (value === null) return null;
   const type = typeOf(schema);
   if (type === 'array') {

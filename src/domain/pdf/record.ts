@@ -1,6 +1,6 @@
 import { countWords, type ExtractedRecord, type ExtractOutputs } from '../extract';
-import type { ExtractSpec } from '../extract/spec-schema';
 import { asksModel } from '../extract/spec';
+import type { ExtractSpec } from '../extract/spec-schema';
 import { sha256Hex } from '../util/hash';
 import { type PdfMetadata, pdfMarkdown, pdfText, pdfTitle } from './document';
 import type { PdfRead } from './read';

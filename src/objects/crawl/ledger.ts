@@ -48,7 +48,17 @@ const ledgerSchema = z.object({
 type LedgerState = z.infer<typeof ledgerSchema>;
 
 const fresh = (): LedgerState => ({
-  counters: { discovered: 0, fetched: 0, stored: 0, failed: 0, skipped: 0, duplicates: 0, pending: 0, modeling: 0, modelPages: 0 },
+  counters: {
+    discovered: 0,
+    fetched: 0,
+    stored: 0,
+    failed: 0,
+    skipped: 0,
+    duplicates: 0,
+    pending: 0,
+    modeling: 0,
+    modelPages: 0,
+  },
   usage: emptyUsage(),
 });
 

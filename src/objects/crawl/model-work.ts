@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { LEARN } from '../../domain/model/learn-limits';
 import type { Ledger } from './ledger';
 
-/** A template's learned selectors, as the model wrote them (validated by the consumer before use: fieldSpecSchema). */
+/**
+ * A template's learned selectors, as JSON text (RPC carries text: the consumer validates it before use, with
+ * fieldSpecSchema).
+ */
 export type TemplateState =
-  | { state: 'learned'; fields: unknown }
+  | { state: 'learned'; fields: string }
   /** Pages of the template are read by the model, each a sample, until LEARN.samples are had. */
   | { state: 'sampling' }
   /** Another invocation is writing its selectors (since `since`). */
@@ -12,13 +15,13 @@ export type TemplateState =
   /** The model's selectors did not agree with its answers: every page of the template goes to the model. */
   | { state: 'failed'; why: string };
 
-/** A sample page the model read: its URL and the JSON it answered. */
+/** A sample page the model read: its URL and the JSON it answered, as JSON text. */
 export interface TemplateSample {
   url: string;
-  json: unknown;
+  json: string;
 }
 
-const samplesSchema = z.array(z.object({ url: z.string(), json: z.unknown() }));
+const samplesSchema = z.array(z.object({ url: z.string(), json: z.string() }));
 
 interface TemplateRow extends Record<string, SqlStorageValue> {
   state: string;
@@ -84,12 +87,15 @@ export class ModelWork {
   }
 
   private row(key: string): TemplateRow | undefined {
-    return this.ledger.exec<TemplateRow>('SELECT state, samples, fields, why, updated_at FROM templates WHERE template = ?', key)[0];
+    return this.ledger.exec<TemplateRow>(
+      'SELECT state, samples, fields, why, updated_at FROM templates WHERE template = ?',
+      key,
+    )[0];
   }
 
   private stateOf(row: TemplateRow | undefined, now: number): TemplateState {
     if (row === undefined) return { state: 'sampling' };
-    if (row.state === 'learned' && row.fields !== null) return { state: 'learned', fields: JSON.parse(row.fields) };
+    if (row.state === 'learned' && row.fields !== null) return { state: 'learned', fields: row.fields };
     if (row.state === 'failed') return { state: 'failed', why: row.why ?? 'selectors disagreed with the model' };
     // A learner that never reported back (its invocation died) is given up on: the next sample learns again.
     if (row.state === 'learning' && now - row.updated_at < LEARN.learningTimeoutMs) return { state: 'learning' };
@@ -104,7 +110,7 @@ export class ModelWork {
     const now = Date.now();
     const row = this.row(key);
     if (this.stateOf(row, now).state !== 'sampling') return null;
-    const json = JSON.stringify(sample.json);
+    const json = sample.json;
     const kept = samplesSchema.parse(JSON.parse(row?.samples ?? '[]')).filter((s) => s.url !== sample.url);
     const samples = json.length <= SAMPLE_JSON_CHARS ? [...kept, sample].slice(-LEARN.samples) : kept;
     const learn = samples.length >= LEARN.samples;
@@ -120,12 +126,12 @@ export class ModelWork {
   }
 
   /** What the learner came to: the fields to read the template's pages with, or why there are none. */
-  learned(key: string, result: { fields: unknown } | { why: string }): void {
+  learned(key: string, result: { fields: string } | { why: string }): void {
     const learned = 'fields' in result;
     this.ledger.exec(
       'UPDATE templates SET state = ?, fields = ?, why = ?, updated_at = ? WHERE template = ?',
       learned ? 'learned' : 'failed',
-      learned ? JSON.stringify(result.fields) : null,
+      learned ? result.fields : null,
       learned ? null : result.why.slice(0, 500),
       Date.now(),
       key,

@@ -28,17 +28,28 @@ export async function answerNow(
   if (!ask) return stored;
   const client = modelClientOf(env);
   if (!client)
-    return withAnswer(stored, spec, { answer: null, how: 'none', model: 'none', warnings: ['no language model is configured'] });
+    return withAnswer(stored, spec, {
+      answer: null,
+      how: 'none',
+      model: 'none',
+      warnings: ['no language model is configured'],
+    });
   const settings = readModelSettings(env);
   const input = { ...page, markdown: stored.outputs.markdown ?? stored.outputs.text ?? '' };
   const { key } = await prepareAsk(client, ask, input, settings.inputTokens);
   const cached = (await cachedAnswers(env.DB, [key])).get(key);
   if (cached) return withAnswer(stored, spec, { answer: cached, how: 'cached', model: client.model, warnings: [] });
-  const asked = await askWithRetries(() => askModel(client, ask, input, { inputTokens: settings.inputTokens, outputTokens: 1024 }));
+  const asked = await askWithRetries(() =>
+    askModel(client, ask, input, { inputTokens: settings.inputTokens, outputTokens: 1024 }),
+  );
   if (asked.kind === 'failed')
     return withAnswer(stored, spec, { answer: null, how: 'none', model: client.model, warnings: [asked.why] });
   const { json, summary, errors } = asked.answer;
-  const answer: StoredAnswer = { errors, ...(json !== undefined ? { json } : {}), ...(summary !== undefined ? { summary } : {}) };
+  const answer: StoredAnswer = {
+    errors,
+    ...(json !== undefined ? { json } : {}),
+    ...(summary !== undefined ? { summary } : {}),
+  };
   await keepAnswers(env.DB, [{ key, model: client.model, answer }]).catch(() => undefined);
   const how: AnswerHow = 'model';
   return withAnswer(stored, spec, { answer, how, model: client.model, warnings: [] });

@@ -64,7 +64,7 @@ async function answerOf(client: ModelClient, ask: ModelAsk, request: ModelReques
     read = readAnswer(second.text, request.schema);
     if (!read.ok) {
       const what = request.schema ? 'did not satisfy the schema' : 'was not a JSON object';
-      return failed(ask, `the model's answer ${what} twice: ${read.error}`, tally);
+      return withSummary(ask, second.text, failed(ask, `the model's answer ${what} twice: ${read.error}`, tally));
     }
   }
   return { ...unwrapAnswer(ask, read.value), errors: {}, ...tally };
@@ -94,4 +94,18 @@ function failed(ask: ModelAsk, why: string, tally: Tally): ModelAnswer {
   if (ask.json) errors.json = why;
   if (ask.summary) errors.summary = why;
   return { errors, ...tally };
+}
+
+/**
+ * A failed answer of json and summary asked together keeps its summary when that part is sound: a page whose JSON the
+ * model cannot give (the schema asks for what it does not say) still has its summary.
+ */
+function withSummary(ask: ModelAsk, text: string, answer: ModelAnswer): ModelAnswer {
+  if (!ask.json || !ask.summary) return answer;
+  const read = readAnswer(text, null);
+  if (!read.ok || typeof read.value !== 'object' || read.value === null || !('summary' in read.value)) return answer;
+  const { summary } = read.value;
+  if (typeof summary !== 'string' || summary.trim() === '') return answer;
+  const { summary: _unsaid, ...errors } = answer.errors;
+  return { ...answer, summary, errors };
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_WORKERS_AI_MODEL, MODEL_TIMEOUT_MS } from '../../domain/model/limits';
+import type { ModelPrice } from '../../domain/model/prices';
 import type { ModelClient } from '../../domain/model/types';
 import { openAiClient } from './openai';
 import { type AiBinding, workersAiClient } from './workers-ai';
@@ -11,6 +12,9 @@ export interface ModelEnv {
   LLM_API_KEY?: string;
   AI_MODEL?: string;
   AI_GATEWAY_ID?: string;
+  WORKERS_AI?: string;
+  LLM_PRICE_IN?: string;
+  LLM_PRICE_OUT?: string;
 }
 
 /**
@@ -27,7 +31,8 @@ export function modelClientOf(env: ModelEnv): ModelClient | null {
       throw new Error(`LLM_BASE_URL must be an http or https URL, not ${JSON.stringify(baseUrl)}`);
     return openAiClient({ baseUrl, model, apiKey: env.LLM_API_KEY || null, timeoutMs: MODEL_TIMEOUT_MS });
   }
-  const ai = aiBinding(env.AI);
+  // WORKERS_AI=off: wrangler dev --local (npm start, the tests) has the binding but cannot run it.
+  const ai = env.WORKERS_AI === 'off' ? null : aiBinding(env.AI);
   if (!ai) return null;
   return workersAiClient(ai, {
     model: env.AI_MODEL?.trim() || DEFAULT_WORKERS_AI_MODEL,
@@ -51,4 +56,14 @@ function aiBinding(value: unknown): AiBinding | null {
   const run = value.run;
   if (typeof run !== 'function') return null;
   return { run: async (model, inputs, options): Promise<unknown> => run.call(value, model, inputs, options) };
+}
+
+/**
+ * What an endpoint's tokens cost when the price table (domain/model/prices.ts) does not know its model: LLM_PRICE_IN and
+ * LLM_PRICE_OUT, US dollars per million tokens; null unless both are numbers.
+ */
+export function modelPriceOverride(env: Pick<ModelEnv, 'LLM_PRICE_IN' | 'LLM_PRICE_OUT'>): ModelPrice | null {
+  const [inPerM, outPerM] = [Number(env.LLM_PRICE_IN), Number(env.LLM_PRICE_OUT)];
+  if (!env.LLM_PRICE_IN || !env.LLM_PRICE_OUT || !Number.isFinite(inPerM) || !Number.isFinite(outPerM)) return null;
+  return { inPerM, outPerM };
 }

@@ -40,8 +40,9 @@ const safeJson = (text: string): unknown => {
 };
 
 /**
- * Keeps answers for reuse, one row each (an answer already kept stays). Only answers that hold something: one whose
- * every part failed is asked again next time.
+ * Keeps answers for reuse, one row each (an answer already kept stays). An answer that failed its schema twice is kept
+ * too: the same request to the same model at temperature 0 would fail again, and a recrawl must not pay for it twice.
+ * (Rate limits and outages are not answers: never kept.)
  */
 export async function keepAnswers(
   db: D1Database,
@@ -50,7 +51,6 @@ export async function keepAnswers(
 ): Promise<void> {
   const now = Date.now();
   const rows = answers.flatMap(({ key, model, answer }) => {
-    if (answer.json === undefined && answer.summary === undefined) return [];
     const text = JSON.stringify(answer);
     return text.length <= MAX_ANSWER_CHARS ? [[key, model, text, now]] : [];
   });

@@ -9,7 +9,7 @@ const MODEL_PAGE = ['url', 'title', 'contentType', 'bodyAt', 'recordAt', 'warnin
 /** What the model step reads of a page's row: its record (the markdown it reads), its body (learned selectors). */
 export type ModelPage = ReturnType<typeof readModelPage>;
 
-const readModelPage = (row: Record<string, unknown>) => readPage(row, MODEL_PAGE);
+const readModelPage = (row: Parameters<typeof readPage>[0]) => readPage(row, MODEL_PAGE);
 
 /** The rows of `urls` in the crawl, by URL (a URL without a row is missing). */
 export async function modelPages(
@@ -25,7 +25,7 @@ export async function modelPages(
     [...new Set(urls)],
   );
   if (statements.length === 0) return new Map();
-  const results = await db.batch(statements);
+  const results = await db.batch<Record<string, unknown>>(statements);
   meter?.d1(results);
   return new Map(results.flatMap((r) => r.results.map(readModelPage)).map((page) => [page.url, page]));
 }
