@@ -16,7 +16,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakePage, fillSchema, headingsOf, isSchema, pageOfPrompt, summarize } from './fake-llm-page.ts';
-import { isSelectorRequest, selectorAnswer } from './fake-llm-selectors.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -88,7 +87,7 @@ async function handle(
   } catch {}
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
   recorded.push({ method: req.method ?? '', path: req.url ?? '', headers, body });
-  const answer = answerOf(req, body, firstTime, options);
+  const answer = (await selectorAnswerOf(body)) ?? answerOf(req, body, firstTime, options);
   res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
   res.end(JSON.stringify(answer.body));
 }
@@ -105,12 +104,6 @@ function answerOf(
   }
   if (!isSchema(body) || !Array.isArray(body.messages)) return failure(400, 'messages is required');
   // Selectors to write (learnSelectors): read off the samples' HTML and answers, as fake-llm-selectors.ts does.
-  const chat = {
-    messages: body.messages.filter(isSchema).map((m) => ({ role: String(m.role), content: String(m.content) })),
-    response_format: body.response_format,
-  };
-  if (isSelectorRequest(chat))
-    return { status: 200, body: completion(String(body.model), JSON.stringify(selectorAnswer(chat)), chat.messages) };
   const format = isSchema(body.response_format) ? body.response_format : {};
   if (options.jsonSchema === false && format.type === 'json_schema') {
     return failure(400, "Invalid value for 'response_format': type json_schema is not supported");
@@ -221,4 +214,20 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Selectors to write (learnSelectors): read off the samples' HTML and answers (fake-llm-selectors.ts, which reads HTML
+ * with the Worker's own DOM code, so it is loaded only where that code can be: under vitest, not as a bare process).
+ */
+async function selectorAnswerOf(body: unknown): Promise<Answer | null> {
+  if (!isSchema(body) || !Array.isArray(body.messages)) return null;
+  const chat = {
+    messages: body.messages.filter(isSchema).map((m) => ({ role: String(m.role), content: String(m.content) })),
+    response_format: body.response_format,
+  };
+  const selectors = await import('./fake-llm-selectors.ts').catch(() => null);
+  if (!selectors?.isSelectorRequest(chat)) return null;
+  const text = JSON.stringify(selectors.selectorAnswer(chat));
+  return { status: 200, body: completion(String(body.model), text, chat.messages) };
 }

@@ -43,13 +43,15 @@ export interface ModelReply {
 export type ModelErrorKind = 'rate_limited' | 'unavailable' | 'refused';
 
 export class ModelError extends Error {
-  constructor(
-    readonly kind: ModelErrorKind,
-    message: string,
-    readonly retryAfterMs: number | null = null,
-  ) {
+  readonly kind: ModelErrorKind;
+  readonly retryAfterMs: number | null;
+
+  // No parameter properties: Node runs the test support's fake model from source, stripping types only.
+  constructor(kind: ModelErrorKind, message: string, retryAfterMs: number | null = null) {
     super(message);
     this.name = 'ModelError';
+    this.kind = kind;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
