@@ -176,6 +176,7 @@ describe('POST /v1/crawls validation', () => {
       include: [],
       exclude: [],
       maxDepth: null,
+      maxModelPages: null,
       maxPages: null,
       hostIntervalMs: null,
       hostConcurrency: null,
