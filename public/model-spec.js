@@ -163,7 +163,7 @@ function modelLayout(reg, c) {
     field(
       reg,
       'maxModelPages',
-      'Max pages read by the model',
+      'Model page budget',
       int('max-model-pages', 'maxModelPages', 0, 100_000_000),
       'Empty: no cap. Cached answers and pages read by learned selectors do not count.',
     ),
