@@ -4,7 +4,7 @@ import { modelCostUsd } from '../domain/model/prices';
 import type { ModelAnswer, ModelAsk, ModelClient } from '../domain/model/types';
 import type { Limit } from '../lib/limit';
 import { modelPriceOverride } from '../page/model/client';
-import type { AnswerHow, ModelInput } from '../page/model/page-answer';
+import type { AnswerHow, ModelInput, PreparedAsk } from '../page/model/page-answer';
 import type { ModelTask } from '../queues/model';
 import type { ModelSettings } from '../settings';
 import type { StoredAnswer } from '../storage/d1/model-answers';
@@ -25,10 +25,8 @@ export interface Page extends Item {
   input: ModelInput;
 }
 
-/** A page with its request's cache key. */
-export interface Job extends Page {
-  key: string;
-}
+/** A page with its request prepared: the request, its cache key, and whether its markdown was cut. */
+export interface Job extends Page, PreparedAsk {}
 
 /** What a page came to: an answer (or none, with why) to record, or its message retried later. */
 export type Settled =

@@ -7,11 +7,11 @@ import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { askModel } from '../page/model/ask';
 import { modelClientOf } from '../page/model/client';
-import { modelAskOf, prepareAsk, withAnswer } from '../page/model/page-answer';
+import { keptAnswer, modelAskOf, prepareAsk, withAnswer } from '../page/model/page-answer';
 import { modelTaskSchema } from '../queues/model';
 import { type ModelSettings, readModelSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
-import { cachedAnswers, keepAnswers, type StoredAnswer } from '../storage/d1/model-answers';
+import { cachedAnswers, keepAnswers } from '../storage/d1/model-answers';
 import { modelPages, setModelled } from '../storage/d1/model-pages';
 import { encodeStoredRecord, readRecord } from '../storage/records';
 import { writeRecordSegment } from '../storage/segments';
@@ -132,7 +132,7 @@ async function keyed(step: Step, pages: readonly Page[]): Promise<Job[]> {
   return Promise.all(
     pages.map(async (page) => ({
       ...page,
-      key: (await prepareAsk(step.client, step.ask, page.input, step.settings.inputTokens)).key,
+      ...(await prepareAsk(step.client, step.ask, page.input, step.settings.inputTokens)),
     })),
   );
 }
@@ -149,7 +149,7 @@ async function answerJobs(step: Step, jobs: readonly Job[]): Promise<Settled[]> 
   );
   const hits = jobs.flatMap((job): Settled[] => {
     const answer = cached.get(job.key);
-    return answer ? [{ job, answer, how: 'cached', warnings: [] }] : [];
+    return answer ? [{ job, answer, how: 'cached', warnings: cutWarnings(job) }] : [];
   });
   step.meter.modelWork({ cached: hits.length });
   const {
@@ -174,21 +174,15 @@ async function answerJobs(step: Step, jobs: readonly Job[]): Promise<Settled[]> 
   return [...hits, ...read, ...asked, ...refused];
 }
 
+const cutWarnings = (job: Job): string[] => (job.cutWarning ? [job.cutWarning] : []);
+
 /** One page asked of the model; a 429 or 5xx comes back as a retry of its message (or, past MODEL_ATTEMPTS, none). */
 async function askOne(step: Step, job: Job): Promise<Settled> {
   try {
-    const answer = await askModel(step.client, step.ask, job.input, {
-      inputTokens: step.settings.inputTokens,
-      outputTokens: 1024,
-    });
+    const answer = await askModel(step.client, step.ask, job.request);
     countCalls(step, answer);
-    const { json, summary, errors } = answer;
-    const kept: StoredAnswer = {
-      errors,
-      ...(json !== undefined ? { json } : {}),
-      ...(summary !== undefined ? { summary } : {}),
-    };
-    return { job, answer: kept, how: 'model', warnings: [], fresh: job.key };
+    const kept = keptAnswer(answer);
+    return { job, answer: kept, how: 'model', warnings: cutWarnings(job), fresh: job.key };
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     const attempts = job.message.attempts;

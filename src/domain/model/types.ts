@@ -72,8 +72,6 @@ export interface ModelAnswer {
   errors: { json?: string; summary?: string };
   calls: number;
   usage: ModelUsage;
-  /** Set when the page's Markdown was cut to fit the input budget: how much of it the model saw (for a warning). */
-  cut?: MarkdownCut;
 }
 
 /** How much of a page's Markdown went to the model, when not all of it did (budget.ts). */

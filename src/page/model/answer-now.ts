@@ -2,11 +2,11 @@ import type { ExtractSpec } from '../../domain/extract/spec-schema';
 import { type ModelAnswer, ModelError } from '../../domain/model/types';
 import { sleep } from '../../lib/sleep';
 import { readModelSettings } from '../../settings';
-import { cachedAnswers, keepAnswers, type StoredAnswer } from '../../storage/d1/model-answers';
+import { cachedAnswers, keepAnswers } from '../../storage/d1/model-answers';
 import type { StoredRecord } from '../../storage/records';
 import { askModel } from './ask';
 import { modelClientOf } from './client';
-import { type AnswerHow, modelAskOf, prepareAsk, withAnswer } from './page-answer';
+import { keptAnswer, modelAskOf, prepareAsk, withAnswer } from './page-answer';
 
 /** Tries of a call answered 429 or 5xx within one request (a scrape waits for its answer), and the most it waits. */
 const TRIES = 3;
@@ -36,23 +36,16 @@ export async function answerNow(
     });
   const settings = readModelSettings(env);
   const input = { ...page, markdown: stored.outputs.markdown ?? stored.outputs.text ?? '' };
-  const { key } = await prepareAsk(client, ask, input, settings.inputTokens);
+  const { request, key, cutWarning } = await prepareAsk(client, ask, input, settings.inputTokens);
+  const cut = cutWarning ? [cutWarning] : [];
   const cached = (await cachedAnswers(env.DB, [key])).get(key);
-  if (cached) return withAnswer(stored, spec, { answer: cached, how: 'cached', model: client.model, warnings: [] });
-  const asked = await askWithRetries(() =>
-    askModel(client, ask, input, { inputTokens: settings.inputTokens, outputTokens: 1024 }),
-  );
+  if (cached) return withAnswer(stored, spec, { answer: cached, how: 'cached', model: client.model, warnings: cut });
+  const asked = await askWithRetries(() => askModel(client, ask, request));
   if (asked.kind === 'failed')
     return withAnswer(stored, spec, { answer: null, how: 'none', model: client.model, warnings: [asked.why] });
-  const { json, summary, errors } = asked.answer;
-  const answer: StoredAnswer = {
-    errors,
-    ...(json !== undefined ? { json } : {}),
-    ...(summary !== undefined ? { summary } : {}),
-  };
+  const answer = keptAnswer(asked.answer);
   await keepAnswers(env.DB, [{ key, model: client.model, answer }]).catch(() => undefined);
-  const how: AnswerHow = 'model';
-  return withAnswer(stored, spec, { answer, how, model: client.model, warnings: [] });
+  return withAnswer(stored, spec, { answer, how: 'model', model: client.model, warnings: cut });
 }
 
 async function askWithRetries(

@@ -1,7 +1,5 @@
 import { readAnswer, repairMessages } from '../../domain/model/answer';
 import { unwrapAnswer } from '../../domain/model/answer-schema';
-import { answerKey } from '../../domain/model/cache-key';
-import { DEFAULT_MODEL_BUDGET, type ModelBudget, type ModelPage, pageRequest } from '../../domain/model/prompt';
 import {
   type ModelAnswer,
   type ModelAsk,
@@ -13,38 +11,15 @@ import {
 } from '../../domain/model/types';
 
 /**
- * Where answers are kept between asks, by answerKey (domain/model/cache-key.ts): the caller's store (D1). askModel
- * reads it before calling and writes an answer without errors after; an answer read from it is given with 0 calls
- * and 0 tokens.
+ * What the model makes of a page's request (page-answer.ts prepareAsk, from domain/model/prompt.ts): one call, its
+ * answer read against the schema (answer.ts) and, when it is not valid, asked again once with what was wrong. Never
+ * throws for what the model said: an answer invalid twice, or a request the provider refused, is told in `errors`. A
+ * ModelError rate_limited or unavailable is thrown for the caller to try the page later (the tokens of a first call
+ * then go uncounted). Whether the answer was had before is the caller's to know (storage/d1/model-answers.ts).
  */
-export interface AnswerCache {
-  get(key: string): Promise<ModelAnswer | null>;
-  put(key: string, answer: ModelAnswer): Promise<void>;
-}
-
-/**
- * What the model makes of a page: one call (prompt.ts), its answer read against the schema (answer.ts) and, when it
- * is not valid, asked again once with what was wrong. Never throws for what the model said: an answer invalid twice,
- * or a request the provider refused, is told in `errors`. A ModelError rate_limited or unavailable is thrown for the
- * caller to try the page later (the tokens of a first call then go uncounted). `budget` defaults to limits.ts's.
- */
-export async function askModel(
-  client: ModelClient,
-  ask: ModelAsk,
-  page: ModelPage,
-  budget: ModelBudget = DEFAULT_MODEL_BUDGET,
-  cache?: AnswerCache,
-): Promise<ModelAnswer> {
+export async function askModel(client: ModelClient, ask: ModelAsk, request: ModelRequest): Promise<ModelAnswer> {
   if (!ask.json && !ask.summary) return { errors: {}, calls: 0, usage: { tokensIn: 0, tokensOut: 0 } };
-  const { request, cut } = pageRequest(ask, page, budget);
-  const key = cache ? await answerKey(client, request) : null;
-  const cached = cache && key ? await cache.get(key) : null;
-  if (cached) return { ...cached, calls: 0, usage: { tokensIn: 0, tokensOut: 0 } };
-  const answer = await answerOf(client, ask, request);
-  if (cut) answer.cut = cut;
-  const clean = answer.errors.json === undefined && answer.errors.summary === undefined;
-  if (cache && key && clean) await cache.put(key, answer);
-  return answer;
+  return answerOf(client, ask, request);
 }
 
 interface Tally {

@@ -1,8 +1,8 @@
 import { asksModel } from '../../domain/extract/spec';
 import type { ExtractSpec } from '../../domain/extract/spec-schema';
 import { answerKey } from '../../domain/model/cache-key';
-import { modelRequest } from '../../domain/model/prompt';
-import type { ModelAsk, ModelClient, ModelRequest } from '../../domain/model/types';
+import { DEFAULT_MODEL_BUDGET, pageRequest } from '../../domain/model/prompt';
+import type { ModelAnswer, ModelAsk, ModelClient, ModelRequest } from '../../domain/model/types';
 import type { StoredAnswer } from '../../storage/d1/model-answers';
 import type { StoredRecord } from '../../storage/records';
 
@@ -23,19 +23,33 @@ export interface ModelInput {
   markdown: string;
 }
 
-/** The request a page makes of the model, and its cache key (the same request to the same model: the same key). */
+/** What a page asks of the model, prepared once: the request, its cache key, and how its markdown was cut to fit. */
+export interface PreparedAsk {
+  request: ModelRequest;
+  /** The same request to the same model: the same key (domain/model/cache-key.ts). */
+  key: string;
+  /** A warning when the markdown was cut to MODEL_INPUT_TOKENS (its head kept), else null. */
+  cutWarning: string | null;
+}
+
+/** The request a page makes of the model (the head of its markdown within `inputTokens`), keyed for the cache. */
 export async function prepareAsk(
   client: ModelClient,
   ask: ModelAsk,
   input: ModelInput,
   inputTokens: number,
-): Promise<{ request: ModelRequest; key: string }> {
-  const request = modelRequest(ask, input, { inputTokens, outputTokens: OUTPUT_TOKENS });
-  return { request, key: await answerKey(client, request) };
+): Promise<PreparedAsk> {
+  const { request, cut } = pageRequest(ask, input, { ...DEFAULT_MODEL_BUDGET, inputTokens });
+  const cutWarning = cut
+    ? `model: the page's markdown was cut to its first ${cut.keptChars} of ${cut.totalChars} characters (MODEL_INPUT_TOKENS)`
+    : null;
+  return { request, key: await answerKey(client, request), cutWarning };
 }
 
-/** Tokens the model may answer with (a JSON object of a page's facts, a summary). */
-const OUTPUT_TOKENS = 1024;
+/** What is kept of a page's answer (storage/d1/model-answers.ts), and recorded: its parts and why one is missing. */
+export function keptAnswer({ json, summary, errors }: ModelAnswer): StoredAnswer {
+  return { errors, ...(json !== undefined ? { json } : {}), ...(summary !== undefined ? { summary } : {}) };
+}
 
 /** How a page's answer was had. */
 export type AnswerHow = 'model' | 'cached' | 'selectors' | 'none';

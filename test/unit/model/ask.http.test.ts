@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerKey } from '../../../src/domain/model/cache-key';
-import { modelRequest } from '../../../src/domain/model/prompt';
-import { type ModelAnswer, type ModelAsk, type ModelClient, ModelError } from '../../../src/domain/model/types';
-import { askModel } from '../../../src/page/model/ask';
+import { type ModelBudget, type ModelPage, pageRequest } from '../../../src/domain/model/prompt';
+import { type ModelAsk, type ModelClient, ModelError } from '../../../src/domain/model/types';
+import { askModel as askRequest } from '../../../src/page/model/ask';
 import { openAiClient } from '../../../src/page/model/openai';
 import { type FakeLlm, startFakeLlm } from '../../support/fake-llm.ts';
 
@@ -14,6 +13,10 @@ const schema = {
 const json: ModelAsk = { json: { schema, prompt: null }, summary: null };
 const budget = { inputTokens: 6000, outputTokens: 300 };
 const page = (markdown: string) => ({ url: 'https://shop.test/lamp', title: 'Lamp', markdown });
+
+/** The page asked as the model step asks it: its request built (domain/model/prompt.ts), then answered. */
+const askModel = (c: ModelClient, ask: ModelAsk, p: ModelPage, b: ModelBudget) =>
+  askRequest(c, ask, pageRequest(ask, p, b).request);
 
 let llm: FakeLlm;
 let client: ModelClient;
@@ -107,34 +110,18 @@ describe('askModel', () => {
     });
   });
 
-  it('reuses a cached answer with no call, and caches only answers without errors', async () => {
-    const store = new Map<string, ModelAnswer>();
-    const cache = {
-      get: async (key: string) => store.get(key) ?? null,
-      put: async (key: string, a: ModelAnswer) => void store.set(key, a),
-    };
-    const lamp = page('# Desk Lamp\n\nPrice: $12.50');
-    const first = await askModel(client, json, lamp, budget, cache);
-    expect(first.calls).toBe(1);
-    const key = await answerKey(client, modelRequest(json, lamp, budget));
-    expect([...store.keys()]).toEqual([key]);
-    const again = await askModel(client, json, lamp, budget, cache);
-    expect(again).toEqual({ ...first, calls: 0, usage: { tokensIn: 0, tokensOut: 0 } });
-    expect(llm.requests()).toHaveLength(1);
-    await askModel(client, json, page('# Lamp\n\nSCHEMA-WRONG-ALWAYS'), budget, cache);
-    expect(store.size).toBe(1);
-  });
-
   it('tells how much of a long page the model saw', async () => {
     const long = page(`# Lamp\n\nPrice: 3\n\n${'Words and more words.\n\n'.repeat(2000)}`);
-    const answer = await askModel(client, json, long, { inputTokens: 800, outputTokens: 100 });
+    const { request, cut } = pageRequest(json, long, { inputTokens: 800, outputTokens: 100 });
+    const answer = await askRequest(client, json, request);
     expect(answer.json).toEqual({ name: 'Lamp', price: 3 });
-    expect(answer.cut).toEqual({ keptChars: expect.any(Number), totalChars: long.markdown.length });
-    expect(answer.cut!.keptChars).toBeLessThan(3200);
+    expect(cut).toEqual({ keptChars: expect.any(Number), totalChars: long.markdown.length });
+    expect(cut!.keptChars).toBeLessThan(3200);
   });
 
   it('makes no call when nothing is asked', async () => {
-    expect(await askModel(client, { json: null, summary: null }, page('# A'), budget)).toEqual({
+    const request = pageRequest(json, page('# A'), budget).request;
+    expect(await askRequest(client, { json: null, summary: null }, request)).toEqual({
       errors: {},
       calls: 0,
       usage: { tokensIn: 0, tokensOut: 0 },
