@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { freePort } from './scripts/lib/local.ts';
 
 /** Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.27, see test/support). */
 const TEST_HOSTS = ['localhost', ...Array.from({ length: 27 }, (_, i) => `127.0.0.${i + 1}`)];
@@ -21,16 +21,6 @@ class WaitingFilesFirst extends BaseSequencer {
     // Array.prototype.sort is stable: the rest keep Vitest's order.
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
-}
-
-/** A TCP port free on 127.0.0.1 now (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
 }
 
 export default defineConfig(async () => {

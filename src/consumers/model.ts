@@ -13,7 +13,7 @@ import { type ModelSettings, readModelSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
 import { cachedAnswers, keepAnswers } from '../storage/d1/model-answers';
 import { modelPages, setModelled } from '../storage/d1/model-pages';
-import { encodeStoredRecord, readRecord } from '../storage/records';
+import { encodeRecord, readRecord } from '../storage/records';
 import { writeRecordSegment } from '../storage/segments';
 import type { Span } from '../types';
 import { learnFromAnswers, readByLearned } from './model-learned';
@@ -212,7 +212,12 @@ async function record(
   const items = done.map(({ job, answer, how, warnings }) => {
     const stored = withAnswer(job.stored, spec, { answer, how, model, warnings });
     const page: { recordAt: Span | null } = { recordAt: null };
-    return { page, record: encodeStoredRecord(stored), row: job.row, warnings: stored.record.warnings };
+    return {
+      page,
+      record: encodeRecord(stored.record, stored.outputs),
+      row: job.row,
+      warnings: stored.record.warnings,
+    };
   });
   await writeRecordSegment(env.BODIES, crawlId, items, meter);
   await setModelled(

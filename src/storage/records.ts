@@ -28,13 +28,12 @@ const storedRecordSchema = z.object({
 
 export type StoredRecord = z.output<typeof storedRecordSchema>;
 
-export function encodeRecord(record: ExtractedRecord | PdfRecord, outputs: ExtractOutputs): Uint8Array {
+/** A record encoded as stored: one extraction made, or one read back and changed (the model step's answer added). */
+export function encodeRecord(
+  record: ExtractedRecord | PdfRecord | StoredRecord['record'],
+  outputs: ExtractOutputs,
+): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ record, outputs }));
-}
-
-/** A record read back (and changed: the model step's answer added), encoded again. */
-export function encodeStoredRecord(stored: StoredRecord): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(stored));
 }
 
 /** A stored record read back, or null when the bytes are not one (a truncated or foreign object). */

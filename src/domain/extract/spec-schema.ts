@@ -67,7 +67,6 @@ function checkFields(fields: Record<string, FieldSpec>, ctx: z.RefinementCtx): v
 
 const promptSchema = z.string().trim().min(1).max(SPEC_LIMITS.promptChars);
 
-/** A JSON Schema the model's answer must satisfy: a JSON object, checked before any page is fetched. */
 /**
  * A JSON value inside a JSON Schema, typed as loosely as the Durable Objects' RPC can carry (a config crosses it with
  * the schema in it: `unknown` would not): the request body is JSON, and checkJsonSchema reads the rest.
@@ -77,6 +76,7 @@ const jsonSchemaPart = z.custom<JsonSchemaPart>(
   (value) => value === null || ['string', 'number', 'boolean', 'object'].includes(typeof value),
 );
 
+/** A JSON Schema the model's answer must satisfy: a JSON object, checked before any page is fetched. */
 const jsonSchemaSchema = z
   .record(z.string(), jsonSchemaPart)
   .superRefine((value, ctx) => {
