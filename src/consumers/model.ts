@@ -13,7 +13,7 @@ import { type ModelSettings, readModelSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
 import { cachedAnswers, keepAnswers } from '../storage/d1/model-answers';
 import { modelPages, setModelled } from '../storage/d1/model-pages';
-import { encodeRecord, readRecord } from '../storage/records';
+import { encodeRecord, readRecord, type StoredRecord } from '../storage/records';
 import { writeRecordSegment } from '../storage/segments';
 import type { Span } from '../types';
 import { learnFromAnswers, readByLearned } from './model-learned';
@@ -95,9 +95,12 @@ const unanswerable = (job: Page): Settled => ({
   warnings: ['no language model is configured (LLM_BASE_URL and LLM_MODEL, or the AI binding): nothing answered'],
 });
 
+/** A record the model step has answered (by the model, the cache or selectors): kept as it is. */
+const answered = (stored: StoredRecord) => stored.record.model !== undefined && stored.record.model.answer !== 'none';
+
 /**
- * The pages' rows and stored records. A page with neither (purged, or stored without a record) has nothing to answer:
- * its message is acked at once and counted in `gone`.
+ * The pages' rows and stored records. A page with neither (purged, or stored without a record), or whose record is
+ * answered already, has nothing to answer: its message is acked at once and counted in `gone`.
  */
 async function readPages(
   env: Env,
@@ -119,7 +122,8 @@ async function readPages(
       const recordAt: Span = row.recordAt;
       meter.count('r2ClassB');
       const stored = await reads(() => readRecord(env.BODIES, recordAt));
-      if (!stored) return null;
+      // Answered already: a record a schedule's run kept for a page answered 304 (the same spec's answer).
+      if (!stored || answered(stored)) return null;
       const markdown = stored.outputs.markdown ?? stored.outputs.text ?? '';
       return { ...item, row, stored, input: { url: row.url, title: row.title, markdown } };
     }),

@@ -129,7 +129,11 @@ export function handedBack(processed: Pick<Processed, 'outcome' | 'attempts'>, r
  */
 async function queueModelStep({ env, crawlId, config, meter }: SettleContext, done: readonly Finished[]) {
   if (!asksModel(config.extract?.formats ?? [])) return 0;
-  const urls = done.flatMap(({ processed: p }) => (p.outcome.kind === 'stored' && p.record ? [p.outcome.url] : []));
+  // A page with a record made now, or one answered 304 in a schedule's run that keeps its previous record: the model
+  // step answers that one only if the previous run could not (maxModelPages, the model unavailable).
+  const urls = done.flatMap(({ processed: p }) =>
+    p.outcome.kind === 'stored' && (p.record || p.page?.recordAt) ? [p.outcome.url] : [],
+  );
   try {
     await sendModelTasks(env.MODEL, crawlId, urls, meter);
     return urls.length;

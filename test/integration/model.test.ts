@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../../src/api/app';
 import { recordSchema, usageSchema } from '../../src/api/responses';
+import { runDueSchedules } from '../../src/jobs/schedules';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import { PRODUCT_SCHEMA, PRODUCTS, productFacts } from '../support/product-site';
 
@@ -91,6 +92,37 @@ describe('the model step', () => {
     const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
     expect(usage.model).toMatchObject({ calls: 0, tokensIn: 0 });
     expect(usage.model.cached).toBeGreaterThanOrEqual(PRODUCTS);
+  });
+
+  it("a schedule's next run answers the pages maxModelPages left out, though they answer 304", async () => {
+    const ns = namespace();
+    const root = `${site()}/t/${ns}/cond-3/`;
+    const extract = { formats: ['json'], json: { prompt: 'The page.' } };
+    const res = await api('/v1/schedules', {
+      method: 'POST',
+      body: JSON.stringify({ everySeconds: 3600, crawl: { seeds: [root], extract, maxModelPages: 2 } }),
+    });
+    const { id: schedule } = z.object({ id: z.string() }).parse(await res.json());
+    const run = async () => {
+      await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(schedule).run();
+      const [id] = await runDueSchedules(env);
+      expect(id).toBeDefined();
+      expect((await waitForCrawl(id as string)).status).toBe('completed');
+      const pages = await allPages(id as string);
+      return Promise.all(pages.map((p) => recordOf(id as string, p.url)));
+    };
+    const first = await run();
+    expect(first.filter((r) => r.json !== undefined)).toHaveLength(2);
+    const before = (await modelRequests(`/t/${ns}/cond-3/`)).length;
+    const second = await run();
+    // Every page answered 304, kept its record, and those without an answer went to the model: 2 of 4.
+    const cond = z.array(z.object({ path: z.string(), status: z.number() }));
+    const log = cond.parse(await (await fetch(`${site()}/__cond/${ns}`)).json());
+    expect(log.slice(-4).map((e) => e.status)).toEqual([304, 304, 304, 304]);
+    expect(second.filter((r) => r.json !== undefined)).toHaveLength(4);
+    // The first run's warning went with the answer that replaced it.
+    expect(second.flatMap((r) => r.warnings).filter((w) => w.includes('maxModelPages'))).toEqual([]);
+    expect((await modelRequests(`/t/${ns}/cond-3/`)).length - before).toBe(2);
   });
 
   it('maxModelPages caps the pages sent to the model; the rest are stored with a warning', async () => {

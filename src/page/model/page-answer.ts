@@ -51,13 +51,16 @@ export function keptAnswer({ json, summary, errors }: ModelAnswer): StoredAnswer
   return { errors, ...(json !== undefined ? { json } : {}), ...(summary !== undefined ? { summary } : {}) };
 }
 
+/** The model step's warnings start so (extraction's never do): a record answered again drops the earlier ones. */
+const MODEL_WARNING = /^(model|json|summary): /;
+
 /** How a page's answer was had. */
 export type AnswerHow = 'model' | 'cached' | 'selectors' | 'none';
 
 /**
  * The page's record with the model's answer: `json` and `summary` set, `fieldErrors.json` (and a warning) saying why
  * one could not be had, which model answered and how; the markdown dropped when the spec did not ask for it (it was
- * made for the model).
+ * made for the model) and the model answered.
  */
 export function withAnswer(
   stored: StoredRecord,
@@ -67,9 +70,14 @@ export function withAnswer(
   const { answer, how, model, warnings } = result;
   const errors = answer?.errors ?? {};
   const { markdown, ...others } = stored.outputs;
-  const outputs = spec.formats.includes('markdown') && markdown !== undefined ? { ...others, markdown } : others;
+  // Kept when no answer was had: a schedule's next run keeps this record for a page answered 304, and its model step
+  // reads the markdown from it then.
+  const keep = spec.formats.includes('markdown') || how === 'none';
+  const outputs = keep && markdown !== undefined ? { ...others, markdown } : others;
+  // What an earlier model step said of a record kept (a schedule's 304) goes: this answer replaces it.
+  const earlier = stored.record.warnings.filter((w) => !MODEL_WARNING.test(w));
   const said = [
-    ...warnings,
+    ...warnings.map((w) => (MODEL_WARNING.test(w) ? w : `model: ${w}`)),
     ...(errors.json ? [`json: ${errors.json}`] : []),
     ...(errors.summary ? [`summary: ${errors.summary}`] : []),
   ];
@@ -79,7 +87,7 @@ export function withAnswer(
     ...(answer?.summary !== undefined ? { summary: answer.summary } : {}),
     ...(errors.json ? { fieldErrors: { ...stored.record.fieldErrors, json: errors.json } } : {}),
     model: { name: model, answer: how },
-    warnings: [...stored.record.warnings, ...said],
+    warnings: [...earlier, ...said],
   };
   return { record, outputs };
 }
