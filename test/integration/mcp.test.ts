@@ -71,4 +71,37 @@ describe('/mcp', () => {
     expect(JSON.stringify(kept.content)).toContain('Product 4 is a fine thing');
     await client.close();
   });
+
+  it('scrape with jsonSchema answers the JSON; get_page with format "json" reads a crawled page\'s', async () => {
+    const base = `${site()}/t/${namespace()}/products/`;
+    const schema = { type: 'object', properties: { name: { type: 'string' }, sku: { type: 'string' } } };
+    const id = await createCrawl({ seeds: [base], extract: { formats: ['json'], json: { schema } } });
+    expect((await waitForCrawl(id)).status).toBe('completed');
+    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
+      requestInit: { headers: { authorization: 'Bearer test-token' } },
+      fetch: (input, init) => checkedFetch(new Request(input, init)),
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    const scraped = await client.callTool({
+      name: 'scrape',
+      arguments: { url: `${base}p/5.html`, jsonSchema: schema },
+    });
+    expect(scraped.isError).toBeFalsy();
+    expect(JSON.stringify(scraped.content)).toContain('SKU-0005');
+    const page = await client.callTool({
+      name: 'get_page',
+      arguments: { crawlId: id, url: `${base}p/5.html`, format: 'json' },
+    });
+    expect(page.isError).toBeFalsy();
+    expect(JSON.stringify(page.content)).toContain('model fake-model, answer: ');
+    expect(JSON.stringify(page.content)).toContain('\\"sku\\": \\"SKU-0005\\"');
+    // A crawl that did not ask for a summary: get_page says so, as a tool error.
+    const none = await client.callTool({
+      name: 'get_page',
+      arguments: { crawlId: id, url: `${base}p/5.html`, format: 'summary' },
+    });
+    expect(none.isError).toBe(true);
+    await client.close();
+  });
 });

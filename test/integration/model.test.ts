@@ -72,6 +72,20 @@ describe('the model step', () => {
     const log = await (await fetch(`${site()}/__log/${ns}`)).text();
     expect(log.match(/p\/3\.html/g)?.length).toBe(1);
 
+    // Exports carry them: JSONL the record's json and summary, CSV a column per property of the schema and summary.
+    const lines = (await (await api(`/v1/crawls/${id}/export?format=jsonl`)).text()).trim().split('\n');
+    const line = z
+      .object({ url: z.string(), json: z.unknown().optional(), summary: z.string().optional() })
+      .array()
+      .parse(lines.map((l) => JSON.parse(l)))
+      .find((l) => l.url === `${base}p/4.html`);
+    expect(line).toMatchObject({ json: productFacts(4), summary: expect.stringMatching(/desk lamp/) });
+    const csv = (await (await api(`/v1/crawls/${id}/export?format=csv`)).text()).trim().split('\r\n');
+    const header = csv[0]?.split(',') ?? [];
+    expect(header.slice(-5)).toEqual(['json.name', 'json.price', 'json.sku', 'json.inStock', 'summary']);
+    const row = csv.find((r) => r.startsWith(`${base}p/4.html,`)) ?? '';
+    expect(row).toContain(',Lamp 4,40.5,SKU-0004,false,');
+
     // Usage counts the calls and the tokens.
     const usage = usageSchema.parse(await (await api(`/v1/crawls/${id}/usage`)).json());
     expect(usage.model.calls).toBeGreaterThanOrEqual(PRODUCTS + 2);
