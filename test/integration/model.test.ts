@@ -139,6 +139,31 @@ describe('the model step', () => {
     expect((await modelRequests(`/t/${ns}/cond-3/`)).length - before).toBe(2);
   });
 
+  it('re-extraction with json answers the stored pages, with no request to the site', async () => {
+    const ns = namespace();
+    const base = `${site()}/t/${ns}/products/`;
+    const id = await createCrawl({ seeds: [base] });
+    await waitForCrawl(id);
+    const fetched = (await (await fetch(`${site()}/__log/${ns}`)).text()).length;
+    const res = await api(`/v1/crawls/${id}/reextract`, {
+      method: 'POST',
+      body: JSON.stringify({ extract: { formats: ['markdown', 'json'], json: { schema: PRODUCT_SCHEMA } } }),
+    });
+    expect(res.status).toBe(202);
+    // The model step follows the re-extraction: the crawl counts its pages pending until it has answered them.
+    let pending = 1;
+    for (let i = 0; i < 100 && pending > 0; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const view = z
+        .object({ pending: z.number(), extraction: z.object({ status: z.string() }).optional() })
+        .parse(await (await api(`/v1/crawls/${id}`)).json());
+      pending = view.extraction?.status === 'completed' ? view.pending : 1;
+    }
+    expect(pending).toBe(0);
+    expect((await recordOf(id, `${base}p/6.html`)).json).toEqual(productFacts(6));
+    expect((await (await fetch(`${site()}/__log/${ns}`)).text()).length).toBe(fetched);
+  });
+
   it('maxModelPages caps the pages sent to the model; the rest are stored with a warning', async () => {
     const ns = namespace();
     const { id } = await crawlProducts(ns, { maxModelPages: 2 });
