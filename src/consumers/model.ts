@@ -1,7 +1,7 @@
 import { extractionOf } from '../domain/crawl/settings';
 import { UsageMeter } from '../domain/crawl/usage';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
-import { ModelError } from '../domain/model/types';
+import { type ModelClient, ModelError } from '../domain/model/types';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
@@ -73,13 +73,29 @@ async function answerCrawl(
   const crawl = await getCrawl(env.DB, crawlId);
   const spec = crawl?.extract ? extractionOf({ ...crawl.config, extract: crawl.extract }) : null;
   const ask = modelAskOf(spec);
-  const client = modelClientOf(env);
-  // Gone, cancelled, or no longer asking: nothing to answer.
-  if (!crawl || crawl.status === 'cancelled' || !spec || !ask) return ackAll(items);
+  // Gone, or no longer asking (a re-extraction with another spec sends its own pages): nothing to answer.
+  if (!crawl || !spec || !ask) return ackAll(items);
   const { pages, gone } = await readPages(env, crawlId, items, context.meter);
-  const step = client ? { env, crawlId, spec, ask, client, ...context } : null;
-  const settled = step ? await answerJobs(step, await keyed(step, pages)) : pages.map(unanswerable);
-  return gone + (await record(env, crawlId, spec, client?.model ?? 'none', settled, context.meter));
+  const chosen = crawl.status === 'cancelled' ? { why: CANCELLED } : clientOf(env);
+  const step = 'client' in chosen ? { env, crawlId, spec, ask, client: chosen.client, ...context } : null;
+  const settled = step
+    ? await answerJobs(step, await keyed(step, pages))
+    : pages.map((job) => unanswered(job, 'why' in chosen ? chosen.why : CANCELLED));
+  return gone + (await record(env, crawlId, spec, step?.client.model ?? 'none', settled, context.meter));
+}
+
+const CANCELLED = 'the crawl was cancelled before the model read this page';
+
+/** The deployment's model, or why there is none (not configured since the crawl was accepted, or misconfigured). */
+function clientOf(env: Env): { client: ModelClient } | { why: string } {
+  try {
+    const client = modelClientOf(env);
+    return client
+      ? { client }
+      : { why: 'no language model is configured (LLM_BASE_URL and LLM_MODEL, or the AI binding): nothing answered' };
+  } catch (error) {
+    return { why: `the language model is misconfigured: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 function ackAll(items: readonly Item[]): number {
@@ -87,13 +103,8 @@ function ackAll(items: readonly Item[]): number {
   return items.length;
 }
 
-/** Deployed without a model after the crawl was accepted: the pages are recorded without an answer. */
-const unanswerable = (job: Page): Settled => ({
-  job,
-  answer: null,
-  how: 'none',
-  warnings: ['no language model is configured (LLM_BASE_URL and LLM_MODEL, or the AI binding): nothing answered'],
-});
+/** A page recorded without an answer, saying why (the crawl cancelled, no model): its markdown kept for a later run. */
+const unanswered = (job: Page, why: string): Settled => ({ job, answer: null, how: 'none', warnings: [why] });
 
 /** A record the model step has answered (by the model, the cache or selectors): kept as it is. */
 const answered = (stored: StoredRecord) => stored.record.model !== undefined && stored.record.model.answer !== 'none';

@@ -5,6 +5,7 @@ import { createApp } from '../../src/api/app';
 import { recordSchema, usageSchema } from '../../src/api/responses';
 import { runDueSchedules } from '../../src/jobs/schedules';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { queueMessage, runQueue } from '../support/fixtures';
 import { PRODUCT_SCHEMA, PRODUCTS, productFacts } from '../support/product-site';
 
 // The model step (formats json and summary, docs/models.md) against the fake model (test/support/fake-llm.ts), which
@@ -162,6 +163,34 @@ describe('the model step', () => {
     expect(pending).toBe(0);
     expect((await recordOf(id, `${base}p/6.html`)).json).toEqual(productFacts(6));
     expect((await (await fetch(`${site()}/__log/${ns}`)).text()).length).toBe(fetched);
+  });
+
+  it("a cancelled crawl's pages, and a deployment whose model is misconfigured, are recorded with why, unasked", async () => {
+    const ns = namespace();
+    const base = `${site()}/t/${ns}/products/`;
+    const id = await createCrawl({ seeds: [base] });
+    await waitForCrawl(id);
+    // The crawl as if it had asked for json and been cancelled: its model messages then arrive.
+    const ask = JSON.stringify({ ...extract, mainContent: true, include: [], exclude: [], fields: {} });
+    await env.DB.prepare("UPDATE crawls SET status = 'cancelled', extract = ? WHERE id = ?").bind(ask, id).run();
+    const before = (await modelRequests(`/t/${ns}/`)).length;
+    const cancelled = await runQueue('edgecrawl-model', [queueMessage({ crawlId: id, url: `${base}p/1.html` })]);
+    expect(cancelled.explicitAcks).toHaveLength(1);
+    expect((await recordOf(id, `${base}p/1.html`)).warnings).toContain(
+      'model: the crawl was cancelled before the model read this page',
+    );
+    await env.DB.prepare("UPDATE crawls SET status = 'completed' WHERE id = ?").bind(id).run();
+    const misconfigured = { ...env, LLM_BASE_URL: 'ftp://models.test/v1' };
+    const result = await runQueue(
+      'edgecrawl-model',
+      [queueMessage({ crawlId: id, url: `${base}p/2.html` })],
+      misconfigured,
+    );
+    expect(result.explicitAcks).toHaveLength(1);
+    const record = await recordOf(id, `${base}p/2.html`);
+    expect(record.model).toEqual({ name: 'none', answer: 'none' });
+    expect(record.warnings.join(' ')).toMatch(/model: the language model is misconfigured: LLM_BASE_URL/);
+    expect((await modelRequests(`/t/${ns}/`)).length).toBe(before);
   });
 
   it('maxModelPages caps the pages sent to the model; the rest are stored with a warning', async () => {
