@@ -33,8 +33,12 @@ export async function recrawlRunning(db: D1Database, crawlId: string): Promise<b
   return row !== null;
 }
 
+/** The crawl's row, and the row of the Firecrawl job it is (if it is one), last. */
 export async function deleteCrawlRow(db: D1Database, crawlId: string): Promise<void> {
-  await db.prepare('DELETE FROM crawls WHERE id = ?').bind(crawlId).run();
+  await db.batch([
+    db.prepare('DELETE FROM firecrawl_jobs WHERE crawl_id = ?').bind(crawlId),
+    db.prepare('DELETE FROM crawls WHERE id = ?').bind(crawlId),
+  ]);
 }
 
 /**
