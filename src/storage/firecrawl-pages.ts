@@ -1,8 +1,11 @@
 import { Buffer } from 'node:buffer';
+import { SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
+import type { PageVersion } from '../domain/firecrawl/change-tracking';
 import type { PageFacts } from '../domain/firecrawl/document';
 import type { FirecrawlFormats } from '../domain/firecrawl/formats';
 import { limiter } from '../lib/limit';
 import { columnsOf, type PageOf, readPage } from './d1/page-rows';
+import { getStoredPage } from './d1/stored-page';
 import { readRecord } from './records';
 import { readSpan } from './spans';
 
@@ -36,15 +39,6 @@ async function documentRows(db: D1Database, crawlId: string, from: DocumentsFrom
       ? db.prepare(`${select} AND url > ? ORDER BY url LIMIT ?`).bind(crawlId, from.afterUrl, limit)
       : db.prepare(`${select} ORDER BY url LIMIT ? OFFSET ?`).bind(crawlId, limit, from.skip);
   return (await statement.all()).results.map((row) => readPage(row, FIELDS));
-}
-
-/** How many documents a crawl has (its stored pages, duplicates left out). */
-export async function countDocuments(db: D1Database, crawlId: string): Promise<number> {
-  const row = await db
-    .prepare(`SELECT COUNT(*) AS n FROM pages WHERE ${DOCUMENT}`)
-    .bind(crawlId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
 }
 
 async function factsOf(bucket: R2Bucket, row: Row, formats: FirecrawlFormats): Promise<PageFacts> {
@@ -103,4 +97,17 @@ export async function documentsOf(
   ).results.map((row) => readPage(row, FIELDS));
   const limit = limiter(READS);
   return Promise.all(rows.map((row) => limit(() => factsOf(bucket, row, formats))));
+}
+
+/** The last stored copy of a URL that a scrape read (the page cache's), as changeTracking compares it; null: none. */
+export async function lastScrape(db: D1Database, bucket: R2Bucket, url: string): Promise<PageVersion | null> {
+  const page = await getStoredPage(db, SCRAPE_CRAWL_ID, url);
+  if (!page?.recordAt) return null;
+  const stored = await readRecord(bucket, page.recordAt);
+  if (!stored) return null;
+  return {
+    fetchedAt: new Date(page.fetchedAt).toISOString(),
+    contentHash: stored.record.contentHash,
+    markdown: stored.outputs.markdown ?? null,
+  };
 }

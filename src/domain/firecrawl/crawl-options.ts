@@ -53,9 +53,11 @@ function pathPatterns(request: CrawlRequestInput): { include: string[]; exclude:
   const kind = request.regexOnFullURL ? 're:' : 'path:';
   const include = (request.includePaths ?? []).map((p) => kind + p);
   const exclude = (request.excludePaths ?? []).map((p) => kind + p);
-  // Without crawlEntireDomain (v1: allowBackwardLinks), only paths under the start URL's are followed.
+  // Without crawlEntireDomain (v1: allowBackwardLinks), only paths under the start URL's are followed (a file's:
+  // under its folder's).
   const entire = request.crawlEntireDomain ?? request.allowBackwardLinks ?? false;
-  const start = pathOf(request.url);
+  const path = pathOf(request.url);
+  const start = /\/[^/]*\.[^/]*$/.test(path) ? path.replace(/[^/]*$/, '') : path;
   if (!entire && start !== '/') exclude.push(`path:^(?!${escapeRegExp(start)})`);
   // v1's maxDepth counts the path's segments below the start URL's.
   if (request.maxDepth !== undefined) {

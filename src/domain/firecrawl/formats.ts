@@ -26,7 +26,7 @@ export const firecrawlFormatsSchema = z.object({
 });
 export type FirecrawlFormats = z.output<typeof firecrawlFormatsSchema>;
 
-export const NO_FORMATS: FirecrawlFormats = {
+const NO_FORMATS: FirecrawlFormats = {
   markdown: false,
   html: false,
   rawHtml: false,

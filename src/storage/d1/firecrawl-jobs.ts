@@ -39,3 +39,8 @@ export async function getFirecrawlJob(db: D1Database, crawlId: string): Promise<
   const { crawl_id, kind, url, warning, created_at } = row.data;
   return { crawlId: crawl_id, kind, url, formats: formats.data, warning, createdAt: created_at };
 }
+
+/** A job's row, when its crawl could not be started after all. */
+export async function deleteFirecrawlJob(db: D1Database, crawlId: string): Promise<void> {
+  await db.prepare('DELETE FROM firecrawl_jobs WHERE crawl_id = ?').bind(crawlId).run();
+}
