@@ -22,3 +22,9 @@ interface Env {
   WORKERS_AI?: string;
   AI_GATEWAY_ID?: string;
 }
+
+// Firecrawl's API (docs/firecrawl.md).
+interface Env {
+  /** Documents a page of a crawl's status answers at most (then `next`); 100 unless set. */
+  FIRECRAWL_PAGE_SIZE?: string;
+}

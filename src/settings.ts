@@ -106,6 +106,9 @@ export function readModelSettings(env: Env): ModelSettings {
   };
 }
 
+/** Documents a page of Firecrawl's crawl status answers at most (FIRECRAWL_PAGE_SIZE; Firecrawl's is 100). */
+export const firecrawlPageSize = (env: Env): number => intVar(env.FIRECRAWL_PAGE_SIZE, 100, 1, 1000);
+
 /** The limits a URL's life works within (domain/crawl/url-life.ts). */
 export const limitsOf = (settings: Settings): Limits => ({
   maxAttempts: settings.maxAttempts,

@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import { allowedMethods } from './allowed-methods';
 import { bearerAuth } from './auth';
 import { errorBody, renderError } from './errors';
+import { divertFirecrawl, firecrawlApp } from './firecrawl/app';
+import { isFirecrawlPath, renderFirecrawlError } from './firecrawl/errors';
 import { type CrawlEnv, loadCrawl } from './load-crawl';
 import { mcpRoutes } from './mcp/route';
 import { checkResponses } from './openapi/check';
@@ -22,7 +24,7 @@ import { usageRoutes } from './routes/usage';
 import { validateRoutes } from './routes/validate';
 
 /** The routes, chained so that their types reach `AppType` (and through it `hc<AppType>`, the typed client). */
-function routes() {
+function routes(firecrawl: ReturnType<typeof firecrawlApp>) {
   // Every route of one crawl finds it loaded (an unknown id is a 404 before anything else is read).
   const crawlApi = new Hono<CrawlEnv>()
     .use('/:id/*', loadCrawl)
@@ -58,6 +60,9 @@ function routes() {
         '/v1/*',
         bearerAuth((env) => env.API_TOKEN),
       )
+      // A body of Firecrawl's v1 scrape or map (a key edgecrawl's has not) is answered by Firecrawl's API.
+      .use('/v1/scrape', divertFirecrawl(firecrawl))
+      .use('/v1/map', divertFirecrawl(firecrawl))
       // Before the crawls' routes: /v1/crawls/validate is not a crawl id.
       .route('/v1', validateRoutes)
       .route('/v1/crawls', crawlApi)
@@ -71,14 +76,18 @@ function routes() {
 const description = new ApiDescription();
 
 export function createApp() {
-  const app = routes();
+  const firecrawl = firecrawlApp();
+  const app = routes(firecrawl);
   description.describe(app.routes);
+  // Firecrawl's API (/v2, and Firecrawl's /v1 routes): not part of AppType nor of the OpenAPI document.
+  app.route('/', firecrawl);
   // The MCP server (not part of AppType): its tools call the routes above through the app itself.
   app.route(
     '/mcp',
     mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)),
   );
-  app.onError(renderError);
+  // On Firecrawl's paths (a token refused before their routes were reached), errors in Firecrawl's shape.
+  app.onError((err, c) => (isFirecrawlPath(c.req.path) ? renderFirecrawlError(err, c) : renderError(err, c)));
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);
     if (allowed.length === 0) return c.json(errorBody('not_found', `no route for ${c.req.method} ${c.req.path}`), 404);

@@ -37,6 +37,8 @@ export type ScrapeResult =
       rendered: string | null;
       /** The screenshot, as a data URL (PNG), when the formats asked for one. */
       screenshot: string | null;
+      /** The body as fetched (a rendered page's: its DOM), for Firecrawl's rawHtml; not in edgecrawl's answer. */
+      body: Uint8Array | null;
     }
   | { kind: 'refused'; status: 403 | 422 | 502 | 503 | 504; code: string; message: string };
 
@@ -217,5 +219,6 @@ function answer(url: string, finalUrl: string, processed: Processed, page: PageR
     screenshot: processed.screenshot
       ? `data:image/png;base64,${Buffer.from(processed.screenshot).toString('base64')}`
       : null,
+    body: processed.body ?? null,
   };
 }

@@ -10,10 +10,15 @@ export class CrawlStartError extends Error {}
 
 /**
  * Starts a crawl: its job row in D1, its Durable Object with the seeds, the seeds' messages.
- * Used by POST /v1/crawls and by the scheduler.
+ * Used by POST /v1/crawls, Firecrawl's POST /crawl and /batch/scrape, and the scheduler.
  */
-export async function startCrawl(env: Env, config: CrawlConfig, origin: { scheduleId?: string } = {}): Promise<string> {
-  const id = crypto.randomUUID();
+export async function startCrawl(
+  env: Env,
+  config: CrawlConfig,
+  origin: { scheduleId?: string; id?: string } = {},
+): Promise<string> {
+  // An id given: the caller kept something under it first (a Firecrawl job: what its documents carry).
+  const id = origin.id ?? crypto.randomUUID();
   const meter = new UsageMeter();
   await insertCrawl(env.DB, id, config, Date.now(), origin.scheduleId ?? null, meter);
   const stub = env.CRAWL.getByName(id);

@@ -6,7 +6,7 @@ import { ensureLocalBrowser } from '../../scripts/lib/browser-setup.ts';
 import { startFakeLlm } from './fake-llm.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
-const HOSTS = 26;
+const HOSTS = 29;
 
 interface SiteAddresses {
   siteA: string;

@@ -43,7 +43,7 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
       maxAge,
     });
     if (result.kind === 'refused') throw new ApiError(result.status, result.code, result.message);
-    const { kind: _kind, record, outputs, ...page } = result;
+    const { kind: _kind, record, outputs, body: _body, ...page } = result;
     return c.json({ ...page, ...(record ?? { warnings: ['not an HTML page: nothing extracted'] }), ...outputs });
   },
 );

@@ -38,7 +38,7 @@ const patterns = (description: string, check: (pattern: string) => void = checkP
   z.array(patternSchema(check)).max(MAX_PATTERNS).default([]).describe(description);
 
 const PATTERNS =
-  'URL patterns, matched against the whole URL: globs (https://example.com/blog/**, **/*.pdf; * stops at a /, ** does not) or a regular expression after re: (re:/blog/\\d+$).';
+  'URL patterns, matched against the whole URL: globs (https://example.com/blog/**, **/*.pdf; * stops at a /, ** does not), a regular expression after re: (re:/blog/\\d+$), or one tested against the path alone after path: (path:^/blog/).';
 
 /** An absolute http(s) URL, normalized. */
 export const seedUrlSchema = z

@@ -9,6 +9,8 @@
  *   e.g. `https://example.com/blog/**`, `**\/*.pdf`, `https://*.example.com/**`
  * Regular expressions: a pattern starting with `re:` is a JavaScript regular expression,
  *   tested with RegExp.test (unanchored), e.g. `re:\\?page=\\d+$`. There is no other regex syntax (`/.../` is refused).
+ *   One starting with `path:` is a regular expression tested against the URL's path alone (no host, no query), as
+ *   Firecrawl's includePaths and excludePaths are: `path:^/blog/`.
  * A glob's scheme and host are compared in lower case (normalized URLs have them so); its path as written.
  */
 
@@ -20,15 +22,26 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A URL's path: from the first / after its host to its query or fragment ("/" when it has none). */
+const PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i;
+export const pathOf = (url: string): string => PATH.exec(url)?.[1] || '/';
+
+function regExpOf(pattern: string, source: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    throw new PatternError(`invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`);
+  }
+}
+
 export function compilePattern(pattern: string): UrlMatcher {
   if (pattern.startsWith('re:')) {
-    let re: RegExp;
-    try {
-      re = new RegExp(pattern.slice(3));
-    } catch (error) {
-      throw new PatternError(`invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-    }
+    const re = regExpOf(pattern, pattern.slice(3));
     return (url) => re.test(url);
+  }
+  if (pattern.startsWith('path:')) {
+    const re = regExpOf(pattern, pattern.slice(5));
+    return (url) => re.test(pathOf(url));
   }
   if (pattern.length === 0) throw new PatternError('empty pattern');
   const source = lowerOrigin(pattern)
@@ -45,7 +58,8 @@ export function compilePattern(pattern: string): UrlMatcher {
  */
 export function checkPattern(pattern: string): void {
   compilePattern(pattern);
-  if (!pattern.startsWith('re:') && !canMatchUrl(lowerOrigin(pattern))) throw new PatternError(neverMatches(pattern));
+  if (!pattern.startsWith('re:') && !pattern.startsWith('path:') && !canMatchUrl(lowerOrigin(pattern)))
+    throw new PatternError(neverMatches(pattern));
 }
 
 /** A glob's scheme and host in lower case, as every normalized URL has them; its path as it is. */

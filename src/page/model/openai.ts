@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { estimateTokens } from '../../domain/model/budget';
 import { schemaInPrompt } from '../../domain/model/prompt';
 import { type ModelClient, ModelError, type ModelReply, type ModelRequest } from '../../domain/model/types';
+import { parseJsonOrNull } from '../../domain/util/json';
 import { networkError, providerMessage, statusError } from './provider-errors';
 
 export interface OpenAiOptions {
@@ -86,7 +87,7 @@ function replyOf(options: OpenAiOptions, answered: Answered, request: ModelReque
   if (answered.status < 200 || answered.status >= 300) {
     throw statusError(answered.status, answered.headers, providerMessage(errorText(answered.text), [options.apiKey]));
   }
-  const parsed = completionSchema.safeParse(safeJson(answered.text));
+  const parsed = completionSchema.safeParse(parseJsonOrNull(answered.text));
   if (!parsed.success)
     throw new ModelError('refused', 'the model endpoint answered something other than a chat completion');
   const message = parsed.data.choices[0]?.message;
@@ -110,15 +111,7 @@ const errorSchema = z.object({ error: z.union([z.string(), z.object({ message: z
 
 /** The message in an error's body (`{error: {message}}` as OpenAI, `{error: "..."}` as Ollama), else the body. */
 function errorText(body: string): string {
-  const parsed = errorSchema.safeParse(safeJson(body));
+  const parsed = errorSchema.safeParse(parseJsonOrNull(body));
   if (!parsed.success) return body;
   return typeof parsed.data.error === 'string' ? parsed.data.error : parsed.data.error.message;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

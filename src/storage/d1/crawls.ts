@@ -210,6 +210,17 @@ export async function listCrawls(
   return results.map(toRow);
 }
 
+/** Crawls running now, newest first (Firecrawl's GET /crawl/active). */
+export async function runningCrawls(db: D1Database, limit: number): Promise<CrawlRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${COLUMNS} FROM crawls WHERE status = 'running' AND purge_requested_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .bind(limit)
+    .all<RawCrawlRow>();
+  return results.map(toRow);
+}
+
 /** Starts a re-extraction with `spec`: a new version, none done of `total`. Returns the version. */
 export async function startReextraction(db: D1Database, id: string, spec: ExtractSpec, total: number): Promise<number> {
   const row = await db

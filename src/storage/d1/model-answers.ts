@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UsageMeter } from '../../domain/crawl/usage';
+import { parseJsonOrNull } from '../../domain/util/json';
 import { chunkedIn, jsonRowsInsert } from './sql';
 
 /** A model's answer as kept for reuse: what the page got (json, summary, why not) and what it cost when asked. */
@@ -25,19 +26,11 @@ export async function cachedAnswers(
   const results = await db.batch<{ key: string; answer: string }>(statements);
   meter?.d1(results);
   for (const row of results.flatMap((r) => r.results)) {
-    const parsed = storedAnswerSchema.safeParse(safeJson(row.answer));
+    const parsed = storedAnswerSchema.safeParse(parseJsonOrNull(row.answer));
     if (parsed.success) found.set(row.key, parsed.data);
   }
   return found;
 }
-
-const safeJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-};
 
 /**
  * Keeps answers for reuse, one row each (an answer already kept stays). An answer that failed its schema twice is kept

@@ -2,8 +2,8 @@
 const DELETE_STEP = 5000;
 
 /**
- * Deletes up to `steps` slices of a crawl's page and error rows. Returns true once none is left.
- * The crawl's own row is not touched (see deleteCrawlRow).
+ * Deletes up to `steps` slices of a crawl's page and error rows, then its Firecrawl job's row (if it is one). Returns
+ * true once none is left. The crawl's own row is not touched (see deleteCrawlRow).
  */
 export async function deleteCrawlRows(db: D1Database, crawlId: string, steps: number): Promise<boolean> {
   let left = steps;
@@ -19,6 +19,7 @@ export async function deleteCrawlRows(db: D1Database, crawlId: string, steps: nu
       if (result.meta.changes < DELETE_STEP) break;
     }
   }
+  await db.prepare('DELETE FROM firecrawl_jobs WHERE crawl_id = ?').bind(crawlId).run();
   return true;
 }
 

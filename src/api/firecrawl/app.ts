@@ -1,0 +1,99 @@
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { FirecrawlVersion } from '../../domain/firecrawl/scrape-options';
+import { bearerAuth } from '../auth';
+import { batchRoutes } from './batch';
+import { crawlRoutes } from './crawl';
+import { notSupported, renderFirecrawlError } from './errors';
+import { mapRoute } from './map';
+import { scrapeRoute } from './scrape';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Answered by Firecrawl's API (its answers are not edgecrawl's documented ones). */
+    firecrawl?: true;
+  }
+}
+
+/** One version's routes: scrape, crawl, batch scrape, map. */
+const versionRoutes = (version: FirecrawlVersion) =>
+  new Hono<{ Bindings: Env }>()
+    .route('/scrape', scrapeRoute(version))
+    .route('/crawl', crawlRoutes(version))
+    .route('/batch/scrape', batchRoutes(version))
+    .route('/map', mapRoute(version));
+
+/** Firecrawl's endpoints edgecrawl has no counterpart of: a 404 that says so (its clients show `error`). */
+const unsupported = (c: Context) => {
+  throw notSupported(`${c.req.method} ${c.req.path}`);
+};
+
+/**
+ * Firecrawl's API (docs/firecrawl.md): /v2, and /v1 as older integrations call it, answering as Firecrawl does
+ * (`{success, ...}`; errors `{success: false, error}`), on edgecrawl's own jobs. /v1 is behind edgecrawl's bearer
+ * token already (app.ts); /v2 gets the same token here.
+ */
+export function firecrawlApp() {
+  const app = new Hono<{ Bindings: Env }>()
+    .use('*', async (c, next) => {
+      c.set('firecrawl', true);
+      await next();
+    })
+    .use(
+      '/v2/*',
+      bearerAuth((env) => env.API_TOKEN),
+    )
+    .route('/v2', versionRoutes(2))
+    .route('/v1', versionRoutes(1))
+    .all('/v2/*', unsupported)
+    .all('/v1/:what{search|extract|deep-research|llmstxt|team}/*', unsupported)
+    .all('/v1/:what{search|extract|deep-research|llmstxt}', unsupported);
+  app.onError(renderFirecrawlError);
+  return app;
+}
+
+/** Keys of edgecrawl's own bodies of POST /v1/scrape and /v1/map (api/schemas.ts). */
+const OWN_KEYS: Record<string, ReadonlySet<string>> = {
+  '/v1/scrape': new Set(['url', 'extract', 'formats', 'render', 'waitFor', 'actions', 'maxAge']),
+  '/v1/map': new Set(['url', 'limit', 'search', 'scope', 'sitemaps', 'links']),
+};
+
+/** Whether a body of POST /v1/scrape or /v1/map is Firecrawl's: a key edgecrawl's has not (its SDKs send `origin`). */
+function isFirecrawlBody(path: string, body: unknown): boolean {
+  const own = OWN_KEYS[path];
+  if (!own || !body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const formats = 'formats' in body && Array.isArray(body.formats) ? body.formats : [];
+  const firecrawlFormat = formats.some(
+    (f) => typeof f !== 'string' || ['rawHtml', 'extract', 'changeTracking'].includes(f),
+  );
+  return firecrawlFormat || Object.keys(body).some((key) => !own.has(key));
+}
+
+/**
+ * POST /v1/scrape and /v1/map are edgecrawl's own and Firecrawl's v1 alike: a body with a key only Firecrawl's has
+ * goes to Firecrawl's route (docs/firecrawl.md); the rest to edgecrawl's.
+ */
+export function divertFirecrawl(firecrawl: ReturnType<typeof firecrawlApp>): MiddlewareHandler<{ Bindings: Env }> {
+  return async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const text = await c.req.text();
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return next();
+    }
+    if (!isFirecrawlBody(c.req.path, body)) return next();
+    c.set('firecrawl', true);
+    const request = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text });
+    return firecrawl.fetch(request, c.env, executionCtxOf(c));
+  };
+}
+
+/** The invocation's context, when there is one (an app.fetch from a test may have none). */
+function executionCtxOf(c: Context) {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { changeTrackingOf } from '../../domain/firecrawl/change-tracking';
+import { firecrawlDocument } from '../../domain/firecrawl/document';
+import { joinWarnings } from '../../domain/firecrawl/ignored';
+import { type FirecrawlVersion, scrapeOptionsSchema, translateScrape } from '../../domain/firecrawl/scrape-options';
+import { type ScrapeResult, scrape } from '../../jobs/scrape';
+import { lastScrape } from '../../storage/firecrawl-pages';
+import { ApiError, badRequest } from '../errors';
+import { MAX_BODY_BYTES, scrapeSchema } from '../schemas';
+import { assertRequestAllowed, describeIssues, jsonInput, limitBody } from '../validate';
+import { withTimeout } from './timeout';
+
+const scrapeRequestSchema = scrapeOptionsSchema.extend({ url: z.string().max(8192) });
+type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
+type Page = Extract<ScrapeResult, { kind: 'page' }>;
+
+/**
+ * Statuses of a refused scrape as Firecrawl's clients should see them: a timeout is Firecrawl's 408 (SCRAPE_TIMEOUT),
+ * and a site that could not be reached a 500 (its SDK sends a 502 again, thrice, for a gateway's error).
+ */
+const REFUSED: Partial<Record<number, 408 | 500>> = { 504: 408, 502: 500 };
+
+/** Firecrawl's scrape request read into edgecrawl's own (checked by its schema), or a 400 that says why. */
+function edgecrawlScrape(request: ScrapeRequest, version: FirecrawlVersion) {
+  const translated = translateScrape(request, version);
+  if (!translated.ok) throw badRequest(translated.message);
+  const parsed = scrapeSchema.safeParse({ url: request.url, ...translated.value.scrape });
+  if (!parsed.success) throw badRequest(`invalid request: ${describeIssues(parsed.error)}`);
+  return { ...translated.value, request: parsed.data };
+}
+
+/** The document of a scraped page, with its changeTracking against the scrape before it, if asked. */
+function documentOf(
+  page: Page,
+  formats: ReturnType<typeof edgecrawlScrape>['formats'],
+  previous: Awaited<ReturnType<typeof lastScrape>>,
+) {
+  const markdown = page.outputs.markdown ?? null;
+  const changeTracking = formats.changeTracking
+    ? changeTrackingOf(
+        previous,
+        { contentHash: page.record?.contentHash ?? null, markdown },
+        formats.changeTracking.modes,
+      )
+    : null;
+  return firecrawlDocument(
+    {
+      url: page.url,
+      finalUrl: page.finalUrl,
+      status: page.status,
+      contentType: page.contentType,
+      fetchedAt: page.fetchedAt,
+      cached: page.cached,
+      record: page.record,
+      outputs: page.outputs,
+      rawHtml: page.body ? new TextDecoder().decode(page.body) : null,
+      screenshot: page.screenshot,
+      changeTracking,
+      scrapeId: crypto.randomUUID(),
+    },
+    formats,
+  );
+}
+
+/** POST /scrape: one page now, as Firecrawl's document. */
+export const scrapeRoute = (version: FirecrawlVersion) =>
+  new Hono<{ Bindings: Env }>().post('/', limitBody(MAX_BODY_BYTES), jsonInput(scrapeRequestSchema), async (c) => {
+    const { request, formats, timeoutMs, warnings } = edgecrawlScrape(c.req.valid('json'), version);
+    const { url, extract, render, waitFor, actions, maxAge } = request;
+    assertRequestAllowed(c.env, { seeds: [url], webhook: null, extract });
+    const previous = formats.changeTracking ? await lastScrape(c.env.DB, c.env.BODIES, url) : null;
+    const options = {
+      spec: extract,
+      render: actions.length > 0 ? 'always' : render,
+      waitFor,
+      actions,
+      maxAge,
+    } as const;
+    const result = await withTimeout(scrape(c.env, url, options), timeoutMs);
+    if (result.kind === 'refused')
+      throw new ApiError(REFUSED[result.status] ?? result.status, result.code, result.message);
+    const data = documentOf(result, formats, previous);
+    const warning = joinWarnings(warnings);
+    return c.json({ success: true as const, data, ...(warning ? { warning } : {}) });
+  });

@@ -1,0 +1,113 @@
+import { Buffer } from 'node:buffer';
+import { SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
+import type { PageVersion } from '../domain/firecrawl/change-tracking';
+import type { PageFacts } from '../domain/firecrawl/document';
+import type { FirecrawlFormats } from '../domain/firecrawl/formats';
+import { limiter } from '../lib/limit';
+import { columnsOf, type PageOf, readPage } from './d1/page-rows';
+import { getStoredPage } from './d1/stored-page';
+import { readRecord } from './records';
+import { readSpan } from './spans';
+
+// A crawl's stored pages as Firecrawl's documents read them: rows in URL order, with their records (and bodies or
+// screenshots when the formats ask for them) from R2.
+
+const FIELDS = [
+  'url',
+  'status',
+  'contentType',
+  'fetchedAt',
+  'cachedFrom',
+  'bodyAt',
+  'recordAt',
+  'screenshotAt',
+] as const;
+type Row = PageOf<(typeof FIELDS)[number]>;
+
+/** A stored page with a body of its own (a duplicate's content is its kept page's document). */
+const DOCUMENT = 'crawl_id = ? AND r2_key IS NOT NULL AND duplicate_of IS NULL';
+/** R2 reads at once. */
+const READS = 6;
+
+/** Where a page of documents starts: after a URL (keyset, stable while a crawl runs), or a count of them. */
+export type DocumentsFrom = { afterUrl: string } | { skip: number };
+
+async function documentRows(db: D1Database, crawlId: string, from: DocumentsFrom, limit: number): Promise<Row[]> {
+  const select = `SELECT ${columnsOf(FIELDS)} FROM pages WHERE ${DOCUMENT}`;
+  const statement =
+    'afterUrl' in from
+      ? db.prepare(`${select} AND url > ? ORDER BY url LIMIT ?`).bind(crawlId, from.afterUrl, limit)
+      : db.prepare(`${select} ORDER BY url LIMIT ? OFFSET ?`).bind(crawlId, limit, from.skip);
+  return (await statement.all()).results.map((row) => readPage(row, FIELDS));
+}
+
+async function factsOf(bucket: R2Bucket, row: Row, formats: FirecrawlFormats): Promise<PageFacts> {
+  const [stored, body, screenshot] = await Promise.all([
+    row.recordAt ? readRecord(bucket, row.recordAt) : null,
+    formats.rawHtml && row.bodyAt ? readSpan(bucket, row.bodyAt) : null,
+    formats.screenshot && row.screenshotAt ? readSpan(bucket, row.screenshotAt) : null,
+  ]);
+  return {
+    url: row.url,
+    finalUrl: row.url,
+    status: row.status,
+    contentType: row.contentType,
+    fetchedAt: new Date(row.fetchedAt).toISOString(),
+    cached: row.cachedFrom !== null,
+    record: stored?.record ?? null,
+    outputs: stored?.outputs ?? {},
+    rawHtml: body ? new TextDecoder().decode(body) : null,
+    screenshot: screenshot ? `data:image/png;base64,${Buffer.from(screenshot).toString('base64')}` : null,
+  };
+}
+
+/**
+ * A page of a crawl's documents, in URL order: `limit` of them from `from`, and whether more follow (one row more
+ * is read to know).
+ */
+export async function readDocuments(
+  db: D1Database,
+  bucket: R2Bucket,
+  crawlId: string,
+  page: { from: DocumentsFrom; limit: number; formats: FirecrawlFormats },
+): Promise<{ pages: PageFacts[]; more: boolean }> {
+  const rows = await documentRows(db, crawlId, page.from, page.limit + 1);
+  const kept = rows.slice(0, page.limit);
+  const limit = limiter(READS);
+  const pages = await Promise.all(kept.map((row) => limit(() => factsOf(bucket, row, page.formats))));
+  return { pages, more: rows.length > page.limit };
+}
+
+/** The documents of some of a crawl's pages, by URL (a webhook's crawl.page events); pages not stored are left out. */
+export async function documentsOf(
+  db: D1Database,
+  bucket: R2Bucket,
+  crawlId: string,
+  urls: readonly string[],
+  formats: FirecrawlFormats,
+): Promise<PageFacts[]> {
+  if (urls.length === 0) return [];
+  const marks = urls.map(() => '?').join(', ');
+  const sql = `SELECT ${columnsOf(FIELDS)} FROM pages WHERE ${DOCUMENT} AND url IN (${marks})`;
+  const rows = (
+    await db
+      .prepare(sql)
+      .bind(crawlId, ...urls)
+      .all()
+  ).results.map((row) => readPage(row, FIELDS));
+  const limit = limiter(READS);
+  return Promise.all(rows.map((row) => limit(() => factsOf(bucket, row, formats))));
+}
+
+/** The last stored copy of a URL that a scrape read (the page cache's), as changeTracking compares it; null: none. */
+export async function lastScrape(db: D1Database, bucket: R2Bucket, url: string): Promise<PageVersion | null> {
+  const page = await getStoredPage(db, SCRAPE_CRAWL_ID, url);
+  if (!page?.recordAt) return null;
+  const stored = await readRecord(bucket, page.recordAt);
+  if (!stored) return null;
+  return {
+    fetchedAt: new Date(page.fetchedAt).toISOString(),
+    contentHash: stored.record.contentHash,
+    markdown: stored.outputs.markdown ?? null,
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * Firecrawl's API on edgecrawl's jobs (src/api/firecrawl): answers in Firecrawl's shapes, options mapped or named as
+ * ignored, crawls that are edgecrawl's own. The real clients are tested against `wrangler dev` in
+ * test/system/firecrawl-clients.test.ts; these tests pin the server's side, seams included.
+ */
+import { env, exports } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import { api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
+
+type Json = Record<string, unknown> & { data?: unknown };
+
+/** A request to the Worker as Firecrawl's clients send it (its answers are not in edgecrawl's OpenAPI document). */
+function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (init.token !== null) headers.set('authorization', `Bearer ${init.token ?? 'test-token'}`);
+  if (typeof init.body === 'string') headers.set('content-type', 'application/json');
+  return exports.default.fetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
+}
+
+const post = (path: string, body: unknown, token?: string | null) =>
+  api(path, { method: 'POST', body: JSON.stringify(body), ...(token === undefined ? {} : { token }) });
+
+async function json(res: Response): Promise<Json> {
+  return (await res.json()) as Json;
+}
+
+interface Doc {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  metadata: Record<string, unknown>;
+}
+
+/** Polls a job's status (Firecrawl's) until it is no longer scraping. */
+async function waitForJob(path: string): Promise<Json> {
+  for (let i = 0; i < 400; i++) {
+    const body = await json(await api(path));
+    if (body.status !== 'scraping') return body;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${path} still scraping`);
+}
+
+/** Every document of a job, following `next` as Firecrawl's SDK does. */
+async function allDocs(first: string): Promise<{ docs: Doc[]; pages: number }> {
+  const docs: Doc[] = [];
+  let url: string | undefined = first;
+  let pages = 0;
+  while (url) {
+    const { pathname, search } = new URL(url, 'http://edgecrawl.test');
+    const body = await json(await api(pathname + search));
+    expect(body.success).toBe(true);
+    docs.push(...(body.data as Doc[]));
+    url = typeof body.next === 'string' ? body.next : undefined;
+    pages++;
+  }
+  return { docs, pages };
+}
+
+describe('Firecrawl scrape', () => {
+  it('answers /v2/scrape with a document: markdown, html, rawHtml, links and metadata by their Firecrawl names', async () => {
+    const url = `${site()}/t/${namespace()}/docs/`;
+    const res = await post('/v2/scrape', {
+      url,
+      formats: ['markdown', 'html', 'rawHtml', 'links'],
+      origin: 'js-sdk@4.42.0',
+    });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.success).toBe(true);
+    expect(body.warning).toBeUndefined();
+    const doc = body.data as Doc;
+    expect(doc.markdown).toMatch(/\w+/);
+    expect(doc.html).toMatch(/</);
+    expect(doc.rawHtml).toMatch(/<html/i);
+    expect(doc.links?.length).toBeGreaterThan(0);
+    expect(doc.links?.every((l) => l.startsWith('http'))).toBe(true);
+    expect(doc.metadata).toMatchObject({ sourceURL: url, url, statusCode: 200, cacheState: 'miss' });
+    expect(doc.metadata.title).toEqual(expect.any(String));
+    expect(doc.metadata.contentType).toMatch(/text\/html/);
+  });
+
+  it('names the options it ignores in `warning`, and answers Firecrawl-shaped errors', async () => {
+    const url = `${site()}/t/${namespace()}/docs/`;
+    const warned = await json(await post('/v2/scrape', { url, mobile: true, proxy: 'stealth', blockAds: true }));
+    expect(warned.success).toBe(true);
+    expect(warned.warning).toMatch(/ignored options edgecrawl does not have: mobile, proxy/);
+    expect(warned.warning).not.toMatch(/blockAds/); // Firecrawl's default: nothing differs
+
+    const bad = await post('/v2/scrape', { url, formats: ['branding'] });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({
+      success: false,
+      code: 'BAD_REQUEST',
+      error: expect.stringMatching(/branding/),
+    });
+
+    const noToken = await post('/v2/scrape', { url }, null);
+    expect(noToken.status).toBe(401);
+    expect(await json(noToken)).toMatchObject({ success: false, error: expect.any(String) });
+
+    const search = await post('/v2/search', { query: 'x' });
+    expect(search.status).toBe(404);
+    expect(await json(search)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
+  });
+
+  it("answers /v1/scrape with Firecrawl's document when the body is Firecrawl's, and edgecrawl's answer otherwise", async () => {
+    const url = `${site()}/t/${namespace()}/docs/`;
+    const firecrawl = await json(await post('/v1/scrape', { url, formats: ['markdown'], origin: 'js-sdk@1.21.1' }));
+    expect(firecrawl).toMatchObject({ success: true, data: { metadata: { sourceURL: url, statusCode: 200 } } });
+    const own = await json(await post('/v1/scrape', { url, formats: ['markdown'] }));
+    expect(own).toMatchObject({ url, status: 200 });
+    expect(own.success).toBeUndefined();
+  });
+
+  it('tracks changes against the last scrape of the page: new, then same, with the git diff mode', async () => {
+    const url = `${site()}/t/${namespace()}/docs/`;
+    const formats = ['markdown', { type: 'changeTracking', modes: ['git-diff'] }];
+    const first = (await json(await post('/v2/scrape', { url, formats }))).data as Json;
+    expect(first.changeTracking).toMatchObject({ changeStatus: 'new', previousScrapeAt: null });
+    const second = (await json(await post('/v2/scrape', { url, formats }))).data as Json;
+    expect(second.changeTracking).toMatchObject({
+      changeStatus: 'same',
+      previousScrapeAt: expect.any(String),
+      diff: { text: '' },
+    });
+  });
+});
+
+describe('Firecrawl crawl', () => {
+  it('crawls under the start path, pages its status with absolute next links, and shows in /v1/crawls', async () => {
+    const ns = namespace();
+    const start = `${site()}/t/${ns}/tree-12/`;
+    const started = await json(
+      await post('/v2/crawl', { url: start, limit: 12, scrapeOptions: { formats: ['markdown'] } }),
+    );
+    expect(started).toMatchObject({ success: true, id: expect.any(String) });
+    const id = started.id as string;
+    expect(started.url).toBe(`http://edgecrawl.test/v2/crawl/${id}`);
+
+    const done = await waitForJob(`/v2/crawl/${id}`);
+    expect(done).toMatchObject({ success: true, status: 'completed', completed: expect.any(Number) });
+    const { docs, pages } = await allDocs(`/v2/crawl/${id}?limit=4`);
+    expect(pages).toBeGreaterThan(2);
+    const urls = docs.map((d) => d.metadata.sourceURL as string);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(urls.length).toBe(done.completed);
+    expect(urls.every((u) => u.startsWith(start))).toBe(true);
+    expect(docs.every((d) => typeof d.markdown === 'string')).toBe(true);
+
+    // The crawl is edgecrawl's own: listed, and read through /v1/crawls too.
+    const list = await json(await edgecrawlApi('/v1/crawls?limit=50'));
+    expect((list.crawls as { id: string }[]).some((c) => c.id === id)).toBe(true);
+    const own = await waitForCrawl(id);
+    expect(own.config).toMatchObject({ seeds: [start], maxPages: 12, sitemaps: true });
+  });
+
+  it('maps includePaths (a regex on the path) and says in `warning` what it ignored', async () => {
+    const ns = namespace();
+    const start = `${site()}/t/${ns}/tree-12/`;
+    const started = await json(
+      await post('/v2/crawl', {
+        url: start,
+        includePaths: ['p1\\.html$', 'p2\\.html$', 'p3\\.html$'],
+        ignoreRobotsTxt: true,
+      }),
+    );
+    expect(started.warning).toMatch(/ignoreRobotsTxt \(edgecrawl always obeys robots.txt\)/);
+    const done = await waitForJob(`/v2/crawl/${started.id as string}`);
+    expect(done.warning).toMatch(/ignoreRobotsTxt/);
+    const urls = (done.data as Doc[]).map((d) => (d.metadata.sourceURL as string).replace(start, ''));
+    expect(urls.every((u) => /^p[123]\.html$/.test(u) || u === '')).toBe(true);
+  });
+
+  it('lists errors and robots.txt refusals, cancels, and answers 404 "Job not found"', async () => {
+    const base = inject('hosts')[26] as string;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: 'User-agent: *\nDisallow: /t/*/misc/ok2.html\n' });
+    const start = `${base}/t/${namespace()}/misc/`;
+    const started = await json(await post('/v1/crawl', { url: start, limit: 30, crawlEntireDomain: true }));
+    const id = started.id as string;
+    await waitForJob(`/v1/crawl/${id}`);
+    for (const method of ['GET', 'DELETE']) {
+      const errors = await json(await api(`/v1/crawl/${id}/errors`, { method }));
+      expect((errors.errors as { url: string }[]).map((e) => e.url)).toContain(`${start}missing.html`);
+      expect(errors.robotsBlocked).toEqual([`${start}ok2.html`]);
+    }
+    const cancelled = await json(await api(`/v2/crawl/${id}`, { method: 'DELETE' }));
+    expect(cancelled.success).toBe(true);
+    const missing = await api(`/v2/crawl/${crypto.randomUUID()}`);
+    expect(missing.status).toBe(404);
+    expect(await json(missing)).toMatchObject({ success: false, error: 'Job not found' });
+  });
+
+  it('batch-scrapes URLs as a crawl that follows no link, invalid ones listed, and purge removes the job', async () => {
+    const base = `${site()}/t/${namespace()}/tree-12/`;
+    const urls = [`${base}p2.html`, `${base}p3.html`, 'not a url'];
+    const started = await json(await post('/v2/batch/scrape', { urls, formats: ['markdown', 'links'] }));
+    expect(started).toMatchObject({ success: true, invalidURLs: ['not a url'] });
+    const id = started.id as string;
+    expect(started.url).toBe(`http://edgecrawl.test/v2/batch/scrape/${id}`);
+    const done = await waitForJob(`/v2/batch/scrape/${id}`);
+    expect(done).toMatchObject({ status: 'completed', total: 2, completed: 2 });
+    const docs = done.data as Doc[];
+    expect(docs.map((d) => d.metadata.sourceURL).sort()).toEqual(urls.slice(0, 2));
+    expect(docs.every((d) => Array.isArray(d.links))).toBe(true);
+
+    const purged = await edgecrawlApi(`/v1/crawls/${id}?purge=true`, { method: 'DELETE' });
+    expect(purged.status).toBeLessThan(300);
+    const row = await env.DB.prepare('SELECT 1 FROM firecrawl_jobs WHERE crawl_id = ?').bind(id).first();
+    expect(row).toBeNull();
+  });
+});
+
+describe('Firecrawl map', () => {
+  it('answers /v2/map with {url} objects and /v1/map (a Firecrawl body) with strings', async () => {
+    const start = `${site()}/t/${namespace()}/tree-12/`;
+    const v2 = await json(await post('/v2/map', { url: start, origin: 'js-sdk@4.42.0' }));
+    expect(v2.success).toBe(true);
+    const links = v2.links as { url: string }[];
+    expect(links.map((l) => l.url)).toContain(`${start}p1.html`);
+    const v1 = await json(await post('/v1/map', { url: start, includeSubdomains: false }));
+    expect(v1.links).toContain(`${start}p1.html`);
+  });
+});
