@@ -36,6 +36,8 @@ let temp: string;
 const ns = `fc${Date.now().toString(36)}`;
 /** The test site's host with a robots.txt of its own (127.0.0.2): crawls elsewhere never read it. */
 let robotsHost: string;
+/** Another (127.0.0.3), whose robots.txt names the sitemap index of the mapped site. */
+let sitemapHost: string;
 
 /** The fake model in a process of its own (the Worker runs in wrangler dev), on a free port; its URL, ending in /v1. */
 async function startLlm(): Promise<string> {
@@ -48,14 +50,20 @@ async function startLlm(): Promise<string> {
 
 beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), 'edgecrawl-fc-'));
-  sites = await startSites(1);
+  sites = await startSites(2);
   robotsHost = sites.hosts[0] as string;
+  sitemapHost = sites.hosts[1] as string;
   // ok.html of the misc site is disallowed on that host: a crawl of it reports it among robotsBlocked.
   const robots = await fetch(`${robotsHost}/__robots`, {
     method: 'PUT',
     body: `User-agent: *\nDisallow: /t/${ns}/misc/ok.html\n`,
   });
   expect(robots.status).toBe(204);
+  const sitemap = await fetch(`${sitemapHost}/__robots`, {
+    method: 'PUT',
+    body: `User-agent: *\nAllow: /\nSitemap: ${sitemapHost}/t/${ns}/mapped/index.xml\n`,
+  });
+  expect(sitemap.status).toBe(204);
   const llmUrl = await startLlm();
   worker = await startWorker({
     HOST_MIN_INTERVAL_MS: '0',
@@ -232,6 +240,22 @@ describe('@mendable/firecrawl-js v2 client', () => {
     expect(missing, JSON.stringify(report.errors)).toBeDefined();
     expect(missing?.error).toMatch(/404/);
     expect(report.robotsBlocked).toEqual([`${root}ok.html`]);
+  }, 60_000);
+
+  it("crawls a site's sitemaps too (Firecrawl's default): the pages they list are documents, the sitemaps are not", async () => {
+    const root = page('mapped/', sitemapHost);
+    const job = await firecrawl.crawl(root, { limit: 50, pollInterval: 1, timeout: 60 });
+    expect(job.status).toBe('completed');
+    // The root links a.html; s1 .. s8 are listed only in the sitemaps (index.xml, map-1.xml, map-2.xml.gz);
+    // private/x.html, listed too, is a 404.
+    const pages = [
+      '',
+      'a.html',
+      ...Array.from({ length: 8 }, (_, i) => (i === 4 ? 's5.html?a=1&b=2' : `s${i + 1}.html`)),
+    ];
+    expect(sourceUrls(job.data)).toEqual(pages.map((p) => `${root}${p}`).sort());
+    const s3 = job.data.find((d) => d.metadata?.sourceURL === `${root}s3.html`);
+    expect(s3?.markdown).toContain('Only in a sitemap 3');
   }, 60_000);
 
   it('maps a site: its URLs as {url} objects', async () => {
