@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import Firecrawl, { type CrawlJob, type Document, type MapData } from '@mendable/firecrawl-js';
+import Firecrawl, { type CrawlJob, type Document, type MapData, SdkError } from '@mendable/firecrawl-js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -292,6 +292,16 @@ describe('@mendable/firecrawl-js v2 client', () => {
     const doc = await firecrawl.scrape(url, { formats: ['markdown'], mobile: true });
     expect(doc.markdown).toContain('The short note says little.');
   }, 30_000);
+
+  it("refuses a wrong key and answers an unknown job with Firecrawl's errors, which the SDK throws as they are", async () => {
+    const stranger = new Firecrawl({ apiUrl: worker.url, apiKey: 'not-the-token' });
+    const refused = await stranger.scrape(page('long-1/short.html'), { formats: ['markdown'] }).catch((e) => e);
+    expect(refused).toBeInstanceOf(SdkError);
+    expect(refused.status).toBe(401);
+    const unknown = await firecrawl.getCrawlStatus(crypto.randomUUID()).catch((e) => e);
+    expect(unknown).toBeInstanceOf(SdkError);
+    expect(unknown).toMatchObject({ status: 404, message: 'Job not found' });
+  }, 30_000);
 });
 
 describe('@mendable/firecrawl-js v1 client (.v1)', () => {
@@ -314,6 +324,19 @@ describe('@mendable/firecrawl-js v1 client (.v1)', () => {
     expect(urls).toEqual(treeUrls('pure-11', 11).sort());
     expect(answer.data.every((d) => (d.markdown ?? '').length > 0)).toBe(true);
   }, 60_000);
+
+  it('batchScrapeUrls waits for the batch (polled at /v1/crawl/:id) and answers both documents', async () => {
+    const short = page('long-1/short.html');
+    const lamp = page('products/p/5.html');
+    const answer = await firecrawl.v1.batchScrapeUrls([short, lamp], { formats: ['markdown'] }, 1);
+    expect(answer.success).toBe(true);
+    if (!answer.success) return;
+    expect(answer.status).toBe('completed');
+    const byUrl = new Map(answer.data.map((d) => [d.metadata?.sourceURL, d]));
+    expect(byUrl.get(short)?.markdown).toContain('The short note says little.');
+    expect(byUrl.get(lamp)?.markdown).toContain('SKU-0005');
+    expect(answer.data).toHaveLength(2);
+  }, 30_000);
 
   it('mapUrl answers the links as strings', async () => {
     // The v1 client reads params.origin unguarded: without params it throws before any request.
