@@ -100,6 +100,14 @@ describe('Firecrawl scrape', () => {
     expect(noToken.status).toBe(401);
     expect(await json(noToken)).toMatchObject({ success: false, error: expect.any(String) });
 
+    // A page the site answers 404 is a document with its statusCode, as Firecrawl's scrape answers it.
+    const missing = `${site()}/t/${namespace()}/misc/missing.html`;
+    const notFound = await json(await post('/v2/scrape', { url: missing }));
+    expect(notFound).toMatchObject({
+      success: true,
+      data: { markdown: '', metadata: { statusCode: 404, error: 'HTTP 404' } },
+    });
+
     const search = await post('/v2/search', { query: 'x' });
     expect(search.status).toBe(404);
     expect(await json(search)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
