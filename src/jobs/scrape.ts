@@ -40,7 +40,16 @@ export type ScrapeResult =
       /** The body as fetched (a rendered page's: its DOM), for Firecrawl's rawHtml; not in edgecrawl's answer. */
       body: Uint8Array | null;
     }
-  | { kind: 'refused'; status: 403 | 422 | 502 | 503 | 504; code: string; message: string };
+  | {
+      kind: 'refused';
+      status: 403 | 422 | 502 | 503 | 504;
+      code: string;
+      message: string;
+      /** The site's answer, when it answered an error status (Firecrawl's scrape tells it as the page's statusCode). */
+      httpStatus?: number;
+      /** The URL that answered it, after redirects. */
+      finalUrl?: string;
+    };
 
 /** How a scrape renders: as a crawl's options say, with its actions, in a browser of its own request. */
 interface ScrapeRender {
@@ -118,6 +127,7 @@ function refusal(processed: Processed): ScrapeResult {
     status: 502,
     code: 'fetch_failed',
     message: `${outcome.url}: ${status !== undefined && !reason.includes(String(status)) ? `http ${status}, ` : ''}${reason}`,
+    ...(status !== undefined && status >= 400 ? { httpStatus: status, finalUrl: outcome.url } : {}),
   };
 }
 

@@ -100,6 +100,14 @@ describe('Firecrawl scrape', () => {
     expect(noToken.status).toBe(401);
     expect(await json(noToken)).toMatchObject({ success: false, error: expect.any(String) });
 
+    // A page the site answers 404 is a document with its statusCode, as Firecrawl's scrape answers it.
+    const missing = `${site()}/t/${namespace()}/misc/missing.html`;
+    const notFound = await json(await post('/v2/scrape', { url: missing }));
+    expect(notFound).toMatchObject({
+      success: true,
+      data: { markdown: '', metadata: { statusCode: 404, error: 'HTTP 404' } },
+    });
+
     const search = await post('/v2/search', { query: 'x' });
     expect(search.status).toBe(404);
     expect(await json(search)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
@@ -112,6 +120,28 @@ describe('Firecrawl scrape', () => {
     const own = await json(await post('/v1/scrape', { url, formats: ['markdown'] }));
     expect(own).toMatchObject({ url, status: 200 });
     expect(own.success).toBeUndefined();
+  });
+
+  it("answers from the page cache within maxAge (v2's default: two days), and fetches with maxAge 0", async () => {
+    const url = `${site()}/t/${namespace()}/docs/`;
+    const first = (await json(await post('/v2/scrape', { url }))).data as Doc;
+    expect(first.metadata.cacheState).toBe('miss');
+    const cached = (await json(await post('/v2/scrape', { url }))).data as Doc;
+    expect(cached.metadata).toMatchObject({ cacheState: 'hit', cachedAt: expect.any(String) });
+    expect(cached.markdown).toBe(first.markdown);
+    const fresh = (await json(await post('/v2/scrape', { url, maxAge: 0 }))).data as Doc;
+    expect(fresh.metadata.cacheState).toBe('miss');
+    // Without main-content detection and with a tag excluded, the document is another.
+    const whole = (await json(await post('/v2/scrape', { url, onlyMainContent: false, excludeTags: ['nav'] })))
+      .data as Doc;
+    expect(whole.markdown).not.toBe(first.markdown);
+  });
+
+  it('answers 408 SCRAPE_TIMEOUT when the scrape outlasts its timeout', async () => {
+    const url = `${site()}/t/${namespace()}/tree-3-d3000/p1.html`;
+    const res = await post('/v2/scrape', { url, timeout: 500, maxAge: 0 });
+    expect(res.status).toBe(408);
+    expect(await json(res)).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
   });
 
   it('tracks changes against the last scrape of the page: new, then same, with the git diff mode', async () => {

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { changeTrackingOf } from '../../domain/firecrawl/change-tracking';
 import { firecrawlDocument } from '../../domain/firecrawl/document';
+import type { FirecrawlFormats } from '../../domain/firecrawl/formats';
 import { joinWarnings } from '../../domain/firecrawl/ignored';
 import { type FirecrawlVersion, scrapeOptionsSchema, translateScrape } from '../../domain/firecrawl/scrape-options';
 import { type ScrapeResult, scrape } from '../../jobs/scrape';
@@ -31,11 +32,7 @@ function edgecrawlScrape(request: ScrapeRequest, version: FirecrawlVersion) {
 }
 
 /** The document of a scraped page, with its changeTracking against the scrape before it, if asked. */
-function documentOf(
-  page: Page,
-  formats: ReturnType<typeof edgecrawlScrape>['formats'],
-  previous: Awaited<ReturnType<typeof lastScrape>>,
-) {
+function documentOf(page: Page, formats: FirecrawlFormats, previous: Awaited<ReturnType<typeof lastScrape>>) {
   const markdown = page.outputs.markdown ?? null;
   const changeTracking = formats.changeTracking
     ? changeTrackingOf(
@@ -63,6 +60,19 @@ function documentOf(
   );
 }
 
+/**
+ * A page the site answered with an error status is a document, as Firecrawl's is (its statusCode and error, nothing
+ * extracted); any other refusal is an error answer.
+ */
+function errorDocument(url: string, refused: Extract<ScrapeResult, { kind: 'refused' }>, formats: FirecrawlFormats) {
+  const { httpStatus, finalUrl } = refused;
+  if (httpStatus === undefined)
+    throw new ApiError(REFUSED[refused.status] ?? refused.status, refused.code, refused.message);
+  const now = new Date().toISOString();
+  const page = { url, finalUrl: finalUrl ?? url, status: httpStatus, contentType: null, fetchedAt: now, cached: false };
+  return firecrawlDocument({ ...page, record: null, outputs: {} }, formats);
+}
+
 /** POST /scrape: one page now, as Firecrawl's document. */
 export const scrapeRoute = (version: FirecrawlVersion) =>
   new Hono<{ Bindings: Env }>().post('/', limitBody(MAX_BODY_BYTES), jsonInput(scrapeRequestSchema), async (c) => {
@@ -70,17 +80,9 @@ export const scrapeRoute = (version: FirecrawlVersion) =>
     const { url, extract, render, waitFor, actions, maxAge } = request;
     assertRequestAllowed(c.env, { seeds: [url], webhook: null, extract });
     const previous = formats.changeTracking ? await lastScrape(c.env.DB, c.env.BODIES, url) : null;
-    const options = {
-      spec: extract,
-      render: actions.length > 0 ? 'always' : render,
-      waitFor,
-      actions,
-      maxAge,
-    } as const;
+    const options = { spec: extract, render, waitFor, actions, maxAge };
     const result = await withTimeout(scrape(c.env, url, options), timeoutMs);
-    if (result.kind === 'refused')
-      throw new ApiError(REFUSED[result.status] ?? result.status, result.code, result.message);
-    const data = documentOf(result, formats, previous);
+    const data = result.kind === 'page' ? documentOf(result, formats, previous) : errorDocument(url, result, formats);
     const warning = joinWarnings(warnings);
     return c.json({ success: true as const, data, ...(warning ? { warning } : {}) });
   });
