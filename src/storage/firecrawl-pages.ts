@@ -4,7 +4,7 @@ import type { PageVersion } from '../domain/firecrawl/change-tracking';
 import type { PageFacts } from '../domain/firecrawl/document';
 import type { FirecrawlFormats } from '../domain/firecrawl/formats';
 import { limiter } from '../lib/limit';
-import { columnsOf, type PageOf, readPage } from './d1/page-rows';
+import { type DocumentsFrom, documentRows, documentRowsOf, type DocumentRow as Row } from './d1/firecrawl-documents';
 import { getStoredPage } from './d1/stored-page';
 import { readRecord } from './records';
 import { readSpan } from './spans';
@@ -12,34 +12,8 @@ import { readSpan } from './spans';
 // A crawl's stored pages as Firecrawl's documents read them: rows in URL order, with their records (and bodies or
 // screenshots when the formats ask for them) from R2.
 
-const FIELDS = [
-  'url',
-  'status',
-  'contentType',
-  'fetchedAt',
-  'cachedFrom',
-  'bodyAt',
-  'recordAt',
-  'screenshotAt',
-] as const;
-type Row = PageOf<(typeof FIELDS)[number]>;
-
-/** A stored page with a body of its own (a duplicate's content is its kept page's document). */
-const DOCUMENT = 'crawl_id = ? AND r2_key IS NOT NULL AND duplicate_of IS NULL';
 /** R2 reads at once. */
 const READS = 6;
-
-/** Where a page of documents starts: after a URL (keyset, stable while a crawl runs), or a count of them. */
-export type DocumentsFrom = { afterUrl: string } | { skip: number };
-
-async function documentRows(db: D1Database, crawlId: string, from: DocumentsFrom, limit: number): Promise<Row[]> {
-  const select = `SELECT ${columnsOf(FIELDS)} FROM pages WHERE ${DOCUMENT}`;
-  const statement =
-    'afterUrl' in from
-      ? db.prepare(`${select} AND url > ? ORDER BY url LIMIT ?`).bind(crawlId, from.afterUrl, limit)
-      : db.prepare(`${select} ORDER BY url LIMIT ? OFFSET ?`).bind(crawlId, limit, from.skip);
-  return (await statement.all()).results.map((row) => readPage(row, FIELDS));
-}
 
 async function factsOf(bucket: R2Bucket, row: Row, formats: FirecrawlFormats): Promise<PageFacts> {
   const [stored, body, screenshot] = await Promise.all([
@@ -86,15 +60,7 @@ export async function documentsOf(
   urls: readonly string[],
   formats: FirecrawlFormats,
 ): Promise<PageFacts[]> {
-  if (urls.length === 0) return [];
-  const marks = urls.map(() => '?').join(', ');
-  const sql = `SELECT ${columnsOf(FIELDS)} FROM pages WHERE ${DOCUMENT} AND url IN (${marks})`;
-  const rows = (
-    await db
-      .prepare(sql)
-      .bind(crawlId, ...urls)
-      .all()
-  ).results.map((row) => readPage(row, FIELDS));
+  const rows = await documentRowsOf(db, crawlId, urls);
   const limit = limiter(READS);
   return Promise.all(rows.map((row) => limit(() => factsOf(bucket, row, formats))));
 }
@@ -111,3 +77,5 @@ export async function lastScrape(db: D1Database, bucket: R2Bucket, url: string):
     markdown: stored.outputs.markdown ?? null,
   };
 }
+
+export type { DocumentsFrom };

@@ -105,9 +105,15 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
   };
 }
 
-/** Firecrawl's error list: failed URLs (and skipped ones other than redirects and cancels), robots.txt's apart. */
+/** A sitemap the crawl looked for (robots.txt's, /sitemap.xml): not a page the user asked for. */
+const SITEMAP = /\.xml(\.gz)?$/i;
+
+/**
+ * Firecrawl's error list: failed URLs (and skipped ones other than redirects and cancels), robots.txt's apart, the
+ * sitemaps looked for left out (a /sitemap.xml that is not there is said by map's warning, not as a failed page).
+ */
 async function errorsOf(env: Env, crawlId: string) {
-  const rows = await listErrors(env.DB, crawlId, MAX_ERRORS, null, null);
+  const rows = (await listErrors(env.DB, crawlId, MAX_ERRORS, null, null)).filter((r) => !SITEMAP.test(r.url));
   const robotsBlocked = rows.filter((r) => r.code === 'robots_disallowed').map((r) => r.url);
   const errors = rows
     .filter((r) => r.code !== 'robots_disallowed' && r.code !== 'redirect' && r.code !== 'cancelled')
