@@ -144,7 +144,7 @@ describe('the webhooks consumer', () => {
     const id = crypto.randomUUID();
     await insertCrawlRow(
       id,
-      testConfig({ seeds: ['http://a.test/'], webhook: url ? { url, secret: SECRET } : null }),
+      testConfig({ seeds: ['http://a.test/'], webhook: url ? { url, format: 'edgecrawl', secret: SECRET } : null }),
       'completed',
     );
     return id;
