@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { NO_FORMATS } from '../../src/domain/firecrawl/formats';
+import { readFormats } from '../../src/domain/firecrawl/formats';
 import { webhookEvent } from '../../src/queues/webhook-events';
 import { saveFirecrawlJob } from '../../src/storage/d1/firecrawl-jobs';
 import { allPages, api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
@@ -141,11 +141,13 @@ describe("the webhooks consumer, Firecrawl's format", () => {
     const secret = 'own-webhook-secret-0123456789';
     const webhook = { url: `${site()}/__hook/${ns}`, format: 'firecrawl' as const, secret };
     await insertCrawlRow(id, testConfig({ seeds: ['http://a.test/'], webhook }), 'completed');
+    const markdownOnly = readFormats(['markdown']);
+    if (!markdownOnly.ok) throw new Error(markdownOnly.message);
     await saveFirecrawlJob(env.DB, {
       crawlId: id,
       kind: 'batch',
       url: 'http://a.test/',
-      formats: { ...NO_FORMATS, markdown: true },
+      formats: markdownOnly.formats,
       warning: null,
       createdAt: 0,
     });
