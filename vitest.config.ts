@@ -57,6 +57,8 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   API_TOKEN: 'test-token',
+                  // Signs deliveries of webhooks in Firecrawl's format that have no secret of their own.
+                  WEBHOOK_SECRET: 'test-deployment-webhook-secret',
                   // Every JSON answer of a documented route is checked against its schema (src/api/openapi/check.ts).
                   CHECK_RESPONSES: 'true',
                   // The test sites are served on those hosts; any other private address (127.0.0.77

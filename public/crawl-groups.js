@@ -125,7 +125,7 @@ function eventSet(reg, events) {
   const set = h(
     'fieldset',
     { class: 'choices', id: 'webhook-events', tabindex: -1, 'aria-describedby': 'webhook-events-error' },
-    h('legend', {}, 'Events (none: all)'),
+    h('legend', {}, 'Events (none: the default ones, crawl.started and page.stored not among them)'),
     h('div', { class: 'checks' }, ...events),
     error,
   );
@@ -135,7 +135,8 @@ function eventSet(reg, events) {
 
 /** Where events are POSTed, signed. @param {Registry} reg */
 function webhookGroup(reg) {
-  const events = ['crawl.completed', 'crawl.cancelled', 'page.failed', 'page.changed'].map((e) => {
+  const names = ['crawl.started', 'crawl.completed', 'crawl.cancelled', 'page.stored', 'page.failed', 'page.changed'];
+  const events = names.map((e) => {
     const id = `event-${e.replace('.', '-')}`;
     return check(h('input', { type: 'checkbox', id, name: 'webhook.events', value: e, 'data-kind': 'set' }), e);
   });

@@ -2,6 +2,11 @@
 interface Env {
   /** Bearer token required by every /v1 route except health. */
   API_TOKEN?: string;
+  /**
+   * Secret: the key of X-Firecrawl-Signature on deliveries of webhooks in Firecrawl's format that have no secret of
+   * their own (docs/configuration.md). Unset: those are sent unsigned.
+   */
+  WEBHOOK_SECRET?: string;
   /** Tests only (vitest.config.ts): every JSON answer is checked against its route's documented schema. */
   CHECK_RESPONSES?: string;
 }

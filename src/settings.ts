@@ -51,6 +51,8 @@ export interface Settings {
   renderTimeoutMs: number;
   /** How long an invocation waits for a browser (the account's limit reached) before handing the URL back. */
   renderMaxWaitMs: number;
+  /** WEBHOOK_SECRET: signs Firecrawl-format webhook deliveries whose webhook has no secret; a secret, never logged. */
+  webhookSecret?: string;
 }
 
 /** Connections a Worker invocation may have waiting for response headers at once (Cloudflare's limit). */
@@ -85,6 +87,7 @@ export function readSettings(env: Env): Settings {
     renderTabs: intVar(env.RENDER_TABS, 4, 1, 32),
     renderTimeoutMs: intVar(env.RENDER_TIMEOUT_MS, 20_000, 1000, 120_000),
     renderMaxWaitMs: intVar(env.RENDER_MAX_WAIT_MS, 10_000, 0, 120_000),
+    ...(env.WEBHOOK_SECRET?.trim() ? { webhookSecret: env.WEBHOOK_SECRET.trim() } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { OUTCOME_CODES } from '../domain/crawl/outcome-codes';
 import { CHANGE_KINDS } from '../domain/crawl/reach';
-import { crawlSettingsSchema, WEBHOOK_EVENTS } from '../domain/crawl/settings';
+import { crawlSettingsSchema } from '../domain/crawl/settings';
+import { metadataValueSchema, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '../domain/crawl/webhook-setting';
 
 /**
  * What each /v1 route answers, as zod schemas: the OpenAPI document is generated from them, the dashboard's and the
@@ -34,11 +35,20 @@ const countsSchema = z
   })
   .meta({ id: 'Counts' });
 
-/** A crawl's settings as shown: the webhook's secret is write-only. */
+/** A crawl's webhook as shown: its secret and its headers' values are write-only (secrets of the receiver's). */
+const shownWebhookSchema = z.object({
+  url: z.string(),
+  format: z.enum(WEBHOOK_FORMATS),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).optional(),
+  headerNames: z.array(z.string()).optional().describe('The names of the headers sent with each delivery.'),
+  metadata: z.record(z.string(), metadataValueSchema).optional(),
+});
+
+/** A crawl's settings as shown: the webhook's secret and headers are write-only. */
 const shownConfigSchema = z
   .object({
     ...crawlSettingsSchema.in.shape,
-    webhook: z.object({ url: z.string(), events: z.array(z.enum(WEBHOOK_EVENTS)).optional() }).nullable(),
+    webhook: shownWebhookSchema.nullable(),
     recrawlOf: z.union([z.string(), z.literal(true)]).optional(),
   })
   .meta({ id: 'CrawlConfig' });

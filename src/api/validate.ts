@@ -171,11 +171,14 @@ export function assertRequestAllowed(env: Env, config: RefusableRequest): void {
   if (refusal) throw badRequest(refusal.message, refusal.code);
 }
 
-/** A crawl request as the API shows it: the webhook's secret is write-only. */
+/** A webhook as the API shows it: its secret and its headers' values are never shown, only the headers' names. */
+type ShownWebhook = Omit<Webhook, 'secret' | 'headers'> & { headerNames?: string[] };
+
+/** A crawl request as the API shows it: the webhook's secret and headers are write-only. */
 export function presentConfig<C extends Pick<CrawlConfig, 'webhook'>>(
   config: C,
-): Omit<C, 'webhook'> & { webhook?: Omit<Webhook, 'secret'> | null } {
+): Omit<C, 'webhook'> & { webhook?: ShownWebhook | null } {
   if (!config.webhook) return config;
-  const { secret: _secret, ...shown } = config.webhook;
-  return { ...config, webhook: shown };
+  const { secret: _secret, headers, ...shown } = config.webhook;
+  return { ...config, webhook: { ...shown, ...(headers ? { headerNames: Object.keys(headers) } : {}) } };
 }

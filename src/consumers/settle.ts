@@ -11,7 +11,7 @@ import { asksModel } from '../domain/extract/spec';
 import { log } from '../log';
 import { enqueueTasks } from '../queues/frontier';
 import { sendModelTasks } from '../queues/model';
-import { emitWebhookEvents, pageChangedEvents, pageFailedEvents } from '../queues/webhook-events';
+import { emitWebhookEvents, pageChangedEvents, pageFailedEvents, pageStoredEvents } from '../queues/webhook-events';
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
 import type { CrawlConfig, CrawlStatus, FrontierEntry, Processed } from '../types';
@@ -156,8 +156,8 @@ async function record(env: Env, crawlId: string, done: readonly Finished[], mete
 
 /**
  * Reports the chunk's outcomes to the crawl's coordinator in one call, with the links found (less those this isolate
- * already offered), and queues page.failed events for the URLs it recorded as failed and page.changed events for
- * a recrawl's pages new or changed. Returns its answer.
+ * already offered), and queues page.stored and page.failed events for the URLs it recorded as stored or failed and
+ * page.changed events for a recrawl's pages new or changed. Returns its answer.
  */
 async function report(
   { env, crawlId, config, stub, meter }: SettleContext,
@@ -178,13 +178,17 @@ async function report(
   heardStatus(crawlId, answer.status);
   offered.add(crawlId, offering);
   if (config.webhook) {
-    // Only the URLs the crawl recorded as failed just now (not a late duplicate of one already final).
-    const recorded = new Set(answer.failed);
+    // Only the URLs the crawl recorded as failed or stored just now (not a late duplicate of one already final).
+    const [failed, stored] = [new Set(answer.failed), new Set(answer.stored)];
     const processed = done.map((d) => d.processed);
     const events = [
+      ...pageStoredEvents(
+        crawlId,
+        processed.filter((p) => p.outcome.kind === 'stored' && stored.has(p.outcome.url)),
+      ),
       ...pageFailedEvents(
         crawlId,
-        processed.filter((p) => recorded.has(p.outcome.url)),
+        processed.filter((p) => failed.has(p.outcome.url)),
       ),
       ...pageChangedEvents(crawlId, config, processed),
     ];

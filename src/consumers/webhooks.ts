@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../domain/crawl/settings';
 import { UsageMeter } from '../domain/crawl/usage';
+import { WEBHOOK_EVENTS } from '../domain/crawl/webhook-setting';
 import { backoffSeconds } from '../domain/fetch/backoff';
-import { signWebhook } from '../domain/output/webhook-signature';
 import { isRefusedUrl } from '../domain/url/address';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
@@ -11,7 +10,9 @@ import { readSettings, type Settings } from '../settings';
 import { type CrawlRow, getCrawl } from '../storage/d1/crawls';
 import { diffPage } from '../storage/page-diff';
 import type { Webhook } from '../types';
+import { FirecrawlFactsReader } from './firecrawl-facts';
 import { meteredMessage } from './tasks';
+import { type WebhookRequest, webhookRequest } from './webhook-request';
 
 /** Deliveries of one event before it is given up (logged as abandoned). */
 export const WEBHOOK_MAX_ATTEMPTS = 8;
@@ -59,29 +60,20 @@ export function webhookRetryDelaySeconds(attempt: number, random: () => number =
 
 type Delivery = { ok: true; status: number } | { ok: false; reason: string; permanent?: boolean };
 
-/** One POST of an event to a webhook, signed; never throws. Redirects are not followed: the URL is the one given. */
-async function deliverWebhook(
-  webhook: Webhook,
-  event: WebhookEvent,
-  settings: Settings,
-  now = Date.now(),
-): Promise<Delivery> {
+/**
+ * One POST of an event's request to a webhook; never throws. Redirects are not followed: the URL is the one given.
+ * Its headers (the webhook's own among them) are never logged.
+ */
+async function deliverWebhook(webhook: Webhook, request: WebhookRequest, settings: Settings): Promise<Delivery> {
   if (isRefusedUrl(webhook.url, settings.allowPrivateNetworks))
     return { ok: false, reason: 'blocked: private network address', permanent: true };
-  const body = JSON.stringify(event);
   try {
     const response = await fetch(webhook.url, {
       method: 'POST',
-      body,
+      body: request.body,
       redirect: 'manual',
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': settings.userAgent,
-        'edgecrawl-event': event.type,
-        'edgecrawl-delivery': event.id,
-        'edgecrawl-signature': await signWebhook(webhook.secret, body, Math.floor(now / 1000)),
-      },
+      headers: request.headers,
     });
     await response.body?.cancel();
     return response.status >= 200 && response.status < 300
@@ -91,6 +83,9 @@ async function deliverWebhook(
     return { ok: false, reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
 }
+
+/** What an event's delivery POSTs, in its crawl's webhook's format; throws when what it needs cannot be read. */
+type Prepare = (webhook: Webhook, event: WebhookEvent, crawl: CrawlRow) => Promise<WebhookRequest>;
 
 /**
  * Consumer of the webhooks queue: each event POSTed to its crawl's webhook, acked when delivered (2xx),
@@ -115,8 +110,15 @@ export async function consumeWebhooks(batch: MessageBatch, env: Env): Promise<vo
     meter.count('queueOperations');
     return meteredMessage(message, meter);
   });
-  const enrich = (event: WebhookEvent, crawl: CrawlRow) => withShortDiff(env, event, crawl);
-  await Promise.all(metered.map((message) => deliverMessage(message, crawlOf, settings, enrich)));
+  const firecrawl = new FirecrawlFactsReader(
+    env,
+    batch.messages.flatMap((m) => eventSchema.safeParse(m.body).data ?? []),
+  );
+  const prepare: Prepare = async (webhook, event, crawl) =>
+    webhook.format === 'firecrawl'
+      ? webhookRequest(webhook, event, settings, await firecrawl.factsOf(event, crawl))
+      : webhookRequest(webhook, await withShortDiff(env, event, crawl), settings, null);
+  await Promise.all(metered.map((message) => deliverMessage(message, crawlOf, settings, prepare)));
   await Promise.all([...meters].map(([crawlId, meter]) => reportUsage(env.CRAWL, crawlId, meter)));
 }
 
@@ -124,7 +126,7 @@ async function deliverMessage(
   message: Message,
   crawlOf: (id: string) => Promise<CrawlRow | null>,
   settings: Settings,
-  enrich: (event: WebhookEvent, crawl: CrawlRow) => Promise<WebhookEvent>,
+  prepare: Prepare,
 ): Promise<void> {
   const parsed = eventSchema.safeParse(message.body);
   if (!parsed.success) {
@@ -140,15 +142,18 @@ async function deliverMessage(
     ...(typeof event.data.url === 'string' ? { url: event.data.url } : {}),
   };
   let crawl: CrawlRow | null;
+  let request: WebhookRequest | null = null;
   try {
     crawl = await crawlOf(event.crawlId);
+    const webhook = crawl?.config.webhook;
+    if (crawl && webhook) request = await prepare(webhook, event, crawl);
   } catch (error) {
-    log('error', 'webhook: reading the crawl failed', { ...fields, error: String(error) });
+    log('error', 'webhook: reading the crawl or its page failed', { ...fields, error: String(error) });
     return message.retry({ delaySeconds: backoffSeconds(message.attempts) });
   }
   const webhook = crawl?.config.webhook;
-  if (!crawl || !webhook) return message.ack(); // the crawl is gone, or has no webhook
-  const delivery = await deliverWebhook(webhook, await enrich(event, crawl), settings);
+  if (!webhook || !request) return message.ack(); // the crawl is gone, or has no webhook
+  const delivery = await deliverWebhook(webhook, request, settings);
   if (delivery.ok) {
     log('info', 'webhook delivered', { ...fields, status: delivery.status });
     return message.ack();

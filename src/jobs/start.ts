@@ -3,6 +3,7 @@ import { sleep } from '../lib/sleep';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
 import { enqueueTasks } from '../queues/frontier';
+import { emitWebhookEvents, webhookEvent } from '../queues/webhook-events';
 import { deleteCrawl, insertCrawl } from '../storage/d1/crawls';
 import type { CrawlConfig, FrontierEntry } from '../types';
 
@@ -32,6 +33,7 @@ export async function startCrawl(
     throw new CrawlStartError('could not start the crawl; try again');
   }
   // From here the crawl exists: nothing may answer an error, or a client that tries again starts a second crawl.
+  await tellStarted(env, id, config, origin.scheduleId ?? null, meter);
   await sendSeeds(env, id, config, seeds, meter);
   await reportUsage(env.CRAWL, id, meter);
   return id;
@@ -39,6 +41,27 @@ export async function startCrawl(
 
 /** Sends of the seeds tried before leaving them to the sweeper; waits of 100 and 400 ms between. */
 const SEND_ATTEMPTS = 3;
+
+/**
+ * Queues the crawl's crawl.started event (when its webhook asks for it), before its seeds, so it is most likely
+ * delivered before the crawl's page events. A send is tried again as the seeds' are; if every try fails the event is
+ * lost (logged by emitWebhookEvents), never the start.
+ */
+async function tellStarted(
+  env: Env,
+  id: string,
+  config: CrawlConfig,
+  scheduleId: string | null,
+  meter: UsageMeter,
+): Promise<void> {
+  if (!config.webhook?.events?.includes('crawl.started')) return;
+  const event = webhookEvent('crawl.started', id, { seeds: config.seeds.length, scheduleId });
+  for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
+    if (await emitWebhookEvents(env.WEBHOOKS, config, [event], meter)) return;
+    if (attempt < SEND_ATTEMPTS) await sleep(100 * 4 ** (attempt - 1));
+  }
+  log('error', 'crawl.started not queued; the crawl goes on without it', { crawlId: id, attempts: SEND_ATTEMPTS });
+}
 
 /**
  * Sends the seeds' messages, trying again on a failure (a send is safe to repeat: the seen-set hands each URL to one

@@ -1,11 +1,9 @@
 import type { OutcomeCode } from '../domain/crawl/outcome-codes';
-import type { WEBHOOK_EVENTS } from '../domain/crawl/settings';
 import type { UsageMeter } from '../domain/crawl/usage';
+import { DEFAULT_WEBHOOK_EVENTS, type WebhookEventType } from '../domain/crawl/webhook-setting';
 import { log } from '../log';
 import type { CrawlConfig } from '../types';
 import { QUEUE_SEND_BATCH } from './frontier';
-
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 /** What a webhook receives as its JSON body (and what the webhooks queue carries). */
 export interface WebhookEvent {
@@ -46,6 +44,20 @@ export function pageFailedEvents(
   );
 }
 
+/** page.stored events for URLs the crawl recorded as stored (a duplicate is not one). */
+export function pageStoredEvents(
+  crawlId: string,
+  results: readonly { outcome: { url: string }; page?: { status: number; depth: number } }[],
+): WebhookEvent[] {
+  return results.map((r) =>
+    webhookEvent('page.stored', crawlId, {
+      url: r.outcome.url,
+      httpStatus: r.page?.status ?? null,
+      depth: r.page?.depth ?? null,
+    }),
+  );
+}
+
 /**
  * page.changed events of a recrawl for its pages new or changed since the previous crawl (a schedule's first run has
  * nothing to compare with: none). The short diff is added by the webhooks consumer, off the crawl's path.
@@ -65,8 +77,8 @@ export function pageChangedEvents(
 }
 
 /**
- * Hands events of a crawl with a webhook to the webhooks queue (those of the types its `webhook.events` names), from which they are delivered apart from
- * the crawl. Without a webhook, nothing. Sending must not hold up or fail the crawl: failures are logged and
+ * Hands events of a crawl with a webhook to the webhooks queue (those of the types its `webhook.events` names, or
+ * DEFAULT_WEBHOOK_EVENTS), from which they are delivered apart from the crawl. Without a webhook, nothing. Sending must not hold up or fail the crawl: failures are logged and
  * reported false, for callers that keep a durable record of what still has to be sent (the crawl's Durable Object).
  */
 export async function emitWebhookEvents(
@@ -75,8 +87,8 @@ export async function emitWebhookEvents(
   events: readonly WebhookEvent[],
   meter?: UsageMeter,
 ): Promise<boolean> {
-  const wanted = config.webhook?.events;
-  const sent = wanted ? events.filter((e) => wanted.includes(e.type)) : events;
+  const wanted: readonly WebhookEventType[] = config.webhook?.events ?? DEFAULT_WEBHOOK_EVENTS;
+  const sent = events.filter((e) => wanted.includes(e.type));
   if (!config.webhook || sent.length === 0) return true;
   try {
     for (let i = 0; i < sent.length; i += QUEUE_SEND_BATCH) {

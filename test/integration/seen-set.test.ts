@@ -87,10 +87,13 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
       { url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(1), entry(2), entry(1)] },
     ]);
     expect(first.accepted.map((e) => e.url)).toEqual(['https://example.com/p1', 'https://example.com/p2']);
+    // Stored now: its page.stored event is sent once, not again for the late duplicate.
+    expect(first.stored).toEqual(['https://example.com/']);
     const again = await stub.complete([
       { url: 'https://example.com/', kind: 'stored', fetched: true, links: [entry(3)] },
     ]);
     expect(again.accepted).toEqual([]);
+    expect(again.stored).toEqual([]);
     expect((await env.CRAWL.getByName(id).snapshot())?.counts).toEqual({
       discovered: 3,
       fetched: 1,

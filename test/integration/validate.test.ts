@@ -25,7 +25,7 @@ describe('POST /v1/crawls/validate', () => {
     expect(answer.config.maxPages).toBe(10);
     expect(answer.config.scope).toBe('same-host');
     expect(answer.config.extract?.mainContent).toBe(true);
-    expect(answer.config.webhook).toEqual({ url: 'https://hooks.example.com/x' });
+    expect(answer.config.webhook).toEqual({ url: 'https://hooks.example.com/x', format: 'edgecrawl' });
     const after = ((await (await api('/v1/crawls?limit=1000')).json()) as { crawls: unknown[] }).crawls.length;
     expect(after).toBe(before);
   });

@@ -5,31 +5,9 @@ import { runDueSchedules } from '../../src/jobs/schedules';
 import { type WebhookEvent, webhookEvent } from '../../src/queues/webhook-events';
 import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 import { insertCrawlRow, queueMessage, runQueue, testConfig } from '../support/fixtures';
+import { hmacHex, type Received, received, waitForDeliveries } from '../support/webhooks';
 
 const SECRET = 'test-webhook-secret-0123456789';
-
-const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-
-async function received(ns: string): Promise<Received[]> {
-  return (await (await fetch(`${site()}/__hook/${ns}`)).json()) as Received[];
-}
-
-async function waitForDeliveries(ns: string, count: number, timeoutMs = 30_000): Promise<Received[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await received(ns);
-    if (got.filter((r) => r.status === 204).length >= count) return got;
-    if (Date.now() > deadline)
-      throw new Error(`${got.length} deliveries, waiting for ${count}: ${JSON.stringify(got.map((r) => r.body))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** Checks a delivery's signature the way a receiver would, computing the HMAC here. */
 async function assertSigned(delivery: Received): Promise<void> {
@@ -38,19 +16,11 @@ async function assertSigned(delivery: Received): Promise<void> {
   expect(match, header).not.toBeNull();
   const [, t, v1] = match as unknown as [string, string, string];
   expect(Math.abs(Date.now() / 1000 - Number(t))).toBeLessThan(300);
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(SECRET),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const mac = hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${t}.${delivery.body}`)));
-  expect(v1).toBe(mac);
+  expect(v1).toBe(await hmacHex(SECRET, `${t}.${delivery.body}`));
 }
 
 describe('webhooks', () => {
-  it('posts signed page.failed and crawl.completed events, and never shows the secret', async () => {
+  it('posts signed page.failed and crawl.completed events (the default ones), and never shows the secret', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/misc/`;
     const id = await createCrawl({ seeds: [root], webhook: { url: `${site()}/__hook/${ns}`, secret: SECRET } });
@@ -58,7 +28,9 @@ describe('webhooks', () => {
     expect(crawl.counts.failed).toBe(3);
 
     const deliveries = await waitForDeliveries(ns, 4);
-    // No more than one delivery per event.
+    // No more than one delivery per event; without `events`, the default ones: no crawl.started, no page.stored for
+    // the crawl's 6 stored pages.
+    expect(crawl.counts.stored).toBe(6);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await received(ns)).toHaveLength(4);
     const events = deliveries.map((d) => JSON.parse(d.body) as WebhookEvent);
@@ -91,7 +63,7 @@ describe('webhooks', () => {
     expect(completed[0]!.data).toMatchObject({ status: 'completed', counts: crawl.counts });
 
     const shown = (await (await api(`/v1/crawls/${id}`)).json()) as { config: { webhook: unknown } };
-    expect(shown.config.webhook).toEqual({ url: `${site()}/__hook/${ns}` });
+    expect(shown.config.webhook).toEqual({ url: `${site()}/__hook/${ns}`, format: 'edgecrawl' });
     expect(JSON.stringify(shown)).not.toContain(SECRET);
   });
 
@@ -127,6 +99,11 @@ describe('webhooks', () => {
       { url: 'not a url', secret: SECRET },
       { url: `${site()}/__hook/x`, secret: 'short' },
       { url: `${site()}/__hook/x` },
+      { url: `${site()}/__hook/x`, format: 'edgecrawl' },
+      { url: `${site()}/__hook/x`, format: 'firecrawl', headers: { 'Content-Type': 'text/plain' } },
+      { url: `${site()}/__hook/x`, format: 'firecrawl', headers: { 'X-A': 'a\r\nb' } },
+      { url: `${site()}/__hook/x`, format: 'firecrawl', metadata: { big: 'x'.repeat(5000) } },
+      { url: `${site()}/__hook/x`, secret: SECRET, events: ['page.stored', 'crawl.failed'] },
       { url: `${site()}/__hook/x`, secret: SECRET, extra: 1 },
       { url: 'http://127.0.0.77/hook', secret: SECRET },
       'http://example.com/hook',
@@ -136,6 +113,10 @@ describe('webhooks', () => {
       expect(res.status, JSON.stringify(webhook)).toBe(400);
       expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/webhook/);
     }
+    const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds, webhook: bad[3] }) });
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /webhook\.secret is required .* unless webhook\.format is "firecrawl"/,
+    );
   });
 });
 
@@ -144,7 +125,7 @@ describe('the webhooks consumer', () => {
     const id = crypto.randomUUID();
     await insertCrawlRow(
       id,
-      testConfig({ seeds: ['http://a.test/'], webhook: url ? { url, secret: SECRET } : null }),
+      testConfig({ seeds: ['http://a.test/'], webhook: url ? { url, format: 'edgecrawl', secret: SECRET } : null }),
       'completed',
     );
     return id;
@@ -226,7 +207,11 @@ describe('page.changed', () => {
       }),
     });
     const schedule = (await res.json()) as { id: string; crawl: { webhook: unknown } };
-    expect(schedule.crawl.webhook).toEqual({ url: `${site()}/__hook/${ns}`, events: ['page.changed'] });
+    expect(schedule.crawl.webhook).toEqual({
+      url: `${site()}/__hook/${ns}`,
+      format: 'edgecrawl',
+      events: ['page.changed'],
+    });
     const runOnce = async () => {
       await env.DB.prepare('UPDATE schedules SET next_run_at = 0 WHERE id = ?').bind(schedule.id).run();
       const [id] = await runDueSchedules(env);

@@ -171,7 +171,7 @@ describe('the new-crawl form', () => {
         exclude: [],
         fields: expected.extract.fields,
       },
-      webhook: { url: `${sites.siteA}/hook`, events: ['crawl.completed'] },
+      webhook: { url: `${sites.siteA}/hook`, format: 'edgecrawl', events: ['crawl.completed'] },
     });
     expect(problems).toEqual([]);
     await context.close();

@@ -6,6 +6,7 @@ import type { FirecrawlVersion } from '../../domain/firecrawl/scrape-options';
 import { firecrawlPageSize } from '../../settings';
 import { type CrawlRow, getCrawl } from '../../storage/d1/crawls';
 import { listErrors } from '../../storage/d1/errors';
+import { countDocuments } from '../../storage/d1/firecrawl-documents';
 import { getFirecrawlJob } from '../../storage/d1/firecrawl-jobs';
 import { type DocumentsFrom, readDocuments } from '../../storage/firecrawl-pages';
 import type { CrawlSnapshot } from '../../types';
@@ -87,22 +88,37 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
     const skip = query.skip ?? 0;
     const from: DocumentsFrom = query.after !== undefined ? { afterUrl: query.after } : { skip };
     const page = await documentPage(c.env, job, from, size);
-    const { counts } = job.snapshot;
+    const { completed, total } = await progressOf(c.env, job, kind);
     const nextQuery = new URLSearchParams({ skip: String(skip + page.data.length), after: String(page.last ?? '') });
     if (query.limit !== undefined) nextQuery.set('limit', String(query.limit));
     const expires = expiresAt(job);
     return c.json({
       success: true as const,
       status: STATUS[job.snapshot.status],
-      completed: counts.stored,
-      total: kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered,
-      creditsUsed: counts.stored,
+      completed,
+      total,
+      creditsUsed: completed,
       ...(expires ? { expiresAt: expires } : {}),
       ...(page.more ? { next: `${jobUrl(c, version, kind, job.crawl.id)}?${nextQuery}` } : {}),
       ...(job.warning ? { warning: job.warning } : {}),
       data: page.data,
     });
   };
+}
+
+/**
+ * `completed` and `total` as Firecrawl counts them: pages, not the sitemaps a crawl read. While the crawl runs, its
+ * counters (sitemaps in them); once it ended, its documents and the URLs that failed (counted from D1 once).
+ */
+async function progressOf(env: Env, job: Job, kind: JobKind): Promise<{ completed: number; total: number }> {
+  const { counts } = job.snapshot;
+  if (job.snapshot.status === 'running')
+    return { completed: counts.stored, total: kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered };
+  const [completed, { errors, robotsBlocked }] = await Promise.all([
+    countDocuments(env.DB, job.crawl.id),
+    errorsOf(env, job.crawl.id),
+  ]);
+  return { completed, total: completed + errors.length + robotsBlocked.length };
 }
 
 /** A sitemap the crawl looked for (robots.txt's, /sitemap.xml): not a page the user asked for. */

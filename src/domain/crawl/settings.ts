@@ -6,6 +6,7 @@ import { checkPattern, compilePattern, PatternError } from '../url/patterns';
 import { SCOPES } from '../url/scope';
 import { DUPLICATE_MODES } from './duplicates';
 import { MAX_CACHE_AGE_SECONDS } from './page-cache';
+import { webhookSchema } from './webhook-setting';
 
 /**
  * A crawl's settings, defined once: the API validates requests with `crawlSettingsSchema`, stored configs are read
@@ -53,26 +54,6 @@ export const seedUrlSchema = z
     return url;
   })
   .meta({ format: 'uri' });
-
-/** What a crawl's webhook can be sent. */
-export const WEBHOOK_EVENTS = ['crawl.completed', 'crawl.cancelled', 'page.failed', 'page.changed'] as const;
-
-const webhookSchema = z
-  .object({
-    url: z.url({ protocol: /^https?$/, message: 'webhook.url must be an absolute http(s) URL' }).max(2048),
-    secret: z
-      .string()
-      .min(16, 'webhook.secret must be at least 16 characters')
-      .max(256)
-      .describe('HMAC-SHA256 key of the Edgecrawl-Signature header; never shown back.'),
-    events: z
-      .array(z.enum(WEBHOOK_EVENTS))
-      .min(1)
-      .max(WEBHOOK_EVENTS.length)
-      .optional()
-      .describe('The events sent (default: all of them); ["page.changed"]: what changed, only.'),
-  })
-  .strict();
 
 /** Rendering in a browser, for crawls, schedules and scrapes (docs/rendering.md). */
 export const renderFields = {
@@ -125,7 +106,9 @@ const settings = {
   webhook: webhookSchema
     .nullable()
     .default(null)
-    .describe('Where crawl.completed, crawl.cancelled and page.failed events are POSTed, signed.'),
+    .describe(
+      "Where the crawl's events are POSTed (crawl.started, crawl.completed, crawl.cancelled, page.stored, page.failed, page.changed), in edgecrawl's format or Firecrawl's, signed.",
+    ),
   extract: extractSpecSchema
     .nullable()
     .default(defaultCrawlExtract)

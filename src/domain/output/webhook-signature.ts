@@ -1,5 +1,5 @@
 /**
- * Webhook signatures: HMAC-SHA256 of `<timestamp>.<body>` with the crawl's webhook secret, sent as
+ * Webhook signatures (Firecrawl's format has its own, below): HMAC-SHA256 of `<timestamp>.<body>` with the crawl's webhook secret, sent as
  * `Edgecrawl-Signature: t=<unix seconds>,v1=<hex>`. A receiver recomputes it over the raw body and
  * rejects old timestamps (replays); verifyWebhook is that check, for receivers written in TypeScript.
  */
@@ -15,6 +15,11 @@ async function hmacHex(secret: string, message: string): Promise<string> {
 
 export async function signWebhook(secret: string, body: string, timestampSeconds: number): Promise<string> {
   return `t=${timestampSeconds},v1=${await hmacHex(secret, `${timestampSeconds}.${body}`)}`;
+}
+
+/** Firecrawl's X-Firecrawl-Signature: `sha256=<hex HMAC-SHA256 of the exact body>`, no timestamp. */
+export async function signFirecrawlWebhook(secret: string, body: string): Promise<string> {
+  return `sha256=${await hmacHex(secret, body)}`;
 }
 
 /** Compares in time that does not depend on where the strings differ. */

@@ -20,16 +20,23 @@ export type ClaimAnswer = {
   claims: (Claim | null)[];
   leaseUntil: number;
 };
-/** What a completion answers: the links accepted (to enqueue), the URLs recorded failed now, the crawl's status. */
-export type CompleteAnswer = { accepted: FrontierEntry[]; failed: string[]; status: CrawlStatus };
+/**
+ * What a completion answers: the links accepted (to enqueue), the URLs recorded failed and stored now (a late duplicate
+ * of an outcome already recorded is neither), the crawl's status.
+ */
+export type CompleteAnswer = { accepted: FrontierEntry[]; failed: string[]; stored: string[]; status: CrawlStatus };
 export const seedEntry = (url: string): FrontierEntry => ({ url, depth: 0, hops: 0 });
 
 /** What retry-errors answers: the URLs reopened (to enqueue), how many failed ones remain, the crawl's status. */
 export type RetryAnswer = { entries: FrontierEntry[]; remaining: number; status: CrawlStatus };
 
-/** What a call to complete() changed: URLs ended failed, URLs ended skipped because the crawl is over, links to offer. */
+/**
+ * What a call to complete() changed: URLs ended failed or stored, URLs ended skipped because the crawl is over, links
+ * to offer.
+ */
 export interface Completion {
   failed: string[];
+  stored: string[];
   cancelled: string[];
   links: FrontierEntry[];
 }
@@ -84,7 +91,7 @@ export class Work {
   complete(outcomes: readonly Outcome[], running: boolean, now: number): Completion {
     const rows = this.seen.find(outcomes.map((o) => o.url));
     const finals = new Map<string, { kind: FinalKind; reason: string | null; urls: string[] }>();
-    const done: Completion = { failed: [], cancelled: [], links: [] };
+    const done: Completion = { failed: [], stored: [], cancelled: [], links: [] };
     for (const outcome of outcomes) {
       if (rows.get(outcome.url)?.state !== UrlState.Queued) continue;
       rows.delete(outcome.url);
@@ -107,6 +114,7 @@ export class Work {
       final.urls.push(outcome.url);
       finals.set(group, final);
       if (change.kind === 'failed') done.failed.push(outcome.url);
+      if (change.kind === 'stored') done.stored.push(outcome.url);
       if ('links' in outcome && outcome.links) done.links.push(...outcome.links);
     }
     for (const { kind, reason, urls } of finals.values()) this.end(kind, reason, urls);

@@ -50,3 +50,12 @@ export async function documentRowsOf(db: D1Database, crawlId: string, urls: read
       .all()
   ).results.map((row) => readPage(row, FIELDS));
 }
+
+/** How many documents a crawl has (its stored pages, duplicates and sitemaps left out). */
+export async function countDocuments(db: D1Database, crawlId: string): Promise<number> {
+  const row = await db
+    .prepare(`SELECT COUNT(*) AS n FROM pages WHERE ${DOCUMENT}`)
+    .bind(crawlId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}

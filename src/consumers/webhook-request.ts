@@ -1,0 +1,78 @@
+import type { FirecrawlDocument } from '../domain/firecrawl/document';
+import { firecrawlBody, firecrawlPayload } from '../domain/firecrawl/webhook-payload';
+import { signFirecrawlWebhook, signWebhook } from '../domain/output/webhook-signature';
+import type { WebhookEvent } from '../queues/webhook-events';
+import type { Settings } from '../settings';
+import type { Webhook } from '../types';
+
+/** What a delivery POSTs: its body and headers (the webhook's own headers among them: secrets, never logged). */
+export interface WebhookRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** What a Firecrawl-format delivery of an event needs besides it: its job's kind, and its page's document. */
+export interface FirecrawlFacts {
+  kind: 'crawl' | 'batch';
+  document: FirecrawlDocument | null;
+}
+
+/** Edgecrawl's format: the event as it is, signed in Edgecrawl-Signature with the webhook's secret. */
+async function edgecrawlRequest(
+  webhook: Webhook,
+  event: WebhookEvent,
+  settings: Settings,
+  now: number,
+): Promise<WebhookRequest> {
+  const body = JSON.stringify(event);
+  // A webhook in edgecrawl's format always has a secret (its schema requires one); the deployment's, else.
+  const secret = webhook.secret ?? settings.webhookSecret;
+  return {
+    body,
+    headers: {
+      'user-agent': settings.userAgent,
+      ...webhook.headers,
+      'content-type': 'application/json',
+      'edgecrawl-event': event.type,
+      'edgecrawl-delivery': event.id,
+      ...(secret ? { 'edgecrawl-signature': await signWebhook(secret, body, Math.floor(now / 1000)) } : {}),
+    },
+  };
+}
+
+/**
+ * Firecrawl's format: its payload, signed in X-Firecrawl-Signature with the webhook's secret, else the deployment's
+ * WEBHOOK_SECRET; without either, unsigned.
+ */
+async function firecrawlRequest(
+  webhook: Webhook,
+  event: WebhookEvent,
+  settings: Settings,
+  facts: FirecrawlFacts,
+): Promise<WebhookRequest> {
+  const payload = firecrawlPayload({ event, kind: facts.kind, metadata: webhook.metadata, document: facts.document });
+  const body = firecrawlBody(payload);
+  const secret = webhook.secret ?? settings.webhookSecret;
+  return {
+    body,
+    headers: {
+      'user-agent': settings.userAgent,
+      ...webhook.headers,
+      'content-type': 'application/json',
+      ...(secret ? { 'x-firecrawl-signature': await signFirecrawlWebhook(secret, body) } : {}),
+    },
+  };
+}
+
+/** The request of one delivery of an event, in its webhook's format (Firecrawl's needs `facts`). */
+export function webhookRequest(
+  webhook: Webhook,
+  event: WebhookEvent,
+  settings: Settings,
+  facts: FirecrawlFacts | null,
+  now = Date.now(),
+): Promise<WebhookRequest> {
+  return webhook.format === 'firecrawl' && facts
+    ? firecrawlRequest(webhook, event, settings, facts)
+    : edgecrawlRequest(webhook, event, settings, now);
+}
