@@ -282,6 +282,13 @@ describe('@mendable/firecrawl-js v2 client', () => {
     expect(byUrl.get(lamp)?.markdown).toContain('SKU-0004');
   }, 60_000);
 
+  it('scrapes a page the site answers 404: a document with that statusCode, as Firecrawl answers it', async () => {
+    const url = page('misc/missing.html');
+    const doc = await firecrawl.scrape(url, { formats: ['markdown'] });
+    expect(doc.metadata).toMatchObject({ sourceURL: url, statusCode: 404 });
+    expect(doc.metadata?.error).toMatch(/404/);
+  }, 30_000);
+
   it('scrapes with an option edgecrawl does not have (mobile), saying so in the warning', async () => {
     const url = page('long-1/short.html');
     // The SDK's scrape answers the document alone (`data`): the answer's top-level `warning` is not in it. Read as sent.
@@ -317,7 +324,9 @@ describe('@mendable/firecrawl-js v1 client (.v1)', () => {
   }, 30_000);
 
   it('crawlUrl waits for the crawl and follows next through its pages: every page once', async () => {
-    const answer = await firecrawl.v1.crawlUrl(page('pure-11/'), { limit: 12 }, 1);
+    // A limit above the site's 12 pages: edgecrawl's maxPages also counts the /sitemap.xml it looks for
+    // (docs/firecrawl.md), so a limit of exactly 12 answers 11.
+    const answer = await firecrawl.v1.crawlUrl(page('pure-11/'), { limit: 50 }, 1);
     expect(answer.success).toBe(true);
     if (!answer.success) return;
     expect(answer.status).toBe('completed');
