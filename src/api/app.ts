@@ -78,14 +78,15 @@ const description = new ApiDescription();
 export function createApp() {
   const firecrawl = firecrawlApp();
   const app = routes(firecrawl);
-  description.describe(app.routes);
-  // Firecrawl's API (/v2, and Firecrawl's /v1 routes): not part of AppType nor of the OpenAPI document.
-  app.route('/', firecrawl);
   // The MCP server (not part of AppType): its tools call the routes above through the app itself.
   app.route(
     '/mcp',
     mcpRoutes((request, env, ctx) => app.fetch(request, env, ctx)),
   );
+  // A copy: the routes mounted below are not documented (Firecrawl's are its own API, docs/firecrawl.md).
+  description.describe([...app.routes]);
+  // Firecrawl's API (/v2, and Firecrawl's /v1 routes): not part of AppType nor of the OpenAPI document.
+  app.route('/', firecrawl);
   // On Firecrawl's paths (a token refused before their routes were reached), errors in Firecrawl's shape.
   app.onError((err, c) => (isFirecrawlPath(c.req.path) ? renderFirecrawlError(err, c) : renderError(err, c)));
   app.notFound((c) => {

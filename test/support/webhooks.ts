@@ -7,8 +7,7 @@ export interface Received {
   status: number;
 }
 
-const hex = (bytes: ArrayBuffer) =>
-  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** HMAC-SHA256 of `message` with `secret`, in hex, computed here as a receiver would. */
 export async function hmacHex(secret: string, message: string): Promise<string> {
