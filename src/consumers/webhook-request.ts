@@ -17,6 +17,13 @@ export interface FirecrawlFacts {
   document: FirecrawlDocument | null;
 }
 
+/** Every delivery's headers: the user agent, the webhook's own headers, and JSON (which they cannot change). */
+const commonHeaders = (webhook: Webhook, settings: Settings) => ({
+  'user-agent': settings.userAgent,
+  ...webhook.headers,
+  'content-type': 'application/json',
+});
+
 /** Edgecrawl's format: the event as it is, signed in Edgecrawl-Signature with the webhook's secret. */
 async function edgecrawlRequest(
   webhook: Webhook,
@@ -30,9 +37,7 @@ async function edgecrawlRequest(
   return {
     body,
     headers: {
-      'user-agent': settings.userAgent,
-      ...webhook.headers,
-      'content-type': 'application/json',
+      ...commonHeaders(webhook, settings),
       'edgecrawl-event': event.type,
       'edgecrawl-delivery': event.id,
       ...(secret ? { 'edgecrawl-signature': await signWebhook(secret, body, Math.floor(now / 1000)) } : {}),
@@ -56,9 +61,7 @@ async function firecrawlRequest(
   return {
     body,
     headers: {
-      'user-agent': settings.userAgent,
-      ...webhook.headers,
-      'content-type': 'application/json',
+      ...commonHeaders(webhook, settings),
       ...(secret ? { 'x-firecrawl-signature': await signFirecrawlWebhook(secret, body) } : {}),
     },
   };
