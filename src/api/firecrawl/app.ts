@@ -51,21 +51,34 @@ export function firecrawlApp() {
   return app;
 }
 
-/** Keys of edgecrawl's own bodies of POST /v1/scrape and /v1/map (api/schemas.ts). */
-const OWN_KEYS: Record<string, ReadonlySet<string>> = {
-  '/v1/scrape': new Set(['url', 'extract', 'formats', 'render', 'waitFor', 'actions', 'maxAge']),
-  '/v1/map': new Set(['url', 'limit', 'search', 'scope', 'sitemaps', 'links']),
+/** Keys only Firecrawl's bodies of POST /v1/scrape and /v1/map have (its SDKs always send `origin`). */
+const CALLER = ['origin', 'integration'];
+const FIRECRAWL_KEYS: Record<string, ReadonlySet<string>> = {
+  '/v1/scrape': new Set([
+    ...CALLER,
+    ...['onlyMainContent', 'includeTags', 'excludeTags', 'timeout', 'headers', 'mobile', 'parsePDF', 'parsers'],
+    ...['jsonOptions', 'changeTrackingOptions', 'skipTlsVerification', 'removeBase64Images', 'blockAds', 'proxy'],
+    ...['location', 'geolocation', 'storeInCache', 'fastMode', 'zeroDataRetention'],
+  ]),
+  '/v1/map': new Set([
+    ...CALLER,
+    ...['ignoreSitemap', 'sitemapOnly', 'sitemap', 'includeSubdomains', 'ignoreQueryParameters', 'timeout'],
+    ...['location', 'useIndex'],
+  ]),
 };
 
-/** Whether a body of POST /v1/scrape or /v1/map is Firecrawl's: a key edgecrawl's has not (its SDKs send `origin`). */
+/**
+ * Whether a body of POST /v1/scrape or /v1/map is Firecrawl's: a key only Firecrawl's has, or a format only it has.
+ * Any other body is edgecrawl's (and an unknown key in it edgecrawl's 400).
+ */
 function isFirecrawlBody(path: string, body: unknown): boolean {
-  const own = OWN_KEYS[path];
-  if (!own || !body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const keys = FIRECRAWL_KEYS[path];
+  if (!keys || !body || typeof body !== 'object' || Array.isArray(body)) return false;
   const formats = 'formats' in body && Array.isArray(body.formats) ? body.formats : [];
   const firecrawlFormat = formats.some(
     (f) => typeof f !== 'string' || ['rawHtml', 'extract', 'changeTracking'].includes(f),
   );
-  return firecrawlFormat || Object.keys(body).some((key) => !own.has(key));
+  return firecrawlFormat || Object.keys(body).some((key) => keys.has(key));
 }
 
 /**
@@ -75,7 +88,8 @@ function isFirecrawlBody(path: string, body: unknown): boolean {
 export function divertFirecrawl(firecrawl: ReturnType<typeof firecrawlApp>): MiddlewareHandler<{ Bindings: Env }> {
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const text = await c.req.text();
+    // Read from a clone: edgecrawl's route reads the body itself (its size limit, then its schema).
+    const text = await c.req.raw.clone().text();
     let body: unknown = null;
     try {
       body = JSON.parse(text);
