@@ -143,14 +143,7 @@ describe("the webhooks consumer, Firecrawl's format", () => {
     await insertCrawlRow(id, testConfig({ seeds: ['http://a.test/'], webhook }), 'completed');
     const markdownOnly = readFormats(['markdown']);
     if (!markdownOnly.ok) throw new Error(markdownOnly.message);
-    await saveFirecrawlJob(env.DB, {
-      crawlId: id,
-      kind: 'batch',
-      url: 'http://a.test/',
-      formats: markdownOnly.formats,
-      warning: null,
-      createdAt: 0,
-    });
+    await saveFirecrawlJob(env.DB, { crawlId: id, kind: 'batch', formats: markdownOnly.formats, warning: null });
     const started = webhookEvent('crawl.started', id, {});
     const page = webhookEvent('page.stored', id, { url: 'http://a.test/gone' });
     const result = await runQueue('edgecrawl-webhooks', [queueMessage(started, 1, 'a'), queueMessage(page, 1, 'b')]);

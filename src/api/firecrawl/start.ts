@@ -27,8 +27,7 @@ export async function startJob(
   assertRequestAllowed(c.env, config);
   const id = crypto.randomUUID();
   const warning = joinWarnings([...translated.value.warnings, ...(extra.warnings ?? [])]) ?? null;
-  const job = { crawlId: id, kind, url: config.seeds[0] ?? '', formats: translated.value.formats, warning };
-  await saveFirecrawlJob(c.env.DB, { ...job, createdAt: Date.now() });
+  await saveFirecrawlJob(c.env.DB, { crawlId: id, kind, formats: translated.value.formats, warning });
   try {
     await startCrawl(c.env, config, { id });
   } catch (error) {

@@ -6,25 +6,21 @@ import { parseJsonOrNull } from '../../domain/util/json';
 export interface FirecrawlJob {
   crawlId: string;
   kind: 'crawl' | 'batch';
-  url: string;
   formats: FirecrawlFormats;
   warning: string | null;
-  createdAt: number;
 }
 
 const rowSchema = z.object({
   crawl_id: z.string(),
   kind: z.enum(['crawl', 'batch']),
-  url: z.string(),
   formats: z.string(),
   warning: z.string().nullable(),
-  created_at: z.number(),
 });
 
 export async function saveFirecrawlJob(db: D1Database, job: FirecrawlJob): Promise<void> {
   await db
-    .prepare('INSERT INTO firecrawl_jobs (crawl_id, kind, url, formats, warning, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind(job.crawlId, job.kind, job.url, JSON.stringify(job.formats), job.warning, job.createdAt)
+    .prepare('INSERT INTO firecrawl_jobs (crawl_id, kind, formats, warning) VALUES (?, ?, ?, ?)')
+    .bind(job.crawlId, job.kind, JSON.stringify(job.formats), job.warning)
     .run();
 }
 
@@ -36,8 +32,8 @@ export async function getFirecrawlJob(db: D1Database, crawlId: string): Promise<
   if (!row.success) return null;
   const formats = firecrawlFormatsSchema.safeParse(parseJsonOrNull(row.data.formats));
   if (!formats.success) return null;
-  const { crawl_id, kind, url, warning, created_at } = row.data;
-  return { crawlId: crawl_id, kind, url, formats: formats.data, warning, createdAt: created_at };
+  const { crawl_id, kind, warning } = row.data;
+  return { crawlId: crawl_id, kind, formats: formats.data, warning };
 }
 
 /** A job's row, when its crawl could not be started after all. */
