@@ -26,6 +26,7 @@ async function factsOf(bucket: R2Bucket, row: Row, formats: FirecrawlFormats): P
     finalUrl: row.url,
     status: row.status,
     contentType: row.contentType,
+    title: row.title,
     fetchedAt: new Date(row.fetchedAt).toISOString(),
     cached: row.cachedFrom !== null,
     record: stored?.record ?? null,

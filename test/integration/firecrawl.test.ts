@@ -5,7 +5,7 @@
  */
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import { api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
+import { createCrawl, api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
 
 type Json = Record<string, unknown> & { data?: unknown };
 
@@ -239,6 +239,28 @@ describe('Firecrawl crawl', () => {
     expect(purged.status).toBeLessThan(300);
     const row = await env.DB.prepare('SELECT 1 FROM firecrawl_jobs WHERE crawl_id = ?').bind(id).first();
     expect(row).toBeNull();
+  });
+});
+
+describe("edgecrawl's own crawls through Firecrawl's API", () => {
+  it('reads a crawl started through /v1/crawls with the formats of its spec: a plain one as fetched, with no markdown', async () => {
+    const start = `${site()}/t/${namespace()}/tree-3/`;
+    const [plain, extracted] = await Promise.all([
+      createCrawl({ seeds: [start], extract: null }),
+      createCrawl({ seeds: [start], extract: { formats: ['markdown', 'links'] } }),
+    ]);
+    await Promise.all([waitForCrawl(plain), waitForCrawl(extracted)]);
+    const plainDocs = (await waitForJob(`/v2/crawl/${plain}`)).data as Doc[];
+    expect(plainDocs.length).toBeGreaterThan(1);
+    for (const doc of plainDocs) {
+      expect(doc.markdown).toBeUndefined();
+      expect(doc.rawHtml).toMatch(/<html/i);
+      expect(doc.metadata.title).toEqual(expect.any(String));
+    }
+    const docs = (await waitForJob(`/v2/crawl/${extracted}`)).data as Doc[];
+    expect(docs.every((d) => typeof d.markdown === 'string' && Array.isArray(d.links) && d.rawHtml === undefined)).toBe(
+      true,
+    );
   });
 });
 

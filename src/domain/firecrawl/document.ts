@@ -14,6 +14,8 @@ export interface PageFacts {
   finalUrl: string;
   status: number;
   contentType: string | null;
+  /** The title on the page's row (a plain crawl's page has no record to read it from). */
+  title?: string | null;
   /** ISO time the page was fetched from the site (a cached copy: when the copy was). */
   fetchedAt: string;
   /** Answered from a stored copy (the page cache), not fetched now. */
@@ -72,7 +74,7 @@ function metadataOf(page: PageFacts): Record<string, unknown> {
   const m = page.record?.metadata ?? {};
   const keywords = Array.isArray(m.keywords) ? m.keywords.filter((k) => typeof k === 'string').join(', ') : undefined;
   const named: Record<string, unknown> = {
-    title: str(m.title) ?? str(m.headline),
+    title: str(m.title) ?? str(m.headline) ?? str(page.title),
     description: str(m.description),
     language: str(m.language),
     keywords: keywords || undefined,

@@ -133,7 +133,8 @@ export function formatsOfSpec(spec: { formats: readonly string[] } | null): Fire
   const has = (f: string) => spec?.formats.includes(f) ?? false;
   return {
     ...NO_FORMATS,
-    markdown: spec === null || has('markdown'),
+    // A plain crawl (no spec) has no markdown: its documents carry the page as fetched.
+    markdown: has('markdown'),
     html: has('html'),
     rawHtml: spec === null,
     links: has('links'),

@@ -6,6 +6,7 @@ const FIELDS = [
   'url',
   'status',
   'contentType',
+  'title',
   'fetchedAt',
   'cachedFrom',
   'bodyAt',
