@@ -25,7 +25,8 @@ export const batchRoutes = (version: FirecrawlVersion) =>
   new Hono<{ Bindings: Env }>()
     .post('/', limitBody(MAX_BODY_BYTES), jsonInput(batchRequestSchema), (c) => {
       const request = c.req.valid('json');
-      const invalid = request.urls.filter((u) => normalizeUrl(u) === null);
+      const normalized = request.urls.map((u) => ({ given: u, url: normalizeUrl(u) }));
+      const invalid = normalized.filter((u) => u.url === null).map((u) => u.given);
       const ignore = request.ignoreInvalidURLs ?? IGNORE_INVALID[version];
       if (invalid.length > 0 && !ignore)
         throw badRequest(
@@ -34,7 +35,7 @@ export const batchRoutes = (version: FirecrawlVersion) =>
             .map((u) => JSON.stringify(u))
             .join(', ')}`,
         );
-      const urls = request.urls.filter((u) => normalizeUrl(u) !== null);
+      const urls = normalized.flatMap((u) => (u.url === null ? [] : [u.given]));
       if (urls.length === 0) throw badRequest('no valid URL to scrape');
       const answer = invalid.length > 0 ? { invalidURLs: invalid } : {};
       return startJob(c, version, 'batch', translateBatch({ ...request, urls }, version), { answer });

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { crawlRequestSchema, translateCrawl } from '../../domain/firecrawl/crawl-options';
-import { formatsOfSpec } from '../../domain/firecrawl/formats';
+import { formatNames, formatsOfSpec } from '../../domain/firecrawl/formats';
 import type { FirecrawlVersion } from '../../domain/firecrawl/scrape-options';
 import { readSettings } from '../../settings';
 import { runningCrawls } from '../../storage/d1/crawls';
@@ -26,7 +26,11 @@ export const crawlRoutes = (version: FirecrawlVersion) =>
         teamId: 'edgecrawl',
         url: r.config.seeds[0] ?? '',
         created_at: new Date(r.createdAt).toISOString(),
-        options: { limit: r.config.maxPages, maxDiscoveryDepth: r.config.maxDepth, formats: formatsOfSpec(r.extract) },
+        options: {
+          limit: r.config.maxPages,
+          maxDiscoveryDepth: r.config.maxDepth,
+          scrapeOptions: { formats: formatNames(formatsOfSpec(r.extract)) },
+        },
       }));
       return c.json({ success: true as const, crawls });
     })

@@ -144,3 +144,14 @@ export function formatsOfSpec(spec: { formats: readonly string[] } | null): Fire
     json: has('json') ? { key: 'json' } : null,
   };
 }
+
+/** Formats as Firecrawl's requests name them (a crawl's scrapeOptions.formats in the active list). */
+export function formatNames(formats: FirecrawlFormats): string[] {
+  const names: string[] = (['markdown', 'html', 'rawHtml', 'links', 'images', 'summary'] as const).filter(
+    (f) => formats[f],
+  );
+  if (formats.screenshot) names.push(formats.screenshot === 'fullPage' ? 'screenshot@fullPage' : 'screenshot');
+  if (formats.json) names.push(formats.json.key);
+  if (formats.changeTracking) names.push('changeTracking');
+  return names;
+}
