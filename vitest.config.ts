@@ -59,6 +59,8 @@ export default defineConfig(async () => {
                   API_TOKEN: 'test-token',
                   // Signs deliveries of webhooks in Firecrawl's format that have no secret of their own.
                   WEBHOOK_SECRET: 'test-deployment-webhook-secret',
+                  // Seals crawls' and schedules' credentials (src/credentials.ts).
+                  CREDENTIALS_KEY: 'test-credentials-key-0123456789abcdef',
                   // Every JSON answer of a documented route is checked against its schema (src/api/openapi/check.ts).
                   CHECK_RESPONSES: 'true',
                   // The test sites are served on those hosts; any other private address (127.0.0.77

@@ -6,7 +6,9 @@
 // without the machine-wide dev registry and without fetching a sample Request.cf (scripts/lib/start-output.ts
 // quietWranglerEnv): it prints its bindings once, and no stack trace offline.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { browserEnv, ensureLocalBrowser } from './lib/browser-setup.ts';
 import { driveCrons } from './lib/cron-driver.ts';
@@ -55,6 +57,19 @@ if (!hasToken) {
   console.log(`edgecrawl: local API token is "${token}" (Authorization: Bearer ${token})`);
 }
 
+// Credentials of local crawls are sealed with a key of this checkout's own, made once and kept beside the local state
+// (.wrangler is git-ignored), unless CREDENTIALS_KEY is given (--var, .dev.vars or the environment).
+const givesKey =
+  args.some(
+    (a, i) => (a === '--var' && args[i + 1]?.startsWith('CREDENTIALS_KEY:')) || a.startsWith('--var=CREDENTIALS_KEY:'),
+  ) ||
+  (existsSync('.dev.vars') && /^\s*CREDENTIALS_KEY\s*=/m.test(readFileSync('.dev.vars', 'utf8')));
+if (!givesKey)
+  extra.push(
+    '--var',
+    `CREDENTIALS_KEY:${process.env.CREDENTIALS_KEY || localCredentialsKey(persistTo ?? '.wrangler')}`,
+  );
+
 // Workers AI runs only on Cloudflare: wrangler dev runs every binding locally (--local, offline, no login) and the model
 // step uses LLM_BASE_URL (e.g. a local Ollama) or refuses json and summary (docs/models.md).
 if (!args.includes('--remote')) extra.push(...(args.includes('--local') ? [] : ['--local']), '--var', 'WORKERS_AI:off');
@@ -96,3 +111,13 @@ dev.on('exit', (code, signal) => {
   void stderrDone.then(exit);
   setTimeout(exit, 1000).unref();
 });
+
+/** The local sealing key of crawls' credentials: made once (32 random bytes), kept in `dir`/credentials.key. */
+function localCredentialsKey(dir: string): string {
+  const file = join(dir, 'credentials.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}

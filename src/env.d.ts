@@ -7,6 +7,11 @@ interface Env {
    * their own (docs/configuration.md). Unset: those are sent unsigned.
    */
   WEBHOOK_SECRET?: string;
+  /**
+   * Secret: the key crawls' and schedules' credentials (headers, cookies, basic credentials, a login's steps) are
+   * sealed with (docs/credentials.md). Unset: crawls and schedules given credentials are refused; scrapes keep none.
+   */
+  CREDENTIALS_KEY?: string;
   /** Tests only (vitest.config.ts): every JSON answer is checked against its route's documented schema. */
   CHECK_RESPONSES?: string;
 }

@@ -3,6 +3,7 @@ import { OUTCOME_CODES } from '../domain/crawl/outcome-codes';
 import { CHANGE_KINDS } from '../domain/crawl/reach';
 import { crawlSettingsSchema } from '../domain/crawl/settings';
 import { metadataValueSchema, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '../domain/crawl/webhook-setting';
+import { shownCredentialsSchema } from '../domain/credentials/access';
 
 /**
  * What each /v1 route answers, as zod schemas: the OpenAPI document is generated from them, the dashboard's and the
@@ -44,12 +45,28 @@ const shownWebhookSchema = z.object({
   metadata: z.record(z.string(), metadataValueSchema).optional(),
 });
 
-/** A crawl's settings as shown: the webhook's secret and headers are write-only. */
+/** The request fields of a crawl's credentials: write-only, shown as `credentials` (names, never values). */
+const {
+  headers: _h,
+  cookies: _c,
+  authenticate: _a,
+  credentialsFor: _f,
+  login: _l,
+  ...shownSettings
+} = crawlSettingsSchema.in.shape;
+
+/** A crawl's settings as shown: the webhook's secret and headers, and the credentials' values, are write-only. */
 const shownConfigSchema = z
   .object({
-    ...crawlSettingsSchema.in.shape,
+    ...shownSettings,
     webhook: shownWebhookSchema.nullable(),
     recrawlOf: z.union([z.string(), z.literal(true)]).optional(),
+    credentials: shownCredentialsSchema
+      .nullable()
+      .optional()
+      .describe(
+        'What the crawl is let in with (headers, cookies, basic credentials, a login): names and hosts, never values.',
+      ),
   })
   .meta({ id: 'CrawlConfig' });
 

@@ -1,50 +1,25 @@
 import { z } from 'zod';
 import { DEFAULT_SCRAPE_MAX_AGE_SECONDS, MAX_CACHE_AGE_SECONDS } from '../domain/crawl/page-cache';
 import {
+  CREDENTIALS_FOR_ALONE,
   crawlSettingsObject,
   crawlSettingsSchema,
+  credentialsForNeedsCredentials,
   renderFields,
   SCREENSHOT_NEEDS_BROWSER,
   screenshotNeedsBrowser,
   seedUrlSchema,
 } from '../domain/crawl/settings';
+import { credentialFields } from '../domain/credentials/fields';
 import { OUTPUT_FORMATS } from '../domain/extract/spec';
-import { extractSpecSchema, selectorSchema } from '../domain/extract/spec-schema';
-import { ACTION_KEYS, MAX_WAIT_FOR_MS } from '../domain/render/rules';
+import { extractSpecSchema } from '../domain/extract/spec-schema';
+import { actionsSchema } from '../domain/render/actions';
 import { SCOPES } from '../domain/url/scope';
 import { DUPLICATE_FILTERS } from '../storage/d1/page-views';
 import { pageFilterFields } from './page-filter-schemas';
 
 /** Largest JSON body the API reads. */
 export const MAX_BODY_BYTES = 256 * 1024;
-/** `actions` of a scrape: what is done in the rendered page, in order, before it is read. */
-const actionsSchema = z
-  .array(
-    z.discriminatedUnion('type', [
-      z
-        .object({
-          type: z.literal('wait'),
-          milliseconds: z.number().int().min(0).max(MAX_WAIT_FOR_MS).optional(),
-          selector: selectorSchema.optional(),
-        })
-        .strict()
-        .refine((a) => (a.milliseconds === undefined) !== (a.selector === undefined), {
-          message: 'a wait action takes milliseconds or a selector',
-        }),
-      z.object({ type: z.literal('click'), selector: selectorSchema }).strict(),
-      z.object({ type: z.literal('type'), selector: selectorSchema, text: z.string().max(10_000) }).strict(),
-      z.object({ type: z.literal('write'), text: z.string().max(10_000) }).strict(),
-      z.object({ type: z.literal('press'), key: z.enum(ACTION_KEYS) }).strict(),
-      z
-        .object({
-          type: z.literal('scroll'),
-          direction: z.enum(['up', 'down']).default('down'),
-          amount: z.number().int().min(1).max(100_000).optional(),
-        })
-        .strict(),
-    ]),
-  )
-  .max(20);
 
 /** POST /v1/crawls: a crawl's settings, defined once in the domain. */
 export const createCrawlSchema = crawlSettingsSchema;
@@ -63,6 +38,7 @@ export const scrapeRequestObject = z
     formats: z.array(z.enum(OUTPUT_FORMATS)).min(1).max(OUTPUT_FORMATS.length).optional(),
     ...renderFields,
     actions: actionsSchema.default([]),
+    ...credentialFields,
     maxAge: z
       .number()
       .int()
@@ -70,7 +46,7 @@ export const scrapeRequestObject = z
       .max(MAX_CACHE_AGE_SECONDS)
       .default(DEFAULT_SCRAPE_MAX_AGE_SECONDS)
       .describe(
-        `Page cache: a page any crawl or scrape stored at most this many seconds ago is answered from its stored copy (no request to the site), extracted with this spec; 0: always fetched. Not with actions or a screenshot. Default ${DEFAULT_SCRAPE_MAX_AGE_SECONDS}, at most ${MAX_CACHE_AGE_SECONDS} (30 days).`,
+        `Page cache: a page any crawl or scrape stored at most this many seconds ago is answered from its stored copy (no request to the site), extracted with this spec; 0: always fetched. Not with actions, a screenshot or credentials (a scrape with credentials is always fetched, and kept for no one). Default ${DEFAULT_SCRAPE_MAX_AGE_SECONDS}, at most ${MAX_CACHE_AGE_SECONDS} (30 days).`,
       ),
   })
   .strict();
@@ -89,7 +65,8 @@ export const scrapeSchema = scrapeRequestObject
     message: 'actions need a browser: they cannot be used with render "never"',
     path: ['actions'],
   })
-  .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER);
+  .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
+  .refine(credentialsForNeedsCredentials, CREDENTIALS_FOR_ALONE);
 
 /** POST /v1/map: a site's URLs from its sitemaps and its start page's links. */
 export const mapSchema = z

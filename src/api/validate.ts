@@ -1,7 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
+import { canSeal, NO_KEY } from '../credentials';
 import { MAX_SEEDS, MORE_SEEDS } from '../domain/crawl/settings';
+import type { ShownCredentials } from '../domain/credentials/access';
+import { type CredentialRequest, hasCredentials } from '../domain/credentials/fields';
 import { asksModel } from '../domain/extract/spec';
 import { decodeCursor } from '../domain/output/cursor';
 import { isRefusedUrl } from '../domain/url/address';
@@ -139,14 +142,23 @@ export function requestRefusal(env: Env, config: RefusableRequest): Refusal | nu
       code: 'private_address',
       message: `webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`,
     };
-  return intervalRefusal(env, config.hostIntervalMs) ?? modelRefusal(env, config.extract);
+  return (
+    intervalRefusal(env, config.hostIntervalMs) ?? modelRefusal(env, config.extract) ?? credentialsRefusal(env, config)
+  );
 }
 
 /** What requestRefusal reads of a request. */
-type RefusableRequest = Pick<CrawlConfig, 'seeds' | 'webhook'> & {
-  hostIntervalMs?: number | null;
-  extract?: { formats: readonly string[] } | null;
-};
+type RefusableRequest = Pick<CrawlConfig, 'seeds' | 'webhook'> &
+  CredentialRequest & {
+    hostIntervalMs?: number | null;
+    extract?: { formats: readonly string[] } | null;
+  };
+
+/** A crawl or a schedule keeps its credentials sealed: given some where no key is set, it is refused up front. */
+function credentialsRefusal(env: Env, request: CredentialRequest): Refusal | null {
+  if (!hasCredentials(request) || canSeal(env)) return null;
+  return { path: ['headers'], code: 'credentials_unavailable', message: NO_KEY };
+}
 
 /** Formats json and summary need a language model: asked where none is configured, the request is refused up front. */
 function modelRefusal(env: Env, extract: { formats: readonly string[] } | null | undefined): Refusal | null {
@@ -174,11 +186,24 @@ export function assertRequestAllowed(env: Env, config: RefusableRequest): void {
 /** A webhook as the API shows it: its secret and its headers' values are never shown, only the headers' names. */
 type ShownWebhook = Omit<Webhook, 'secret' | 'headers'> & { headerNames?: string[] };
 
-/** A crawl request as the API shows it: the webhook's secret and headers are write-only. */
-export function presentConfig<C extends Pick<CrawlConfig, 'webhook'>>(
+/**
+ * A crawl request as the API shows it: the webhook's secret and headers are write-only, and so are its credentials
+ * (shown by name: domain/credentials/access.ts; their sealed values never leave storage).
+ */
+export function presentConfig<C extends Pick<CrawlConfig, 'webhook'> & { credentials: ShownCredentials | null }>(
   config: C,
-): Omit<C, 'webhook'> & { webhook?: ShownWebhook | null } {
-  if (!config.webhook) return config;
+): Omit<C, 'webhook' | 'credentials'> & { webhook?: ShownWebhook | null; credentials: ShownCredentials | null } {
+  const credentials = config.credentials ? shownOf(config.credentials) : null;
+  if (!config.webhook) return { ...config, credentials };
   const { secret: _secret, headers, ...shown } = config.webhook;
-  return { ...config, webhook: { ...shown, ...(headers ? { headerNames: Object.keys(headers) } : {}) } };
+  return { ...config, credentials, webhook: { ...shown, ...(headers ? { headerNames: Object.keys(headers) } : {}) } };
 }
+
+/** The shown part of credentials (stored ones are sealed too: never shown). */
+const shownOf = ({ hosts, headers, cookies, authenticate, login }: ShownCredentials): ShownCredentials => ({
+  hosts,
+  headers,
+  cookies,
+  authenticate,
+  login,
+});

@@ -1,3 +1,4 @@
+import { accessOf, CredentialsError } from '../credentials';
 import { comparisonOf, extractionOf } from '../domain/crawl/settings';
 import { transition } from '../domain/crawl/url-life';
 import { UsageMeter } from '../domain/crawl/usage';
@@ -128,6 +129,7 @@ async function claimAndFetch(
   const urls = mine.map((c) => c.task.url);
   const recrawl = await recrawlFor(config, urls, context);
   const cache = await cacheFor(crawlId, config, urls, context);
+  const access = await openAccess(crawlId, config, env);
   const writer = new ChunkWriter(
     Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency),
     context.invocation.memory,
@@ -143,6 +145,7 @@ async function claimAndFetch(
     recrawl,
     cache,
     render: { ...renderDeps(config, context.invocation.browser, clock, stub), guard: renderGuard },
+    access,
     duplicates: config.duplicates,
     limit: context.invocation.limit,
     connections: context.invocation.connections,
@@ -230,16 +233,34 @@ async function recrawlFor(config: CrawlConfig, urls: string[], { env, meter }: G
   };
 }
 
-/** The page cache (maxAge): the group's fresh copies stored by other crawls, found in one read; null: none asked. */
+/**
+ * The page cache (maxAge): the group's fresh copies stored by other crawls, found in one read; null: none asked. A
+ * crawl with credentials never reads it: another crawl's copy was fetched without its credentials (and the copies of
+ * crawls with credentials are never offered: storage/d1/page-cache.ts).
+ */
 async function cacheFor(
   crawlId: string,
   config: CrawlConfig,
   urls: string[],
   { env, meter }: GroupContext,
 ): Promise<PipelineParts['cache']> {
-  if (!config.maxAge) return null;
+  if (!config.maxAge || config.credentials !== null) return null;
   const request = { render: config.render ?? 'auto', wantsBrowser: screenshotOf(config.extract?.formats) !== null };
   return cacheLookup(env, urls, { maxAge: config.maxAge, request, exceptCrawl: crawlId, meter });
+}
+
+/**
+ * The crawl's credentials opened (credentials.ts), or why they cannot be: then every URL fails saying so (the key was
+ * unset or changed since the crawl started), rather than being fetched without them.
+ */
+async function openAccess(crawlId: string, config: CrawlConfig, env: Env): Promise<PipelineParts['access']> {
+  try {
+    return await accessOf(env, config.credentials);
+  } catch (error) {
+    if (!(error instanceof CredentialsError)) throw error;
+    log('error', 'credentials cannot be opened', { crawlId, error: error.message });
+    return error.message;
+  }
 }
 
 /** The smallest chunk of results recorded at once (see ChunkWriter). */

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import { SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
+import type { Access } from '../domain/credentials/access';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { type Action, type RenderMode, screenshotOf, type WaitFor } from '../domain/render/rules';
 import { limiter } from '../lib/limit';
@@ -62,6 +63,8 @@ interface ScrapeRender {
 export interface ScrapeOptions extends ScrapeRender {
   spec: ExtractSpec;
   maxAge: number;
+  /** The scrape's credentials (never stored): the page is always fetched, and kept for no later scrape. */
+  access?: Access | null;
 }
 
 /** A scrape's pipeline: one page of its own crawl id, rendered in its own browser, answered from the cache if fresh. */
@@ -91,7 +94,9 @@ function depsFor(env: Env, options: ScrapeOptions, browser: InvocationBrowser): 
     readSitemaps: false,
     extract: options.spec,
   };
-  return pipelineDeps(core, { render, cache: options.maxAge > 0 ? cache : null, limit: limiter(1) });
+  const access = options.access ?? null;
+  const cached = options.maxAge > 0 && access === null;
+  return pipelineDeps(core, { render, cache: cached ? cache : null, limit: limiter(1), access });
 }
 
 /** The answer of a scrape that ended with each of these codes; any other: 502 fetch_failed. */
@@ -148,7 +153,9 @@ export async function scrape(env: Env, url: string, options: ScrapeOptions): Pro
   const settings = readSettings(env);
   const browser = new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings);
   try {
-    const result = await scrapeWith(depsFor(env, options, browser), url, (processed) => keep(env, processed));
+    // A page fetched with credentials is the caller's alone: not kept for the page cache.
+    const kept = options.access ? async () => undefined : (processed: Processed) => keep(env, processed);
+    const result = await scrapeWith(depsFor(env, options, browser), url, kept);
     return result.kind === 'page' ? await withModel(env, options.spec, result) : result;
   } finally {
     await browser.close();

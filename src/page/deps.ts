@@ -4,6 +4,7 @@
  * of the pipeline's steps, so they can all import it.
  */
 import type { DuplicateMode } from '../domain/crawl/duplicates';
+import type { Access } from '../domain/credentials/access';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import type { Action, RenderOptions } from '../domain/render/rules';
 import type { LinkPolicy } from '../domain/url/link-policy';
@@ -51,6 +52,11 @@ export interface PipelineParts {
    * claim's lease would run out before the fetch could end), or null to go.
    */
   beforeFetch: () => Promise<string | null>;
+  /**
+   * What requests to the credential hosts carry (domain/credentials/access.ts): a crawl's opened secrets, a scrape's
+   * own; null: nothing. A string: the crawl has credentials that could not be opened, why (every URL fails with it).
+   */
+  access: Access | string | null;
 }
 
 /** The pipeline's dependencies, every part present (off or on). */
@@ -67,6 +73,7 @@ export function pipelineDeps(core: PipelineCore, parts: Partial<PipelineParts> =
     limit: parts.limit ?? ((task) => task()),
     connections: parts.connections ?? ALONE,
     beforeFetch: parts.beforeFetch ?? (async () => null),
+    access: parts.access ?? null,
   };
 }
 

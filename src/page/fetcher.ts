@@ -1,4 +1,5 @@
 import { connect } from 'cloudflare:sockets';
+import { redactHeaders } from '../domain/credentials/access';
 import { classifyFetchError, classifyOriginError, type FetchFailure } from '../domain/fetch/failure';
 import type { RecordedRequest } from '../domain/output/warc';
 import { concatBytes } from '../domain/util/bytes';
@@ -157,6 +158,15 @@ export async function networkFailure(
   return classifyFetchError(message, { ...context, connects: await connects(host, context.port) });
 }
 
+/** What a request carries beyond the crawler's own headers; `secret`: those whose values are never recorded. */
+export interface RequestHeaders {
+  headers: Record<string, string>;
+  /** Lower-case names of `headers` that are credentials: recorded (a WARC's request record) with their values redacted. */
+  secret?: ReadonlySet<string>;
+}
+
+const NONE: RequestHeaders = { headers: {} };
+
 /**
  * One GET, redirects not followed (the crawler schedules each hop as its own task). With `connections`, the request
  * waits for one of the invocation's connections first, and its timeout starts once it has one (see Connections).
@@ -164,14 +174,15 @@ export async function networkFailure(
 export async function fetchOnce(
   url: string,
   settings: Settings,
-  extraHeaders: Record<string, string> = {},
+  extra: RequestHeaders = NONE,
   connections: Connections = ALONE,
 ): Promise<FetchedResponse> {
   const controller = new AbortController();
   const timing: { timer?: Deadline } = {};
   const timeoutMs = settings.fetchTimeoutMs;
-  const headers = { 'user-agent': settings.userAgent, accept: ACCEPT, ...extraHeaders };
-  const request: RecordedRequest = { method: 'GET', headers: Object.entries(headers) };
+  const headers = { 'user-agent': settings.userAgent, accept: ACCEPT, ...extra.headers };
+  const recorded = extra.secret ? redactHeaders(Object.entries(headers), extra.secret) : Object.entries(headers);
+  const request: RecordedRequest = { method: 'GET', headers: recorded };
   try {
     let response: Response;
     try {

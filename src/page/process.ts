@@ -1,5 +1,7 @@
 import { failureCode } from '../domain/crawl/outcome-codes';
 import { isFinal } from '../domain/crawl/url-life';
+import { credentialHeaders, redactHeaders } from '../domain/credentials/access';
+import { accessDenied } from '../domain/credentials/outcomes';
 import { backoffSeconds } from '../domain/fetch/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/fetch/classify';
 import { isHostUnreachable } from '../domain/fetch/failure';
@@ -41,6 +43,8 @@ export async function processTask(
       reason: 'blocked: private network address',
       code: 'private_address',
     });
+  if (typeof deps.access === 'string')
+    return finish(job, { kind: 'failed', fetched: false, reason: deps.access, code: 'credentials_unavailable' });
   // A fresh copy in the page cache: no request to the site, not even robots.txt, and no politeness slot.
   const cached = deps.cache ? await deps.cache(task.url) : null;
   if (cached) {
@@ -122,10 +126,12 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
   const conditional: Record<string, string> = {};
   if (validators?.etag) conditional['if-none-match'] = validators.etag;
   if (validators?.lastModified) conditional['if-modified-since'] = validators.lastModified;
+  const sent = accessOf(deps, task.url);
+  const extra = { headers: { ...sent.headers, ...conditional }, secret: sent.secret };
   let response: FetchedResponse | string;
   try {
     response = await deps.limit(
-      async () => (await deps.beforeFetch()) ?? fetchOnce(task.url, deps.settings, conditional, deps.connections),
+      async () => (await deps.beforeFetch()) ?? fetchOnce(task.url, deps.settings, extra, deps.connections),
     );
   } catch (error) {
     await done();
@@ -138,7 +144,22 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
   const { status, respondedAt } = response;
   await done(retryAfterSeconds === undefined ? { status, respondedAt } : { status, respondedAt, retryAfterSeconds });
-  return decide(job, response, previous);
+  return decide(job, response, previous, sent);
+}
+
+/** The credentials a request to `url` carries (none off the credential hosts), and their names, to be redacted. */
+function accessOf(deps: PipelineDeps, url: string): SentCredentials {
+  const access = typeof deps.access === 'string' ? null : deps.access;
+  const headers = credentialHeaders(url, access);
+  const names = Object.keys(headers);
+  return { headers, secret: new Set(names), credentialed: names.length > 0, loginUrl: access?.loginUrl ?? null };
+}
+
+interface SentCredentials {
+  headers: Record<string, string>;
+  secret: ReadonlySet<string>;
+  credentialed: boolean;
+  loginUrl: string | null;
 }
 
 function fetchFailed(job: Job, error: unknown): Processed {
@@ -152,10 +173,20 @@ function fetchFailed(job: Job, error: unknown): Processed {
 }
 
 /** What a response means for the URL: unchanged, a retry, a failure, a redirect, or a page to store. */
-async function decide(job: Job, response: FetchedResponse, previous: PreviousVersion | undefined): Promise<Processed> {
+async function decide(
+  job: Job,
+  response: FetchedResponse,
+  previous: PreviousVersion | undefined,
+  sent: SentCredentials,
+): Promise<Processed> {
   const page = pageRecord(job, response);
   if (response.status === 304 && previous && job.deps.recrawl)
     return unchanged(job, page, previous, job.deps.recrawl.links);
+  const location = response.headers.get('location');
+  const target = location === null ? null : normalizeUrl(location, job.task.url);
+  const denied = accessDenied(response.status, target, sent);
+  if (denied)
+    return finish(job, { kind: 'failed', fetched: true, ...denied }, { page: { ...page, redirectTo: target } });
   const decision = classifyResponse(response.status, response.headers);
   switch (decision.kind) {
     case 'retry': {
@@ -168,18 +199,25 @@ async function decide(job: Job, response: FetchedResponse, previous: PreviousVer
       return redirect(job, page, decision.location, response.status);
     case 'ok': {
       const read = await readBody(job, page, response.body);
-      return withExchange(await withChange(job, read, previous), response);
+      return withExchange(await withChange(job, read, previous), response, sent.credentialed);
     }
   }
 }
 
-/** A page whose body is stored keeps the exchange it was fetched with beside it (a WARC's request and response). */
-function withExchange(processed: Processed, response: FetchedResponse): Processed {
+/** What a credentialed answer's recorded headers never show: the session a server sets. */
+const SESSION_HEADERS: ReadonlySet<string> = new Set(['set-cookie']);
+
+/**
+ * A page whose body is stored keeps the exchange it was fetched with beside it (a WARC's request and response): its
+ * request's credentials redacted (fetchOnce), and, when it carried credentials, the cookies its answer set.
+ */
+function withExchange(processed: Processed, response: FetchedResponse, credentialed: boolean): Processed {
   if (processed.body === undefined) return processed;
   const { request, status, statusText, headers } = response;
+  const answered = credentialed ? redactHeaders([...headers], SESSION_HEADERS) : [...headers];
   return {
     ...processed,
-    exchange: encodeExchange({ request, response: { status, statusText, headers: [...headers] } }),
+    exchange: encodeExchange({ request, response: { status, statusText, headers: answered } }),
   };
 }
 

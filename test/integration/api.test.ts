@@ -183,6 +183,7 @@ describe('POST /v1/crawls validation', () => {
       sitemaps: false,
       priority: 'normal',
       boost: [],
+      credentials: null,
       webhook: null,
       // Markdown and metadata of each page's main content (issue 31: it was null, a plain crawl).
       extract: { formats: ['markdown', 'metadata'], mainContent: true, include: [], exclude: [], fields: {} },

@@ -22,7 +22,7 @@ function fetchAll(
   const settings = readSettings({ ...env, FETCH_TIMEOUT_MS: String(timeoutMs) });
   return Promise.all(
     urls.map((url) =>
-      fetchOnce(url, settings, {}, connections).then(
+      fetchOnce(url, settings, { headers: {} }, connections).then(
         () => 'ok',
         (error: unknown) => (error instanceof NetworkError ? error.message : String(error)),
       ),

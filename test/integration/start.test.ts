@@ -1,7 +1,7 @@
 /** Starting a crawl when its seeds cannot be sent at once: the crawl exists, so the start does not fail. */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { crawlSettingsSchema } from '../../src/domain/crawl/settings';
+import { crawlConfigSchema } from '../../src/domain/crawl/settings';
 import { startCrawl } from '../../src/jobs/start';
 import { api, getCrawl, namespace, site, waitForCrawl } from '../support/api';
 
@@ -29,7 +29,7 @@ describe('starting a crawl', () => {
   it('tries a failed seed send again, and the crawl runs', async () => {
     const ns = namespace();
     const flaky = flakyQueue(1);
-    const config = crawlSettingsSchema.parse({ seeds: [`${site()}/t/${ns}/pure-1/`] });
+    const config = crawlConfigSchema.parse({ seeds: [`${site()}/t/${ns}/pure-1/`] });
     const id = await startCrawl(flaky.env, config);
     expect(flaky.sends()).toBe(2);
     expect((await waitForCrawl(id)).status).toBe('completed');
@@ -38,7 +38,7 @@ describe('starting a crawl', () => {
   it('answers the crawl it made even when no send succeeds (its seeds wait for the sweeper), never an error', async () => {
     const ns = namespace();
     const flaky = flakyQueue(Number.POSITIVE_INFINITY);
-    const config = crawlSettingsSchema.parse({ seeds: [`${site()}/t/${ns}/pure-1/`] });
+    const config = crawlConfigSchema.parse({ seeds: [`${site()}/t/${ns}/pure-1/`] });
     const id = await startCrawl(flaky.env, config);
     expect(flaky.sends()).toBe(3);
     const crawl = await getCrawl(id);

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { configOf } from '../../credentials';
 import type { CrawlTranslation } from '../../domain/firecrawl/crawl-options';
 import { joinWarnings } from '../../domain/firecrawl/ignored';
 import type { FirecrawlVersion, Translated } from '../../domain/firecrawl/scrape-options';
@@ -23,8 +24,8 @@ export async function startJob(
   if (!translated.ok) throw badRequest(translated.message);
   const parsed = createCrawlSchema.safeParse(translated.value.settings);
   if (!parsed.success) throw badRequest(`invalid request: ${describeIssues(parsed.error)}`);
-  const config = parsed.data;
-  assertRequestAllowed(c.env, config);
+  assertRequestAllowed(c.env, parsed.data);
+  const config = await configOf(c.env, parsed.data);
   const id = crypto.randomUUID();
   const warning = joinWarnings([...translated.value.warnings, ...(extra.warnings ?? [])]) ?? null;
   await saveFirecrawlJob(c.env.DB, { crawlId: id, kind, formats: translated.value.formats, warning });

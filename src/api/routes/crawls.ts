@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { configOf } from '../../credentials';
 import { purgeCrawl } from '../../jobs/purge';
 import { CrawlStartError, startCrawl } from '../../jobs/start';
 import { sendReextractStep } from '../../queues/extract';
@@ -65,10 +66,11 @@ export const crawls = new Hono<CrawlEnv>()
       const { previousCrawlId } = config;
       if (previousCrawlId !== null && !(await getCrawl(c.env.DB, previousCrawlId)))
         throw badRequest(`previousCrawlId: no crawl with id ${previousCrawlId}`);
+      const sealed = await configOf(c.env, config);
       try {
         const id = await startCrawl(
           c.env,
-          previousCrawlId === null ? config : { ...config, recrawlOf: previousCrawlId },
+          previousCrawlId === null ? sealed : { ...sealed, recrawlOf: previousCrawlId },
         );
         return c.json({ id, status: 'running' as const }, 201);
       } catch (error) {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { configOf } from '../../credentials';
 import { CronError, parseCron } from '../../domain/crawl/cron';
 import { nextRun } from '../../jobs/schedules';
 import {
@@ -99,7 +100,7 @@ export const schedules = new Hono<{ Bindings: Env }>()
         id: crypto.randomUUID(),
         cron: body.cron ?? null,
         everySeconds: body.everySeconds ?? null,
-        config: body.crawl,
+        config: await configOf(c.env, body.crawl),
         createdAt: now,
         // A fixed period runs at the next trigger; a cron expression at its next matching minute.
         nextRunAt: body.cron === undefined ? now : nextRun({ cron: body.cron, everySeconds: null }, now),

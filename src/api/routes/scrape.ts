@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { credentialsOf, scrapeAccess } from '../../credentials';
 import { scrape } from '../../jobs/scrape';
 import { ApiError } from '../errors';
 import { json, routeDoc } from '../openapi/route-doc';
@@ -32,7 +33,8 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
   limitBody(MAX_BODY_BYTES),
   jsonInput(scrapeSchema),
   async (c) => {
-    const { url, extract, render, waitFor, actions, maxAge } = c.req.valid('json');
+    const { credentials, rest } = credentialsOf(c.req.valid('json'));
+    const { url, extract, render, waitFor, actions, maxAge } = rest;
     assertRequestAllowed(c.env, { seeds: [url], webhook: null, extract });
     // Actions are done in the browser: a page given actions is rendered.
     const result = await scrape(c.env, url, {
@@ -41,6 +43,7 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
       waitFor,
       actions,
       maxAge,
+      access: scrapeAccess(credentials, url),
     });
     if (result.kind === 'refused') throw new ApiError(result.status, result.code, result.message);
     const { kind: _kind, record, outputs, body: _body, ...page } = result;

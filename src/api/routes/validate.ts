@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
+import { settingsView } from '../../credentials';
 import { nextRun } from '../../jobs/schedules';
 import { getCrawl } from '../../storage/d1/crawls';
 import { ApiError, badRequest } from '../errors';
@@ -68,7 +69,7 @@ export const validateRoutes = new Hono<{ Bindings: Env }>()
       if (config.previousCrawlId !== null && !(await getCrawl(c.env.DB, config.previousCrawlId)))
         issues.push({ path: ['previousCrawlId'], message: `no crawl with id ${config.previousCrawlId}` });
       if (issues.length > 0) return c.json({ valid: false as const, issues });
-      return c.json({ valid: true as const, config: presentConfig(config) });
+      return c.json({ valid: true as const, config: presentConfig(settingsView(config)) });
     },
   )
   .post(
@@ -91,7 +92,7 @@ export const validateRoutes = new Hono<{ Bindings: Env }>()
       const schedule = { cron: cron ?? null, everySeconds: everySeconds ?? null };
       return c.json({
         valid: true as const,
-        config: { ...schedule, crawl: presentConfig(crawl) },
+        config: { ...schedule, crawl: presentConfig(settingsView(crawl)) },
         nextRuns: nextRuns(schedule, Date.now()),
       });
     },

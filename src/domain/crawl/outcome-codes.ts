@@ -44,6 +44,14 @@ export const OUTCOME_CODES = [
   'redirect_without_location',
   /** More redirects in a row than the crawler follows. */
   'too_many_redirects',
+  /** A 401, or a 403 to a request sent with credentials: the site did not let the crawler in (docs/credentials.md). */
+  'auth_required',
+  /** A request sent with credentials was redirected to the login page: the session expired, or does not reach it. */
+  'login_redirect',
+  /** The crawl's form login did not get past the login page: nothing was crawled. */
+  'login_failed',
+  /** The crawl's credentials could not be opened (the deployment's CREDENTIALS_KEY is unset or changed). */
+  'credentials_unavailable',
   /** A sitemap whose body could not be read. */
   'sitemap_unreadable',
   /** A browser action of the page failed. */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { storedCredentialsSchema } from '../credentials/access';
+import { type CredentialRequest, crawlCredentialFields, hasCredentials } from '../credentials/fields';
 import { type ExtractSpec, extractSpecSchema, selectorSchema } from '../extract/spec-schema';
 import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from '../render/rules';
 import { normalizeUrl } from '../url/normalize';
@@ -162,12 +164,24 @@ export const SCREENSHOT_NEEDS_BROWSER = {
 
 const uniqueSeeds = <C extends { seeds: string[] }>(c: C): C => ({ ...c, seeds: [...new Set(c.seeds)] });
 
-/** A crawl as the API takes it (POST /v1/crawls, a schedule's crawl), field by field. Unknown fields are an error. */
-export const crawlSettingsObject = z.object(settings).strict();
+/** `credentialsFor` names where credentials go: it says nothing without them. */
+export const credentialsForNeedsCredentials = (c: CredentialRequest) =>
+  c.credentialsFor === undefined || hasCredentials(c);
+export const CREDENTIALS_FOR_ALONE = {
+  message: 'credentialsFor names the hosts headers, cookies, authenticate or login are sent to: give one of them',
+  path: ['credentialsFor'],
+};
+
+/**
+ * A crawl as the API takes it (POST /v1/crawls, a schedule's crawl), field by field, with the credentials it is let in
+ * with (domain/credentials/fields.ts: sealed before it is stored). Unknown fields are an error.
+ */
+export const crawlSettingsObject = z.object({ ...settings, ...crawlCredentialFields }).strict();
 
 /** The same, with the checks across fields: what POST /v1/crawls validates. */
 export const crawlSettingsSchema = crawlSettingsObject
   .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
+  .refine(credentialsForNeedsCredentials, CREDENTIALS_FOR_ALONE)
   .transform(uniqueSeeds)
   .meta({ id: 'CrawlSettings' });
 
@@ -188,10 +202,14 @@ export const crawlConfigSchema = z
      * crawl id, requests are conditional on what that crawl fetched; `true` for a schedule's first run.
      */
     recrawlOf: z.union([z.string(), z.literal(true)]).optional(),
+    /** What the crawl is let in with: names shown, secrets sealed (null: none; see credentials.ts). */
+    credentials: storedCredentialsSchema.nullable().default(null),
   })
   .transform(uniqueSeeds);
 
 export type CrawlConfig = z.output<typeof crawlConfigSchema>;
+/** A crawl as the API validated it: its credentials in the clear, not yet sealed (credentials.ts configOf). */
+export type CrawlSettings = z.output<typeof crawlSettingsSchema>;
 
 /** The spec a crawl's pages are extracted with: its own, with the `ignore` selectors removed from the content too. */
 export function extractionOf(config: Pick<CrawlConfig, 'extract' | 'ignore'>): ExtractSpec | null {

@@ -116,7 +116,7 @@ export async function insertCrawl(
 ): Promise<void> {
   const result = await db
     .prepare(
-      "INSERT INTO crawls (id, status, config, created_at, updated_at, schedule_id, previous_crawl_id) VALUES (?, 'running', ?, ?, ?, ?, ?)",
+      "INSERT INTO crawls (id, status, config, created_at, updated_at, schedule_id, previous_crawl_id, credentialed) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
     )
     .bind(
       id,
@@ -125,6 +125,7 @@ export async function insertCrawl(
       now,
       scheduleId,
       typeof config.recrawlOf === 'string' ? config.recrawlOf : null,
+      config.credentials === null ? 0 : 1,
     )
     .run();
   meter?.d1([result]);

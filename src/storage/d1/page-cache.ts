@@ -35,7 +35,7 @@ const LATE_WRITES_MS = 5 * 60_000;
 
 /**
  * Of `urls`, the freshest stored 2xx body of each fetched at or after `since` (epoch ms), by any crawl or scrape but
- * `exceptCrawl`. No index of its own (an index on pages would be a row written per page stored, by every crawl): the
+ * `exceptCrawl` and crawls that fetched with credentials (a scrape with credentials stores nothing). No index of its own (an index on pages would be a row written per page stored, by every crawl): the
  * crawls that ran within the window (crawls_finished) and the scrapes' pseudo-crawl, then a primary-key probe of
  * (crawl, url) for each of them and each URL, up to 100 URLs a statement.
  */
@@ -49,7 +49,8 @@ export async function freshPages(
     db,
     `SELECT crawl_id, ${columnsOf(CACHED)} FROM pages
      WHERE crawl_id IN (
-       SELECT id FROM crawls WHERE (finished_at IS NULL OR finished_at >= ?) AND purge_requested_at IS NULL AND id != ?
+       SELECT id FROM crawls
+       WHERE (finished_at IS NULL OR finished_at >= ?) AND purge_requested_at IS NULL AND id != ? AND credentialed = 0
        UNION ALL SELECT ?
      ) AND fetched_at >= ? AND r2_key IS NOT NULL AND status BETWEEN 200 AND 299 AND url IN ({in})`,
     [since - LATE_WRITES_MS, exceptCrawl, SCRAPE_CRAWL_ID, since],
