@@ -30,6 +30,7 @@
  *   pdf               PDFs: text with metadata, links, scanned, broken, huge (see pdf-site.ts).
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
  *                     paragraphs), for reading a page in parts.
+ *   private           a site behind a login: cookie, basic and header pages, a login form (private-site.ts).
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503, and fixable.html (404 until PUT /__fix/<ns>).
@@ -44,6 +45,7 @@ import { docsSite } from './docs-site.ts';
 import { growSite } from './grow-site.ts';
 import type { HostLogEntry } from './host-log';
 import { pdfSite } from './pdf-site.ts';
+import { privateControl, privateSite } from './private-site.ts';
 import { productSite } from './product-site.ts';
 import { shopSite } from './shop-site.ts';
 import { spaSite, trapHit, trapHits } from './spa-site.ts';
@@ -634,6 +636,12 @@ interface Ports {
   trap: number;
 }
 
+/** The private site (private-site.ts) of /t/<ns>/private/..., or null for any other path. */
+function privateMatch(url: URL, req: http.IncomingMessage) {
+  const match = /^\/t\/([A-Za-z0-9_-]+)\/private\/(.*)$/.exec(url.pathname);
+  return match ? privateSite(match[1] as string, match[2] as string, url, req) : Promise.resolve(null);
+}
+
 function handler(ports: Ports) {
   return async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -744,6 +752,12 @@ function handler(ports: Ports) {
       const prefix = `/t/${sentMatch[1]}/`;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(Object.fromEntries([...sent].filter(([k]) => k.startsWith(prefix)))));
+      return;
+    }
+    const privateReply = privateControl(url.pathname, req.method) ?? (await privateMatch(url, req));
+    if (privateReply) {
+      res.writeHead(privateReply.status, privateReply.headers ?? {});
+      res.end(privateReply.body ?? '');
       return;
     }
     const fault = /^\/t\/([A-Za-z0-9_-]+)\/faults\/(.*)$/.exec(url.pathname);
