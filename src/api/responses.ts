@@ -143,6 +143,15 @@ export const crawlSchema = z
       .object({ status: z.enum(['running', 'completed']), done: z.number().int(), total: z.number().int() })
       .optional()
       .describe('A re-extraction (POST /reextract) and its progress.'),
+    access: z
+      .object({
+        refused: z.number().int().describe('URLs that answered 401 (or 403 to credentials) or sent to the login page.'),
+        loginFailed: z.boolean().describe('The form login did not get past the login page: nothing was crawled.'),
+        sessionExpired: z.boolean().describe('Pages were read with the credentials, then refused.'),
+        message: z.string(),
+      })
+      .optional()
+      .describe('A crawl with credentials whose pages were refused, or whose login failed: what happened.'),
     config: shownConfigSchema,
     createdAt: isoTime,
     finishedAt: isoTime.nullable().describe('When it completed or was cancelled; null: running.'),

@@ -51,12 +51,15 @@ export function firecrawlApp() {
   return app;
 }
 
-/** Keys only Firecrawl's bodies of POST /v1/scrape and /v1/map have (its SDKs always send `origin`). */
+/**
+ * Keys only Firecrawl's bodies of POST /v1/scrape and /v1/map have (its SDKs always send `origin`). Not `headers`:
+ * edgecrawl's scrape takes it too (a request's credentials).
+ */
 const CALLER = ['origin', 'integration'];
 const FIRECRAWL_KEYS: Record<string, ReadonlySet<string>> = {
   '/v1/scrape': new Set([
     ...CALLER,
-    ...['onlyMainContent', 'includeTags', 'excludeTags', 'timeout', 'headers', 'mobile', 'parsePDF', 'parsers'],
+    ...['onlyMainContent', 'includeTags', 'excludeTags', 'timeout', 'mobile', 'parsePDF', 'parsers'],
     ...['jsonOptions', 'changeTrackingOptions', 'skipTlsVerification', 'removeBase64Images', 'blockAds', 'proxy'],
     ...['location', 'geolocation', 'storeInCache', 'fastMode', 'zeroDataRetention'],
   ]),

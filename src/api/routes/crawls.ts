@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { configOf } from '../../credentials';
+import { accessReport } from '../../domain/credentials/access-report';
 import { purgeCrawl } from '../../jobs/purge';
 import { CrawlStartError, startCrawl } from '../../jobs/start';
 import { sendReextractStep } from '../../queues/extract';
 import { enqueueTasks } from '../../queues/frontier';
 import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
-import { deleteErrors } from '../../storage/d1/errors';
+import { accessFailures, deleteErrors } from '../../storage/d1/errors';
 import { countHtmlPages } from '../../storage/d1/reextraction';
 import { changesOf, listItem, summariesOf } from '../crawl-list';
 import { endedAt, isoOrNull } from '../crawl-time';
@@ -115,6 +116,10 @@ export const crawls = new Hono<CrawlEnv>()
       if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
       const counted = await changeCountsFor(c.env, crawl);
       const changes = counted === null ? {} : { changes: counted };
+      const access =
+        crawl.config.credentials === null
+          ? null
+          : accessReport(await accessFailures(c.env.DB, crawl.id), snapshot.counts.stored);
       return c.json({
         id: crawl.id,
         status: snapshot.status,
@@ -130,6 +135,7 @@ export const crawls = new Hono<CrawlEnv>()
               },
             }
           : {}),
+        ...(access ? { access } : {}),
         config: presentConfig(crawl.config),
         createdAt: new Date(crawl.createdAt).toISOString(),
         finishedAt: isoOrNull(endedAt(snapshot, crawl.finishedAt)),

@@ -172,16 +172,27 @@ export async function setCrawlStatus(
 /** Asks for a crawl's data to be purged (from now on it is listed nowhere); false when there is no such crawl. */
 export async function requestPurge(db: D1Database, id: string, now: number): Promise<boolean> {
   const result = await db
-    .prepare('UPDATE crawls SET purge_requested_at = COALESCE(purge_requested_at, ?) WHERE id = ?')
+    .prepare(
+      `UPDATE crawls SET purge_requested_at = COALESCE(purge_requested_at, ?), ${FORGET_CREDENTIALS} WHERE id = ?`,
+    )
     .bind(now, id)
     .run();
   return result.meta.changes > 0;
 }
 
+/**
+ * A crawl marked for purging forgets its credentials at once (its sealed secrets), though its row stays until the
+ * purge settles: what it was let in with never outlives the request to delete it. `credentialed` stays, so the page
+ * cache still never offers its pages.
+ */
+const FORGET_CREDENTIALS = "config = json_set(config, '$.credentials', json('null'))";
+
 /** Marks crawls whose retention ended by `now` for purging; returns how many. */
 export async function expireCrawls(db: D1Database, now: number): Promise<number> {
   const result = await db
-    .prepare('UPDATE crawls SET purge_requested_at = ?1 WHERE expires_at <= ?1 AND purge_requested_at IS NULL')
+    .prepare(
+      `UPDATE crawls SET purge_requested_at = ?1, ${FORGET_CREDENTIALS} WHERE expires_at <= ?1 AND purge_requested_at IS NULL`,
+    )
     .bind(now)
     .run();
   return result.meta.changes;

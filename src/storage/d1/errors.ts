@@ -182,3 +182,24 @@ export async function codeBreakdown(db: D1Database, crawlId: string): Promise<Co
   }
   return [...codes.values()].sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
 }
+
+/** Codes of URLs the site did not let a crawl with credentials in, or that its credentials kept from being fetched. */
+const ACCESS_CODES = ['auth_required', 'login_redirect', 'login_failed', 'credentials_unavailable'] as const;
+
+/** A crawl's failures by access code (domain/credentials/outcomes.ts), each with one of its reasons. */
+export async function accessFailures(
+  db: D1Database,
+  crawlId: string,
+): Promise<{ code: (typeof ACCESS_CODES)[number]; count: number; reason: string }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT code, COUNT(*) AS count, MIN(reason) AS reason FROM errors
+       WHERE crawl_id = ? AND code IN (${ACCESS_CODES.map(() => '?').join(', ')}) GROUP BY code`,
+    )
+    .bind(crawlId, ...ACCESS_CODES)
+    .all<{ code: string; count: number; reason: string | null }>();
+  return results.flatMap(({ code, count, reason }) => {
+    const known = ACCESS_CODES.find((c) => c === code);
+    return known ? [{ code: known, count, reason: reason ?? '' }] : [];
+  });
+}
