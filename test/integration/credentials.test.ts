@@ -94,7 +94,9 @@ describe('crawling behind a login', () => {
     const deliveries = await waitForDeliveries(ns, pages.filter((p) => p.status === 200).length + 1);
     const warc = await api(`/v1/crawls/${id}/exports`, { method: 'POST', body: '{}' });
     const written = (await warc.json()) as { download: string };
-    const warcText = gunzipSync(new Uint8Array(await (await api(written.download)).arrayBuffer())).toString('latin1');
+    const warcText = new TextDecoder('latin1').decode(
+      gunzipSync(new Uint8Array(await (await api(written.download)).arrayBuffer())),
+    );
     expect(warcText).toContain('cookie: [redacted]');
     expect(warcText).toContain('authorization: [redacted]');
     expect(warcText).toContain('x-api-key: [redacted]');
