@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
+import { startCrawl } from '../../src/jobs/start';
 import { POOL_NAME } from '../../src/objects/browser-pool';
+import { getSchedule } from '../../src/storage/d1/schedules';
 import { allPages, api, createCrawl, namespace, waitForCrawl } from '../support/api';
 import { leakedTabs } from '../support/browsers';
 import type { CredentialHit } from '../support/private-site';
@@ -109,5 +111,127 @@ describe('renders with credentials', () => {
     expect(page?.rendered).toBe('always');
     const hits = await credsOf(ns);
     expect(hits.map((h) => h.apiKey)).toEqual([`key-${ns}`, `key-${ns}`]); // fetched, then rendered
+  });
+});
+
+interface ErrorsView {
+  errors: { url: string; outcome: string; reason: string; code: string }[];
+}
+
+/** A crawl's markdown of `url`. */
+async function markdownOf(id: string, url: string): Promise<string> {
+  const res = await api(`/v1/crawls/${id}/content?url=${encodeURIComponent(url)}&format=markdown`);
+  expect(res.status, url).toBe(200);
+  return res.text();
+}
+
+const loginOf = (base: string, ns: string, password = `pass-${ns}`) => ({
+  url: `${base}/t/${ns}/private/login.html`,
+  actions: [
+    { type: 'type', selector: '#user', text: `user-${ns}` },
+    { type: 'type', selector: '#pass', text: password },
+    { type: 'click', selector: '#go' },
+  ],
+});
+
+describe('a crawl behind a form login', () => {
+  it("logs in once as it starts and crawls with the session's cookies; the login is shown by its steps, never what it typed", async () => {
+    const ns = namespace();
+    const base = `${host()}/t/${ns}/private`;
+    const id = await createCrawl({ seeds: [`${base}/cookie/a.html`], login: loginOf(host(), ns) });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.counts, JSON.stringify(crawl)).toMatchObject({ stored: 2, failed: 0 });
+    const pages = (await allPages(id)).map((p) => p.url).sort();
+    expect(pages).toEqual([`${base}/cookie/a.html`, `${base}/cookie/a2.html`]);
+    expect(await markdownOf(id, `${base}/cookie/a.html`)).toContain('Cookie page a.html is a private page');
+    expect(await markdownOf(id, `${base}/cookie/a2.html`)).toContain('Cookie page a2.html is a private page');
+
+    const shown = await (await api(`/v1/crawls/${id}`)).text();
+    const { config } = JSON.parse(shown) as {
+      config: { credentials: { login: unknown; cookies: { name: string }[] } };
+    };
+    expect(config.credentials.login).toEqual({
+      url: `${base}/login.html`,
+      actions: [
+        { type: 'type', selector: '#user' },
+        { type: 'type', selector: '#pass' },
+        { type: 'click', selector: '#go' },
+      ],
+    });
+    expect(config.credentials.cookies.map((c) => c.name)).toContain('session');
+    expect(shown).not.toContain(`pass-${ns}`);
+    expect(shown).not.toContain(`user-${ns}`);
+    expect(shown).not.toContain(`sess-${ns}`);
+
+    // The crawler's own requests for the pages carried the session the login got.
+    const fetched = (await credsOf(ns)).filter((h) => /\/cookie\/a2?\.html$/.test(h.path));
+    expect(fetched.length).toBeGreaterThanOrEqual(3); // a.html after the login's redirect, then a.html and a2.html
+    for (const hit of fetched) expect(hit.cookie).toContain(`session=sess-${ns}`);
+  });
+
+  it('a wrong password ends the crawl at once, completed with no page, its login_failed error saying why', async () => {
+    const ns = namespace();
+    const id = await createCrawl({
+      seeds: [`${host()}/t/${ns}/private/cookie/a.html`],
+      login: loginOf(host(), ns, 'not-the-password'),
+    });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.status).toBe('completed');
+    expect(crawl.counts.stored).toBe(0);
+    expect(await allPages(id)).toEqual([]);
+    const { errors } = (await (await api(`/v1/crawls/${id}/errors`)).json()) as ErrorsView;
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      url: `${host()}/t/${ns}/private/login.html`,
+      outcome: 'failed',
+      code: 'login_failed',
+    });
+    expect(errors[0]?.reason).toMatch(/^login failed: still on the login page after its 3 actions \(a password field/);
+    expect(JSON.stringify(errors)).not.toContain('not-the-password');
+    const stats = (await (await api(`/v1/crawls/${id}/stats`)).json()) as { errorCodes: { code: string }[] };
+    expect(stats.errorCodes.map((c) => c.code)).toEqual(['login_failed']);
+    // Nothing but the login page was asked for: the seed was never fetched.
+    const paths = (await credsOf(ns)).map((h) => h.path.replace(`/t/${ns}/private/`, ''));
+    expect(new Set(paths)).toEqual(new Set(['login.html']));
+  });
+
+  it('a login whose action cannot be done fails, naming the action', async () => {
+    const ns = namespace();
+    const login = loginOf(host(), ns);
+    const id = await createCrawl({
+      seeds: [`${host()}/t/${ns}/private/cookie/a.html`],
+      login: { ...login, actions: [...login.actions.slice(0, 1), { type: 'click', selector: '#nope' }] },
+    });
+    await waitForCrawl(id);
+    const { errors } = (await (await api(`/v1/crawls/${id}/errors`)).json()) as ErrorsView;
+    expect(errors[0]?.code).toBe('login_failed');
+    expect(errors[0]?.reason).toBe(
+      'login failed: action 2 of 2 (click "#nope") could not be done: no element matches "#nope"',
+    );
+  });
+
+  it("a schedule's every run logs in anew: a session ended between runs is no matter", async () => {
+    const ns = namespace();
+    const base = `${host()}/t/${ns}/private`;
+    // A run a year away: no trigger (nor another file's runDueSchedules) runs it; the test runs it as the trigger does.
+    const crawl = { seeds: [`${base}/cookie/a.html`], login: loginOf(host(), ns) };
+    const res = await api('/v1/schedules', { method: 'POST', body: JSON.stringify({ cron: '0 0 1 1 *', crawl }) });
+    const created = (await res.json()) as { id: string };
+    expect(res.status, JSON.stringify(created)).toBe(201);
+    const shown = await (await api(`/v1/schedules/${created.id}`)).text();
+    expect(shown).toContain('"selector":"#pass"');
+    expect(shown).not.toContain(`pass-${ns}`);
+    const schedule = await getSchedule(env.DB, created.id);
+    if (!schedule) throw new Error('no schedule');
+    const run = async (recrawlOf: string | true) => {
+      const id = await startCrawl(env, { ...schedule.config, recrawlOf }, { scheduleId: schedule.id });
+      expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 2, failed: 0 });
+      return id;
+    };
+    const first = await run(true);
+    await fetch(`${host()}/__expire/${ns}`, { method: 'PUT' });
+    const second = await run(first);
+    expect(await markdownOf(second, `${base}/cookie/a2.html`)).toContain('Cookie page a2.html is a private page');
+    await api(`/v1/schedules/${created.id}`, { method: 'DELETE' });
   });
 });
