@@ -234,4 +234,11 @@ describe('a crawl behind a form login', () => {
     expect(await markdownOf(second, `${base}/cookie/a2.html`)).toContain('Cookie page a2.html is a private page');
     await api(`/v1/schedules/${created.id}`, { method: 'DELETE' });
   });
+
+  it('a login page on a private address is refused up front, as a seed there is', async () => {
+    const login = { ...loginOf('http://10.1.2.3', 'x'), url: 'http://10.1.2.3/login' };
+    const res = await api('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds: [host()], login }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'private_address' } });
+  });
 });
