@@ -178,6 +178,7 @@ describe('a crawl behind a form login', () => {
     const crawl = await waitForCrawl(id);
     expect(crawl.status).toBe('completed');
     expect(crawl.counts.stored).toBe(0);
+    expect(crawl.access).toMatchObject({ loginFailed: true, message: expect.stringMatching(/^login failed: /) });
     expect(await allPages(id)).toEqual([]);
     const { errors } = (await (await api(`/v1/crawls/${id}/errors`)).json()) as ErrorsView;
     expect(errors).toHaveLength(1);
