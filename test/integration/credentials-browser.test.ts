@@ -169,6 +169,14 @@ describe('a crawl behind a form login', () => {
     for (const hit of fetched) expect(hit.cookie).toContain(`session=sess-${ns}`);
   });
 
+  it("renders a page with the login's session: its script's request carries it too", async () => {
+    const ns = namespace();
+    const url = `${host()}/t/${ns}/private/cookie/app.html`;
+    const id = await createCrawl({ seeds: [url], maxDepth: 0, render: 'always', login: loginOf(host(), ns) });
+    expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 1, failed: 0 });
+    expect(await markdownOf(id, url)).toContain(SCRIPTED);
+  });
+
   it('a wrong password ends the crawl at once, completed with no page, its login_failed error saying why', async () => {
     const ns = namespace();
     const id = await createCrawl({
