@@ -123,9 +123,9 @@ function intervalRefusal(env: Env, hostIntervalMs: number | null | undefined): R
 }
 
 /**
- * Seeds and webhooks on private addresses are refused up front unless ALLOW_PRIVATE_NETWORKS allows them
- * (a webhook is a request the Worker makes, as much as a seed is), and a host interval below the deployment's floor:
- * what is refused, with the path of its field.
+ * Seeds, webhooks and login pages on private addresses are refused up front unless ALLOW_PRIVATE_NETWORKS allows
+ * them (a webhook is a request the Worker makes, and a login one its browser makes, as much as a seed is), and a host
+ * interval below the deployment's floor: what is refused, with the path of its field.
  */
 export function requestRefusal(env: Env, config: RefusableRequest): Refusal | null {
   const allowance = readSettings(env).allowPrivateNetworks;
@@ -141,6 +141,12 @@ export function requestRefusal(env: Env, config: RefusableRequest): Refusal | nu
       path: ['webhook', 'url'],
       code: 'private_address',
       message: `webhook.url ${config.webhook.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to use it`,
+    };
+  if (config.login && isRefusedUrl(config.login.url, allowance))
+    return {
+      path: ['login', 'url'],
+      code: 'private_address',
+      message: `login.url ${config.login.url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to log in there`,
     };
   return (
     intervalRefusal(env, config.hostIntervalMs) ?? modelRefusal(env, config.extract) ?? credentialsRefusal(env, config)

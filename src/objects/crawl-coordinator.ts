@@ -106,14 +106,18 @@ export class CrawlCoordinator extends DurableObject<Env> {
     return result;
   }
 
-  /** Starts the crawl with its seeds (idempotent). Returns the entries to enqueue. */
-  async start(crawlId: string, config: CrawlConfig): Promise<FrontierEntry[]> {
+  /**
+   * Starts the crawl with its seeds (idempotent). Returns the entries to enqueue. `offerSeeds` false: a crawl that
+   * cannot go on (its login failed: jobs/start.ts) is started without them, so it is done at once.
+   */
+  async start(crawlId: string, config: CrawlConfig, { offerSeeds = true } = {}): Promise<FrontierEntry[]> {
     if (!this.meta.tablesExist()) this.load();
     if (this.meta.id !== null) return [];
     this.meta.init(crawlId, config);
     this.mirror.set('running');
     // When no seed is accepted, the crawl is done at once.
-    const accepted = this.rpc(() => this.work.offer(config.maxPages, config.seeds.map(seedEntry)), { finishes: true });
+    const seeds = offerSeeds ? config.seeds.map(seedEntry) : [];
+    const accepted = this.rpc(() => this.work.offer(config.maxPages, seeds), { finishes: true });
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
     return accepted;
   }

@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type BrowserWorker, type Page } from '@cloudflare/puppeteer';
+import puppeteer, { type Browser, type BrowserContext, type BrowserWorker, type Page } from '@cloudflare/puppeteer';
 import type { Grant } from '../domain/render/pool';
 import { type Limit, limiter } from '../lib/limit';
 import { sleep } from '../lib/sleep';
@@ -28,6 +28,12 @@ class BrowserFault extends Error {}
 /** A page that has not closed after this long takes its browser down with it (no tab is leaked). */
 const CLOSE_TIMEOUT_MS = 5_000;
 
+/** A tab: its page, and the browser context it was opened in when it has one of its own. */
+interface Tab {
+  page: Page;
+  context: BrowserContext | null;
+}
+
 interface Held {
   browser: Browser;
   id: string;
@@ -55,22 +61,20 @@ export class InvocationBrowser {
     this.tabs = limiter(settings.renderTabs);
   }
 
-  /** Runs `work` in a new tab of the invocation's browser; the tab is closed whatever happens. */
-  withTab<T>(work: (page: Page) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a new tab of the invocation's browser; the tab is closed whatever happens. `isolated`: in a browser
+   * context of its own (cookies, storage and cache of its own, closed with the tab), for a page given credentials: the
+   * browser is shared by every crawl of the account, so no crawl's cookie is ever set in its default context.
+   */
+  withTab<T>(work: (page: Page) => Promise<T>, { isolated = false }: { isolated?: boolean } = {}): Promise<T> {
     return this.tabs(async () => {
       const held = await this.browser();
-      let page: Page;
-      try {
-        page = await held.browser.newPage();
-      } catch (error) {
-        held.broken = true;
-        throw new BrowserFault(`browser: could not open a page (${messageOf(error)})`);
-      }
+      const tab = await this.openTab(held, isolated);
       this.openTabs++;
       try {
-        return await work(page);
+        return await work(tab.page);
       } finally {
-        await this.closeTab(held, page);
+        await this.closeTab(held, tab);
       }
     });
   }
@@ -87,9 +91,23 @@ export class InvocationBrowser {
     await this.pool.release(held.id, alive);
   }
 
-  private async closeTab(held: Held, page: Page): Promise<void> {
+  private async openTab(held: Held, isolated: boolean): Promise<Tab> {
+    let context: BrowserContext | null = null;
+    try {
+      context = isolated ? await held.browser.createBrowserContext() : null;
+      return { page: await (context ?? held.browser).newPage(), context };
+    } catch (error) {
+      await context?.close().catch(() => undefined);
+      held.broken = true;
+      throw new BrowserFault(`browser: could not open a page (${messageOf(error)})`);
+    }
+  }
+
+  /** Closes the tab (an isolated one: its whole context, which closes its page and forgets its cookies). */
+  private async closeTab(held: Held, tab: Tab): Promise<void> {
+    const closing = tab.context ? tab.context.close() : tab.page.close();
     const closed = await Promise.race([
-      page.close().then(
+      closing.then(
         () => true,
         () => false,
       ),

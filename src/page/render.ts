@@ -1,4 +1,6 @@
 import type { HTTPRequest, Page } from '@cloudflare/puppeteer';
+import type { Access } from '../domain/credentials/access';
+import { browserHeaders, pageCookies } from '../domain/credentials/browser';
 import {
   type Action,
   actionFailed,
@@ -20,6 +22,21 @@ export interface RenderRequest {
   /** The crawler's User-Agent, appended to the browser's. */
   userAgent: string;
   allowPrivate: PrivateAllowance;
+  /**
+   * The crawl's credentials: the page is given its host's cookies, and its requests to the credential hosts the
+   * crawl's headers (the tab must be of a context of its own: InvocationBrowser.withTab's `isolated`). Null: none.
+   */
+  access: Access | null;
+}
+
+/** What guard() reads of a request: the page, and how its requests are let out. */
+type PageRules = Pick<RenderRequest, 'url' | 'screenshot' | 'userAgent' | 'allowPrivate' | 'access'>;
+
+/** An action that could not be done: which, and why. */
+export interface ActionFailure {
+  index: number;
+  action: Action;
+  why: string;
 }
 
 export type Rendered =
@@ -87,7 +104,11 @@ export async function renderIn(page: Page, request: RenderRequest): Promise<Rend
     );
     await settle(page, request.waitFor, deadline, warnings);
     const failed = await runActions(page, request.actions, deadline);
-    if (failed !== null) return { kind: 'actionFailed', reason: failed };
+    if (failed !== null)
+      return {
+        kind: 'actionFailed',
+        reason: actionFailed(failed.index, request.actions.length, failed.action, failed.why),
+      };
     const html = await bounded(page.content(), deadline, 'the page did not answer');
     const screenshot = request.screenshot
       ? await bounded(shoot(page, request.screenshot), deadline, 'the screenshot did not finish')
@@ -101,18 +122,28 @@ export async function renderIn(page: Page, request: RenderRequest): Promise<Rend
   }
 }
 
-/** The page's own requests filtered, dialogs dismissed, popups closed, downloads refused. */
-async function guard(page: Page, request: RenderRequest): Promise<{ count: number; private: number }> {
+/**
+ * The page's own requests filtered, dialogs dismissed, popups closed, downloads refused; a page given credentials
+ * has them (its host's cookies set, the credential hosts' headers added to its requests). `navigates`: the page may
+ * go on to other pages (a login's form, its redirects), any but a private address; else it must stay itself.
+ */
+export async function guard(
+  page: Page,
+  request: PageRules,
+  navigates = false,
+): Promise<{ count: number; private: number }> {
   const blocked = { count: 0, private: 0 };
   const page$ = { url: request.url, screenshot: request.screenshot !== null, allowPrivate: request.allowPrivate };
   await page.setUserAgent(`${await page.browser().userAgent()} ${request.userAgent}`);
   await page.setViewport(VIEWPORT);
+  if (request.access) await page.setCookie(...pageCookies(request.url, request.access));
   await page.setRequestInterception(true);
   page.on('request', (req: HTTPRequest) => {
     if (req.isInterceptResolutionHandled()) return;
     const mainFrameNavigation = req.isNavigationRequest() && req.frame() === page.mainFrame();
-    const verdict = requestVerdict({ url: req.url(), resourceType: req.resourceType(), mainFrameNavigation }, page$);
-    if (verdict.allow) return void req.continue().catch(() => undefined);
+    const rules = navigates && mainFrameNavigation ? { ...page$, url: req.url() } : page$;
+    const verdict = requestVerdict({ url: req.url(), resourceType: req.resourceType(), mainFrameNavigation }, rules);
+    if (verdict.allow) return void req.continue(withCredentials(req, request.access)).catch(() => undefined);
     blocked.count++;
     if (verdict.why === 'private network address') blocked.private++;
     // A page leaving itself (a click, a script's location change) is answered 204 No Content, so the browser stays
@@ -128,8 +159,20 @@ async function guard(page: Page, request: RenderRequest): Promise<{ count: numbe
   return blocked;
 }
 
+/**
+ * A request let out, with the crawl's headers when it goes to a credential host (every hop of a redirect is a request
+ * of its own, checked by its own URL); undefined: as the page made it.
+ */
+function withCredentials(req: HTTPRequest, access: Access | null): { headers: Record<string, string> } | undefined {
+  if (access === null) return undefined;
+  const extra = browserHeaders(req.url(), access);
+  if (Object.keys(extra).length === 0) return undefined;
+  const own = Object.entries(req.headers()).filter(([name]) => !(name.toLowerCase() in extra));
+  return { headers: { ...Object.fromEntries(own), ...extra } };
+}
+
 /** Waits for `waitFor` (bounded), or until the network is idle and the text stops changing. */
-async function settle(page: Page, waitFor: WaitFor | null, deadline: number, warnings: string[]): Promise<void> {
+export async function settle(page: Page, waitFor: WaitFor | null, deadline: number, warnings: string[]): Promise<void> {
   // The page is read once settled or at `settleBy`, whichever comes first: one whose network never goes quiet (polling,
   // analytics) is read as it is then, with time left to read it.
   const settleBy = Math.min(deadline - READ_RESERVE_MS, Date.now() + MAX_SETTLE_MS);
@@ -157,8 +200,12 @@ async function settle(page: Page, waitFor: WaitFor | null, deadline: number, war
   }
 }
 
-/** Does the actions in order; the first that cannot be done stops them: why, naming it (null: all were done). */
-async function runActions(page: Page, actions: readonly Action[], deadline: number): Promise<string | null> {
+/** Does the actions in order; the first that cannot be done stops them: which, and why (null: all were done). */
+export async function runActions(
+  page: Page,
+  actions: readonly Action[],
+  deadline: number,
+): Promise<ActionFailure | null> {
   for (const [index, action] of actions.entries()) {
     // A wait for a selector has what is left of the render, the time to read the page kept back.
     const waitMs = Math.max(0, Math.min(MAX_WAIT_FOR_MS, deadline - READ_RESERVE_MS - Date.now()));
@@ -166,7 +213,7 @@ async function runActions(page: Page, actions: readonly Action[], deadline: numb
       await bounded(act(page, action, waitMs), deadline, 'the render ran out of time');
     } catch (error) {
       if (!page.browser().isConnected()) throw error;
-      return actionFailed(index, actions.length, action, whyActionFailed(action, error, waitMs));
+      return { index, action, why: whyActionFailed(action, error, waitMs) };
     }
   }
   return null;
@@ -213,7 +260,7 @@ async function shoot(page: Page, screenshot: Screenshot): Promise<Uint8Array> {
 }
 
 /** `work`, or a RenderTimeout naming `what` once the render's deadline passes. */
-async function bounded<T>(work: Promise<T>, deadline: number, what: string): Promise<T> {
+export async function bounded<T>(work: Promise<T>, deadline: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new RenderTimeout(`${what} (timed out)`)), Math.max(0, deadline - Date.now()));
@@ -226,4 +273,4 @@ async function bounded<T>(work: Promise<T>, deadline: number, what: string): Pro
   }
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);

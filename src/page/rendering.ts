@@ -12,7 +12,7 @@ import type { Processed } from '../types';
 import { BrowserUnavailable } from './browsers';
 import type { RenderDeps } from './deps';
 import { finish, type Job } from './job';
-import { type Rendered, renderIn } from './render';
+import { type Rendered, type RenderRequest, renderIn } from './render';
 
 export type RenderStep =
   | { kind: 'plain' }
@@ -52,16 +52,22 @@ async function renderPage(job: Job, need: () => string | null): Promise<RenderSt
     return requeue(job, { kind: 'throttled', reason: 'waiting for the host to render', retryDelaySeconds });
   }
   if (admission.kind !== 'go') return { kind: 'unrendered', warning: `render: ${admission.kind} by the host gate` };
+  const request = renderRequest(job, render, screenshot);
   let rendered: Rendered;
   try {
-    rendered = await render.browser.withTab(async (tab) => {
-      render.clock.enter();
-      try {
-        return await renderIn(tab, renderRequest(job, render, screenshot));
-      } finally {
-        render.clock.exit();
-      }
-    });
+    // A page given credentials is rendered in a browser context of its own (see InvocationBrowser.withTab).
+    const isolated = request.access !== null;
+    rendered = await render.browser.withTab(
+      async (tab) => {
+        render.clock.enter();
+        try {
+          return await renderIn(tab, request);
+        } finally {
+          render.clock.exit();
+        }
+      },
+      { isolated },
+    );
   } catch (error) {
     await admission.done();
     return fault(job, error);
@@ -75,8 +81,8 @@ async function renderPage(job: Job, need: () => string | null): Promise<RenderSt
   return { kind: 'rendered', why, html, screenshot: rendered.screenshot, warnings: rendered.warnings };
 }
 
-function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<typeof screenshotOf>) {
-  const { settings } = job.deps;
+function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<typeof screenshotOf>): RenderRequest {
+  const { settings, access } = job.deps;
   return {
     url: job.task.url,
     waitFor: render.options.waitFor ?? null,
@@ -85,6 +91,8 @@ function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<type
     timeoutMs: settings.renderTimeoutMs + waitBudgetMs(render.options.waitFor),
     userAgent: settings.userAgent,
     allowPrivate: settings.allowPrivateNetworks,
+    // Credentials that could not be opened never reach a render: the URL failed before its fetch (process.ts).
+    access: typeof access === 'string' ? null : access,
   };
 }
 

@@ -9,6 +9,7 @@
  *   login.html   a form (#user, #pass, #go) POSTed to login.html: user-<ns> / pass-<ns> set the session cookie and
  *                redirect to cookie/a.html; anything else shows the form again.
  *   cookie/app.html  a page built by its script from cookie/data.json (which needs the cookie too).
+ *   mixed.html?other=<host>  an open page whose script fetches elsewhere.html of its own host and of `other`.
  * Every request's credentials are logged per namespace (GET /__creds/<ns>), with the host they reached:
  * what a test reads to show a host never got one. PUT /__expire/<ns> ends the namespace's session.
  */
@@ -81,6 +82,13 @@ async function login(ns: string, req: http.IncomingMessage): Promise<Reply> {
   };
 }
 
+/** A page whose script asks its own host and another for a page: what a browser sends each, with credentials. */
+function mixed(ns: string, other: string): Reply {
+  const path = `/t/${ns}/private/elsewhere.html`;
+  const script = `<script>Promise.all([fetch('${path}'), fetch('http://${other}${path}', { mode: 'no-cors' })]).then(() => { const p = document.createElement('p'); p.textContent = 'Both hosts answered the script of the mixed page.'; document.querySelector('main').appendChild(p); });</script>`;
+  return html(page('Mixed page', `${words('The mixed page')}${script}`));
+}
+
 const APP_SCRIPT = (ns: string) =>
   `<script>fetch('/t/${ns}/private/cookie/data.json').then(r => r.json()).then(d => { const m = document.querySelector('main'); for (const t of d.paragraphs) { const p = document.createElement('p'); p.textContent = t; m.appendChild(p); } });</script>`;
 
@@ -130,6 +138,7 @@ export async function privateSite(
   });
   if (rest === '' || rest === 'index.html') return index(ns, url.searchParams.get('other'));
   if (rest === 'login.html') return login(ns, req);
+  if (rest === 'mixed.html') return mixed(ns, url.searchParams.get('other') ?? '');
   if (rest === 'go.html')
     return { status: 302, headers: { location: `http://${url.searchParams.get('to')}/t/${ns}/private/landed.html` } };
   if (rest === 'elsewhere.html' || rest === 'landed.html') return html(page(`Another host's ${rest}`, words(rest)));

@@ -136,8 +136,8 @@ export function screenshotOf(formats: readonly string[] | undefined): Screenshot
   return formats?.includes('screenshot') ? { fullPage: false } : null;
 }
 
-/** An action as a reader names it: `click "#more"`, `wait for ".list li"`, `press Enter`. */
-function describeAction(action: Action): string {
+/** An action as a reader names it: `click "#more"`, `wait for ".list li"`, `press Enter` (never what it types). */
+export function describeAction(action: Action): string {
   switch (action.type) {
     case 'wait':
       return action.selector !== undefined
