@@ -109,7 +109,7 @@ describe('/mcp', () => {
     const ns = namespace();
     const base = `${site()}/t/${ns}/private/`;
     const basic = btoa(`user-${ns}:pass-${ns}`);
-    const secrets = [`key-${ns}`, `sess-${ns}`, `pass-${ns}`, basic];
+    const secrets = [`key-${ns}`, `sess-${ns}`, `pass-${ns}`, basic, `wrong-${ns}`];
     const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
       requestInit: { headers: { authorization: 'Bearer test-token' } },
       fetch: (input, init) => checkedFetch(new Request(input, init)),
@@ -157,6 +157,15 @@ describe('/mcp', () => {
       expect(page.isError, path).toBeFalsy();
       expect(JSON.stringify(page.content), path).toMatch(/(Header|Basic|Cookie) page/);
     }
+
+    // A key the site refuses: crawl_status says so, in `access`.
+    const wrong = await call('crawl', { seeds: [`${base}header/c.html`], headers: { 'X-Api-Key': `wrong-${ns}` } });
+    const wrongId = (JSON.parse((wrong.content as { text: string }[])[0]?.text ?? '{}') as { id: string }).id;
+    await waitForCrawl(wrongId);
+    const refusedStatus = await call('crawl_status', { crawlId: wrongId });
+    expect(JSON.parse((refusedStatus.content as { text: string }[])[0]?.text ?? '{}')).toMatchObject({
+      access: { refused: 1, sessionExpired: false, message: expect.stringMatching(/credentials were refused/) },
+    });
 
     // Refused requests name the field, never the value.
     const refused = await call('crawl', { seeds: [base], cookies: [{ name: 'session', value: `sess-${ns} x` }] });

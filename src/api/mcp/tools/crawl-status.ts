@@ -18,6 +18,8 @@ const crawlReply = z.object({
   counts: z.record(z.string(), z.number()),
   pending: z.number(),
   extraction: z.unknown().optional(),
+  /** A crawl with credentials whose pages were refused, or whose login failed: what happened (no secret). */
+  access: z.object({ refused: z.number(), sessionExpired: z.boolean(), message: z.string() }).loose().optional(),
   config: z
     .object({
       seeds: z.array(z.string()),
@@ -39,8 +41,9 @@ export const crawlStatusTool: Tool = {
   description:
     'The state of a crawl: status (running, completed, cancelled), counts (discovered, fetched, stored, failed, ' +
     `skipped), URLs pending, its seeds and limits, and the ${RECENT_PAGES} pages it fetched last (url, title, ` +
-    'HTTP status), and what it is let in with (the hosts, header and cookie names; never a value). Poll it every ' +
-    'few seconds while the status is running.',
+    'HTTP status), and what it is let in with (the hosts, header and cookie names; never a value), with `access` ' +
+    'saying when the site refused its pages (a session that expired, a failed login). Poll it every few seconds ' +
+    'while the status is running.',
   input: own,
   readOnly: true,
   async run(args, api) {
