@@ -286,6 +286,14 @@ describe('edgecrawl behind a login', () => {
     });
     for (const result of [crawl, records, status, await run(['status', id])]) expectNoSecret(result);
   });
+
+  it('status says when the site refused the credentials', async () => {
+    const crawl = await run(['crawl', `${base()}header/c.html`, '-H', `X-Api-Key: wrong-${ns}`, '--wait']);
+    expect(crawl.code).toBe(0);
+    const status = await run(['status', crawl.stdout.trim()]);
+    expect(status.stdout).toMatch(/ {2}access: 1 URL answered 401\/403 .*the credentials were refused/);
+    expect(`${crawl.stdout}${crawl.stderr}${status.stdout}`).not.toContain(`wrong-${ns}`);
+  });
 });
 
 /** A port on 127.0.0.1 nothing listens on (the OS gave it, then it was closed). */
