@@ -6,11 +6,13 @@ export const USAGE = `Usage: edgecrawl <command> [options]
 
 Commands:
   scrape URL [--format markdown|json] [--render auto|always|never]
+             [--header H]... [--cookie C]... [--user U:P] [--credentials-for HOST]...
              [--json-schema FILE] [--prompt TEXT] [--summary] [--summary-prompt TEXT]
       fetch and extract one page now; its markdown on stdout (or the whole answer as JSON), then its
       summary and JSON when a language model was asked for them
   crawl URL... [--max-pages N] [--max-depth N] [--scope S] [--include P]... [--exclude P]...
                [--extract SPEC|@FILE] [--render auto|always|never] [--wait] [--out DIR] [--progress bar|lines|none]
+               [--header H]... [--cookie C]... [--user U:P] [--credentials-for HOST]...
                [--json-schema FILE] [--prompt TEXT] [--learn-selectors] [--summary] [--summary-prompt TEXT]
                [--max-model-pages N]
       start a crawl and print its id; --wait follows it to the end; --out DIR also writes each page's
@@ -23,6 +25,9 @@ Commands:
 Environment:
   EDGECRAWL_URL    the edgecrawl to talk to (default http://localhost:8787, as \`npm start\` runs it)
   EDGECRAWL_TOKEN  its API token (default dev-token, \`npm start\`'s)
+
+Behind a login: --header "Name: value", --cookie name=value, --user user:password (each also @FILE) are sent to
+the URLs' hosts (or --credentials-for's) only, and never shown back.
 
 Exit codes: 0 done, 1 failed (an error from edgecrawl, a server not reached), 2 bad command line.
 See docs/cli.md.`;

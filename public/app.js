@@ -426,7 +426,7 @@ function actionRunner(errorBox, refresh) {
 
 /**
  * The crawl page's layout; returns the boxes that refreshes fill.
- * @param {string} id @param {{ seeds: string[] }} config @param {ReturnType<typeof progressParts>} parts @param {HTMLElement[]} actions @param {HTMLElement} actionError
+ * @param {string} id @param {CrawlView['config']} config @param {ReturnType<typeof progressParts>} parts @param {HTMLElement[]} actions @param {HTMLElement} actionError
  * @param {boolean} recrawl
  */
 function crawlLayout(id, config, parts, actions, actionError, recrawl) {
@@ -477,8 +477,35 @@ function crawlLayout(id, config, parts, actions, actionError, recrawl) {
   return boxes;
 }
 
+/**
+ * What the crawl is let in with, as the API shows it: the hosts they go to, the headers' and cookies' names, whether
+ * basic credentials were given, the login page. The API never answers a value; nor is one shown here.
+ * @param {CrawlView['config']['credentials']} credentials
+ */
+function credentialsList(credentials) {
+  if (!credentials) return null;
+  const item = (/** @type {string} */ label, /** @type {string} */ value) =>
+    h('div', {}, h('dt', {}, label), h('dd', {}, value));
+  const cookies = credentials.cookies.map((c) => (c.domain ? `${c.name} (${c.domain})` : c.name));
+  return h(
+    'div',
+    {},
+    h('h3', {}, 'Credentials'),
+    h(
+      'dl',
+      { class: 'essentials', id: 'credentials' },
+      item('Sent to', credentials.hosts.join(', ')),
+      item('Headers', credentials.headers.join(', ') || 'none'),
+      item('Cookies', cookies.join(', ') || 'none'),
+      item('Basic credentials', credentials.authenticate ? 'yes' : 'no'),
+      credentials.login ? item('Login page', credentials.login.url) : null,
+    ),
+    h('p', { class: 'muted' }, 'Names only: their values are kept sealed and never shown.'),
+  );
+}
+
 /** The settings the crawl runs with, as the API shows them (its request with the defaults filled in). */
-function settingsCard(/** @type {unknown} */ config) {
+function settingsCard(/** @type {CrawlView['config']} */ config) {
   const text = JSON.stringify(config, null, 2);
   const copy = async () => {
     await navigator.clipboard.writeText(text).then(
@@ -489,6 +516,7 @@ function settingsCard(/** @type {unknown} */ config) {
   return card(
     'settings',
     'Settings',
+    credentialsList(config.credentials),
     h(
       'details',
       {},

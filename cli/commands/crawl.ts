@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { InferRequestType } from 'hono/client';
 import { integer, oneOf, readArgs } from '../args.ts';
 import { type Client, expectOk } from '../client.ts';
+import { CREDENTIAL_OPTIONS, CREDENTIAL_USAGE, readCredentialFlags } from '../credential-flags.ts';
 import { CliError, isRecord, UsageError } from '../errors.ts';
 import { MODEL_OPTIONS, MODEL_USAGE, type ModelAsk, readModelFlags, withModel } from '../model-flags.ts';
 import { writePages } from '../pages-out.ts';
@@ -21,6 +22,7 @@ const USAGE = `Usage: edgecrawl crawl URL... [options]
   --out DIR            wait, then write each page's markdown under DIR and DIR/index.jsonl
                        (extracts markdown and metadata unless --extract says otherwise)
   --progress MODE      bar (default on a terminal), lines (default otherwise), none
+${CREDENTIAL_USAGE}
 ${MODEL_USAGE}
   --learn-selectors    with --json-schema: the model writes CSS selectors per page template, which read the
                        template's other pages without a call
@@ -39,6 +41,7 @@ const OPTIONS = {
   wait: { type: 'boolean' },
   out: { type: 'string', short: 'o' },
   progress: { type: 'string' },
+  ...CREDENTIAL_OPTIONS,
   ...MODEL_OPTIONS,
   'learn-selectors': { type: 'boolean' },
   'max-model-pages': { type: 'string' },
@@ -63,6 +66,7 @@ export async function crawl(args: string[], client: Client): Promise<void> {
     render: oneOf(values.render, ['auto', 'always', 'never'], '--render', USAGE),
     ...(maxModelPages === undefined ? {} : { maxModelPages }),
     ...(extract === undefined ? {} : { extract: extract === null ? null : asApiInput(extract) }),
+    ...readCredentialFlags(values, USAGE),
   };
   const progress =
     oneOf(values.progress, PROGRESS_MODES, '--progress', USAGE) ?? (process.stderr.isTTY ? 'bar' : 'lines');

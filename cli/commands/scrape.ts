@@ -2,6 +2,7 @@
 import type { InferRequestType } from 'hono/client';
 import { oneOf, readArgs, single } from '../args.ts';
 import { type Client, expectOk } from '../client.ts';
+import { CREDENTIAL_OPTIONS, CREDENTIAL_USAGE, readCredentialFlags } from '../credential-flags.ts';
 import { CliError } from '../errors.ts';
 import {
   MODEL_OPTIONS,
@@ -16,7 +17,9 @@ import {
 const USAGE = `Usage: edgecrawl scrape URL [--format markdown|json] [--render auto|always|never] [options]
   Fetches and extracts one page now (nothing is stored): its markdown on stdout, or with --format json the
   whole answer (record, metadata, markdown). With the model's flags, the markdown is followed by the page's
-  summary ("## Summary") and JSON ("## JSON"); why there is no JSON goes to stderr.
+  summary ("## Summary") and JSON ("## JSON"); why there is no JSON goes to stderr. A page scraped with
+  credentials is always fetched, and kept for no one.
+${CREDENTIAL_USAGE}
 ${MODEL_USAGE}`;
 
 type ScrapeRequest = InferRequestType<Client['v1']['scrape']['$post']>['json'];
@@ -24,7 +27,7 @@ type ScrapeRequest = InferRequestType<Client['v1']['scrape']['$post']>['json'];
 export async function scrape(args: string[], client: Client): Promise<void> {
   const { values, positionals } = readArgs(
     args,
-    { format: { type: 'string', short: 'f' }, render: { type: 'string' }, ...MODEL_OPTIONS },
+    { format: { type: 'string', short: 'f' }, render: { type: 'string' }, ...CREDENTIAL_OPTIONS, ...MODEL_OPTIONS },
     USAGE,
   );
   if (values.help) return void process.stdout.write(`${USAGE}\n`);
@@ -34,7 +37,12 @@ export async function scrape(args: string[], client: Client): Promise<void> {
   const ask = readModelFlags(values, USAGE);
   // The spec is sent as built, for the API to validate (the CLI does not restate its schema).
   const extract = ask ? (withModel(undefined, ask) as ScrapeRequest['extract']) : undefined;
-  const request: ScrapeRequest = { url, ...(render ? { render } : {}), ...(extract ? { extract } : {}) };
+  const request: ScrapeRequest = {
+    url,
+    ...(render ? { render } : {}),
+    ...(extract ? { extract } : {}),
+    ...readCredentialFlags(values, USAGE),
+  };
   const res = await expectOk(client.v1.scrape.$post({ json: request }));
   const page = await res.json();
   if (format === 'json') return void process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);

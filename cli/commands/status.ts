@@ -19,6 +19,8 @@ export async function status(args: string[], client: Client): Promise<void> {
     `  discovered ${discovered} · fetched ${fetched} · stored ${stored} · failed ${failed} · skipped ${skipped} · duplicates ${duplicates} · pending ${crawl.pending}`,
     `  created ${crawl.createdAt}`,
   ];
+  // A crawl behind a login whose pages were refused: what happened (the session expired, the login failed).
+  if (crawl.access) lines.push(`  access: ${crawl.access.message}`);
   if (crawl.extraction)
     lines.push(`  re-extraction: ${crawl.extraction.status} (${crawl.extraction.done}/${crawl.extraction.total})`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -143,6 +143,9 @@ async function startWorkerOn(port: number, vars: Record<string, string>, options
     // Cloudflare's six connections per invocation, as deployed (EMULATE_CONNECTION_LIMIT=0 in the environment: off).
     EMULATE_CONNECTION_LIMIT: process.env.EMULATE_CONNECTION_LIMIT ?? '6',
     WORKERS_AI: 'off',
+    // Seals crawls' credentials (docs/credentials.md), as npm start's key of the checkout does: one fixed key, so that
+    // a worker started again on the same state opens what the first one sealed.
+    CREDENTIALS_KEY: 'local-test-credentials-key-0123456789abcdef',
     ...vars,
   }))
     args.push('--var', `${name}:${value}`);

@@ -5,6 +5,7 @@
  */
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/api/app';
 import { createCrawl, api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
 
 type Json = Record<string, unknown> & { data?: unknown };
@@ -261,6 +262,139 @@ describe("edgecrawl's own crawls through Firecrawl's API", () => {
     expect(docs.every((d) => typeof d.markdown === 'string' && Array.isArray(d.links) && d.rawHtml === undefined)).toBe(
       true,
     );
+  });
+});
+
+/** The private test site's secrets of a namespace (test/support/private-site.ts), and what its log says it got. */
+function privateSite(ns: string) {
+  const basic = `Basic ${btoa(`user-${ns}:pass-${ns}`)}`;
+  return {
+    base: `${site()}/t/${ns}/private/`,
+    key: `key-${ns}`,
+    session: `sess-${ns}`,
+    basic,
+    secrets: [`key-${ns}`, `sess-${ns}`, `pass-${ns}`, basic.slice('Basic '.length)],
+    log: async () =>
+      (await (await fetch(`${site()}/__creds/${ns}`)).json()) as { path: string; apiKey: string | null }[],
+  };
+}
+
+/** Fails naming the secret when an answer holds one. */
+function expectNoSecret(answers: readonly unknown[], secrets: readonly string[]): void {
+  const text = JSON.stringify(answers);
+  for (const secret of secrets) expect(text.includes(secret), `an answer holds ${secret}`).toBe(false);
+}
+
+describe("Firecrawl's headers: a site behind a login", () => {
+  it('scrapes the private header page with headers, the Cookie header as cookies, User-Agent left out with a warning', async () => {
+    const ns = namespace();
+    const p = privateSite(ns);
+    const headers = { 'X-Api-Key': p.key, 'User-Agent': 'firecrawl-sdk', Cookie: `session=${p.session}` };
+    const res = await post('/v2/scrape', { url: `${p.base}header/c.html`, headers, origin: 'js-sdk@4.42.0' });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.warning).toBe('headers edgecrawl sets itself, not sent: User-Agent');
+    const doc = body.data as Doc;
+    expect(doc.metadata).toMatchObject({ statusCode: 200, cacheState: 'miss' });
+    expect(doc.markdown).toMatch(/Header page header\/c\.html/);
+    const cookie = (await json(await post('/v2/scrape', { url: `${p.base}cookie/a.html`, headers }))).data as Doc;
+    expect(cookie.metadata.statusCode).toBe(200);
+    expect(cookie.markdown).toMatch(/Cookie page a\.html/);
+    // Without them, the site refuses: a document of its 403.
+    const refused = (await json(await post('/v2/scrape', { url: `${p.base}header/c.html`, maxAge: 0 }))).data as Doc;
+    expect(refused.metadata.statusCode).toBe(403);
+    // A page fetched with credentials is never kept for another scrape.
+    const again = (await json(await post('/v2/scrape', { url: `${p.base}header/c.html`, headers }))).data as Doc;
+    expect(again.metadata.cacheState).toBe('miss');
+    expect((await p.log()).filter((h) => h.path.endsWith('header/c.html')).map((h) => h.apiKey)).toEqual([
+      p.key,
+      null,
+      p.key,
+    ]);
+    expectNoSecret([body, cookie, refused, again], p.secrets);
+  });
+
+  it('crawls the private pages with scrapeOptions.headers, whose values no answer shows', async () => {
+    const ns = namespace();
+    const p = privateSite(ns);
+    const headers = { 'X-Api-Key': p.key, Authorization: p.basic, Cookie: `session=${p.session}` };
+    const started = await json(await post('/v2/crawl', { url: p.base, limit: 20, scrapeOptions: { headers } }));
+    expect(started, JSON.stringify(started)).toMatchObject({ success: true, id: expect.any(String) });
+    expect(started.warning).toBeUndefined();
+    const id = started.id as string;
+    const done = await waitForJob(`/v2/crawl/${id}`);
+    expect(done.status).toBe('completed');
+    const { docs } = await allDocs(`/v2/crawl/${id}`);
+    const statuses = Object.fromEntries(
+      docs.map((d) => [(d.metadata.sourceURL as string).replace(p.base, ''), d.metadata.statusCode]),
+    );
+    expect(statuses).toMatchObject({
+      'header/c.html': 200,
+      'basic/b.html': 200,
+      'cookie/a.html': 200,
+      'cookie/a2.html': 200,
+    });
+    const own = await waitForCrawl(id);
+    expect(own.config.credentials).toEqual({
+      hosts: [new URL(p.base).hostname],
+      headers: ['X-Api-Key', 'Authorization'],
+      cookies: [{ name: 'session', domain: null, path: '/', secure: false }],
+      authenticate: false,
+      login: null,
+    });
+    const answers = [
+      started,
+      done,
+      docs,
+      own,
+      await json(await api(`/v2/crawl/${id}/errors`)),
+      await json(await api('/v2/crawl/active')),
+      await json(await edgecrawlApi(`/v1/crawls/${id}`)),
+      await json(await edgecrawlApi('/v1/crawls?limit=50')),
+    ];
+    expectNoSecret(answers, p.secrets);
+  });
+
+  it('refuses a crawl with headers where the deployment has no CREDENTIALS_KEY, and still scrapes with them', async () => {
+    const ns = namespace();
+    const p = privateSite(ns);
+    const bare = { ...env, CREDENTIALS_KEY: undefined };
+    const call = (path: string, body: unknown) =>
+      createApp().fetch(
+        new Request(`http://edgecrawl.test${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer test-token' },
+          body: JSON.stringify(body),
+        }),
+        bare,
+      );
+    const refused = await call('/v2/crawl', { url: p.base, scrapeOptions: { headers: { 'X-Api-Key': p.key } } });
+    expect(refused.status).toBe(400);
+    const error = await json(refused);
+    expect(error).toMatchObject({ success: false, error: expect.stringMatching(/CREDENTIALS_KEY/) });
+    expectNoSecret([error], p.secrets);
+    // User-Agent alone gives nothing to keep: the crawl starts, with its warning.
+    const plain = await json(
+      await call('/v2/batch/scrape', { urls: [`${p.base}index.html`], headers: { 'User-Agent': 'x' } }),
+    );
+    expect(plain).toMatchObject({ success: true, warning: 'headers edgecrawl sets itself, not sent: User-Agent' });
+    const scraped = await json(
+      await call('/v2/scrape', { url: `${p.base}header/c.html`, headers: { 'X-Api-Key': p.key } }),
+    );
+    expect(scraped).toMatchObject({ success: true, data: { metadata: { statusCode: 200 } } });
+  });
+
+  it("sends a /v1/scrape body of edgecrawl's own with headers to edgecrawl's scrape, not Firecrawl's", async () => {
+    const p = privateSite(namespace());
+    const res = await edgecrawlApi('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url: `${p.base}header/c.html`, headers: { 'X-Api-Key': p.key } }),
+    });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ status: 200, markdown: expect.stringMatching(/Header page/) });
+    expect(body.success).toBeUndefined();
+    expectNoSecret([body], p.secrets);
   });
 });
 

@@ -104,4 +104,78 @@ describe('/mcp', () => {
     expect(none.isError).toBe(true);
     await client.close();
   });
+
+  it('scrape and crawl take headers, cookies and basic credentials; no answer of any tool shows their values', async () => {
+    const ns = namespace();
+    const base = `${site()}/t/${ns}/private/`;
+    const basic = btoa(`user-${ns}:pass-${ns}`);
+    const secrets = [`key-${ns}`, `sess-${ns}`, `pass-${ns}`, basic, `wrong-${ns}`];
+    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
+      requestInit: { headers: { authorization: 'Bearer test-token' } },
+      fetch: (input, init) => checkedFetch(new Request(input, init)),
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    for (const name of ['scrape', 'crawl'])
+      expect(Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {}), name).toEqual(
+        expect.arrayContaining(['headers', 'cookies', 'authenticate', 'credentialsFor']),
+      );
+    const answers: unknown[] = [];
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      answers.push(result);
+      return result;
+    };
+
+    const scraped = await call('scrape', { url: `${base}header/c.html`, headers: { 'X-Api-Key': `key-${ns}` } });
+    expect(scraped.isError).toBeFalsy();
+    expect(JSON.stringify(scraped.content)).toContain('Header page header/c.html');
+
+    const credentials = {
+      headers: { 'X-Api-Key': `key-${ns}` },
+      cookies: [{ name: 'session', value: `sess-${ns}` }],
+      authenticate: { username: `user-${ns}`, password: `pass-${ns}` },
+    };
+    const started = await call('crawl', { seeds: [base], maxPages: 20, ...credentials });
+    expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
+    const { id } = JSON.parse((started.content as { text: string }[])[0]?.text ?? '{}') as { id: string };
+    expect((await waitForCrawl(id)).status).toBe('completed');
+    const status = await call('crawl_status', { crawlId: id });
+    expect(JSON.parse((status.content as { text: string }[])[0]?.text ?? '{}')).toMatchObject({
+      credentials: {
+        hosts: [new URL(base).hostname],
+        headers: ['X-Api-Key'],
+        cookies: ['session'],
+        authenticate: true,
+      },
+    });
+    const found = await call('search_pages', { crawlId: id, limit: 50 });
+    for (const path of ['header/c.html', 'basic/b.html', 'cookie/a.html']) {
+      expect(JSON.stringify(found.content)).toContain(`${base}${path}`);
+      const page = await call('get_page', { crawlId: id, url: `${base}${path}` });
+      expect(page.isError, path).toBeFalsy();
+      expect(JSON.stringify(page.content), path).toMatch(/(Header|Basic|Cookie) page/);
+    }
+
+    // A key the site refuses: crawl_status says so, in `access`.
+    const wrong = await call('crawl', { seeds: [`${base}header/c.html`], headers: { 'X-Api-Key': `wrong-${ns}` } });
+    const wrongId = (JSON.parse((wrong.content as { text: string }[])[0]?.text ?? '{}') as { id: string }).id;
+    await waitForCrawl(wrongId);
+    const refusedStatus = await call('crawl_status', { crawlId: wrongId });
+    expect(JSON.parse((refusedStatus.content as { text: string }[])[0]?.text ?? '{}')).toMatchObject({
+      access: { refused: 1, sessionExpired: false, message: expect.stringMatching(/credentials were refused/) },
+    });
+
+    // Refused requests name the field, never the value.
+    const refused = await call('crawl', { seeds: [base], cookies: [{ name: 'session', value: `sess-${ns} x` }] });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/cookies\.0\.value/);
+    const named = await call('scrape', { url: base, headers: { 'User-Agent': `key-${ns}` } });
+    expect(JSON.stringify(named.content)).toMatch(/User-Agent cannot be set/);
+
+    const text = JSON.stringify(answers);
+    for (const secret of secrets) expect(text.includes(secret), secret).toBe(false);
+    await client.close();
+  });
 });

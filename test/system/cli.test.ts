@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,6 +220,79 @@ describe('edgecrawl scrape', () => {
     const json = await run(['scrape', url, '--format', 'json']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ url, status: 200 });
+  });
+});
+
+describe('edgecrawl behind a login', () => {
+  const ns = `clilogin${Date.now().toString(36)}`;
+  const base = () => `${sites.siteA}/t/${ns}/private/`;
+  /** The private site's secrets (test/support/private-site.ts); no output of the CLI may hold one. */
+  const secrets = [`key-${ns}`, `sess-${ns}`, `pass-${ns}`];
+  const expectNoSecret = (result: Run) => {
+    for (const secret of secrets) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
+  };
+
+  it('scrapes the private header page with --header', async () => {
+    const url = `${base()}header/c.html`;
+    const result = await run(['scrape', url, '--header', `X-Api-Key: key-${ns}`]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Header page header/c.html');
+    const refused = await run(['scrape', url]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/403/);
+    expectNoSecret(result);
+  });
+
+  it('crawls the private pages with --header, --cookie and --user; status shows their names, never their values', async () => {
+    const key = join(temp, 'login-headers.txt');
+    writeFileSync(key, `X-Api-Key: key-${ns}\n`);
+    const crawl = await run([
+      'crawl',
+      base(),
+      '--max-pages',
+      '20',
+      '--header',
+      `@${key}`,
+      '--cookie',
+      `session=sess-${ns}`,
+      '--user',
+      `user-${ns}:pass-${ns}`,
+      '--wait',
+      '--progress',
+      'lines',
+    ]);
+    expect(crawl.stderr).not.toMatch(/edgecrawl: /);
+    expect(crawl.code).toBe(0);
+    const id = crawl.stdout.trim();
+    expect(id).toMatch(UUID);
+    const records = await run(['export', id, '--format', 'jsonl']);
+    const statuses = new Map(
+      records.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { url: string; status: number })
+        .map((r) => [r.url.slice(base().length), r.status]),
+    );
+    for (const path of ['header/c.html', 'basic/b.html', 'cookie/a.html', 'cookie/a2.html'])
+      expect(statuses.get(path), path).toBe(200);
+    const status = await run(['status', id, '--json']);
+    expect(JSON.parse(status.stdout).config.credentials).toEqual({
+      hosts: [new URL(base()).hostname],
+      headers: ['X-Api-Key'],
+      cookies: [{ name: 'session', domain: null, path: '/', secure: false }],
+      authenticate: true,
+      login: null,
+    });
+    for (const result of [crawl, records, status, await run(['status', id])]) expectNoSecret(result);
+  });
+
+  it('status says when the site refused the credentials', async () => {
+    const crawl = await run(['crawl', `${base()}header/c.html`, '-H', `X-Api-Key: wrong-${ns}`, '--wait']);
+    expect(crawl.code).toBe(0);
+    const status = await run(['status', crawl.stdout.trim()]);
+    expect(status.stdout).toMatch(/ {2}access: 1 URL answered 401\/403 .*the credentials were refused/);
+    expect(`${crawl.stdout}${crawl.stderr}${status.stdout}`).not.toContain(`wrong-${ns}`);
   });
 });
 

@@ -119,6 +119,45 @@ describe('the crawl list', () => {
   });
 });
 
+describe("a crawl's credentials", () => {
+  it('are shown by name in its settings (hosts, headers, cookies, basic), never their values', async () => {
+    const ns = `viewsc${Date.now().toString(36)}`;
+    const base = `${sites.siteA}/t/${ns}/private/`;
+    const secrets = [`key-${ns}`, `sess-${ns}`, `pass-${ns}`];
+    const { id } = await api<{ id: string }>('/v1/crawls', {
+      method: 'POST',
+      body: JSON.stringify({
+        seeds: [`${base}header/c.html`],
+        maxDepth: 0,
+        headers: { 'X-Api-Key': `key-${ns}` },
+        cookies: [{ name: 'session', value: `sess-${ns}` }],
+        authenticate: { username: `user-${ns}`, password: `pass-${ns}` },
+      }),
+    });
+    await completed(id);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await logInAs(page, worker);
+    await page.goto(`${worker.url}/#/crawls/${id}`);
+    const list = page.locator('#credentials');
+    await expect.poll(() => list.isVisible()).toBe(true);
+    const rows = await list
+      .locator('div')
+      .evaluateAll((divs) => divs.map((d) => [d.querySelector('dt')?.textContent, d.querySelector('dd')?.textContent]));
+    expect(rows).toEqual([
+      ['Sent to', new URL(base).hostname],
+      ['Headers', 'X-Api-Key'],
+      ['Cookies', 'session'],
+      ['Basic credentials', 'yes'],
+    ]);
+    // Nothing in the page, the settings' JSON included, holds a value.
+    const text = await page.content();
+    expect(text).toContain('"credentials"');
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(await violations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('the schedules list', () => {
   it('deletes a schedule once asked and confirmed; its runs are kept', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -301,6 +301,32 @@ describe('@mendable/firecrawl-js v2 client', () => {
     expect(doc.markdown).toContain('The short note says little.');
   }, 30_000);
 
+  it("scrapes a private page with the site's API key in `headers`: sent to its host, User-Agent left out", async () => {
+    const url = page('private/header/c.html');
+    const headers = { 'X-Api-Key': `key-${ns}`, 'User-Agent': 'my-scraper/1.0' };
+    const doc = await firecrawl.scrape(url, { formats: ['markdown'], headers });
+    expect(doc.metadata).toMatchObject({ sourceURL: url, statusCode: 200 });
+    expect(doc.markdown).toContain('Header page header/c.html');
+    const without = await firecrawl.scrape(url, { formats: ['markdown'], maxAge: 0 });
+    expect(without.metadata?.statusCode).toBe(403);
+    const hits = (await (await fetch(`${sites.siteA}/__creds/${ns}`)).json()) as { path: string; apiKey: string }[];
+    expect(hits.filter((h) => h.path.endsWith('/header/c.html')).map((h) => h.apiKey)).toEqual([`key-${ns}`, null]);
+    const answer = await raw<ScrapeAnswer>('/v2/scrape', { body: { url, headers } });
+    expect(answer.body.warning).toBe('headers edgecrawl sets itself, not sent: User-Agent');
+    expect(JSON.stringify(answer.body)).not.toContain(`key-${ns}`);
+  }, 30_000);
+
+  it('crawls the private pages with scrapeOptions.headers (the worker seals them with its CREDENTIALS_KEY)', async () => {
+    const basic = `Basic ${Buffer.from(`user-${ns}:pass-${ns}`).toString('base64')}`;
+    const headers = { 'X-Api-Key': `key-${ns}`, Authorization: basic, Cookie: `session=sess-${ns}` };
+    const job = await firecrawl.crawl(page('private/'), { limit: 20, scrapeOptions: { headers }, pollInterval: 1 });
+    expect(job.status).toBe('completed');
+    const statuses = new Map(job.data.map((d) => [d.metadata?.sourceURL, d.metadata?.statusCode]));
+    for (const path of ['header/c.html', 'basic/b.html', 'cookie/a.html'])
+      expect(statuses.get(page(`private/${path}`)), path).toBe(200);
+    expect(JSON.stringify(job)).not.toMatch(new RegExp(`key-${ns}|sess-${ns}|pass-${ns}`));
+  }, 60_000);
+
   it("refuses a wrong key and answers an unknown job with Firecrawl's errors, which the SDK throws as they are", async () => {
     const stranger = new Firecrawl({ apiUrl: worker.url, apiKey: 'not-the-token' });
     const refused = await stranger.scrape(page('long-1/short.html'), { formats: ['markdown'] }).catch((e) => e);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { credentialsOf, scrapeAccess } from '../../credentials';
 import { changeTrackingOf } from '../../domain/firecrawl/change-tracking';
 import { firecrawlDocument } from '../../domain/firecrawl/document';
 import type { FirecrawlFormats } from '../../domain/firecrawl/formats';
@@ -26,7 +27,8 @@ const REFUSED: Partial<Record<number, 408 | 500>> = { 504: 408, 502: 500 };
 function edgecrawlScrape(request: ScrapeRequest, version: FirecrawlVersion) {
   const translated = translateScrape(request, version);
   if (!translated.ok) throw badRequest(translated.message);
-  const parsed = scrapeSchema.safeParse({ url: request.url, ...translated.value.scrape });
+  const { scrape, credentials } = translated.value;
+  const parsed = scrapeSchema.safeParse({ url: request.url, ...scrape, ...credentials });
   if (!parsed.success) throw badRequest(`invalid request: ${describeIssues(parsed.error)}`);
   return { ...translated.value, request: parsed.data };
 }
@@ -77,10 +79,12 @@ function errorDocument(url: string, refused: Extract<ScrapeResult, { kind: 'refu
 export const scrapeRoute = (version: FirecrawlVersion) =>
   new Hono<{ Bindings: Env }>().post('/', limitBody(MAX_BODY_BYTES), jsonInput(scrapeRequestSchema), async (c) => {
     const { request, formats, timeoutMs, warnings } = edgecrawlScrape(c.req.valid('json'), version);
-    const { url, extract, render, waitFor, actions, maxAge } = request;
+    const { credentials, rest } = credentialsOf(request);
+    const { url, extract, render, waitFor, actions, maxAge } = rest;
     assertRequestAllowed(c.env, { seeds: [url], webhook: null, extract });
     const previous = formats.changeTracking ? await lastScrape(c.env.DB, c.env.BODIES, url) : null;
-    const options = { spec: extract, render, waitFor, actions, maxAge };
+    // The page's own headers, cookies: sent to its host only, never kept (nor answered from the page cache).
+    const options = { spec: extract, render, waitFor, actions, maxAge, access: scrapeAccess(credentials, url) };
     const result = await withTimeout(scrape(c.env, url, options), timeoutMs);
     const data = result.kind === 'page' ? documentOf(result, formats, previous) : errorDocument(url, result, formats);
     const warning = joinWarnings(warnings);

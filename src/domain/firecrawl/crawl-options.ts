@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pathOf } from '../url/patterns';
 import type { FirecrawlFormats } from './formats';
+import { givesCredentials, type HeaderCredentials } from './headers';
 import { ignoredWarning } from './ignored';
 import {
   type FirecrawlVersion,
@@ -72,6 +73,21 @@ function scopeOf(request: CrawlRequestInput): 'any' | 'same-domain' | 'same-host
   return request.allowSubdomains ? 'same-domain' : 'same-host';
 }
 
+/**
+ * What a crawl that leaves its start host is told of its headers: edgecrawl sends them to that host alone (Firecrawl
+ * to every page), so that a link or a redirect elsewhere never gets them.
+ */
+function credentialsWarning(credentials: HeaderCredentials, scope: string, url: string): string | null {
+  if (scope === 'same-host' || !givesCredentials(credentials)) return null;
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  return `headers are sent to ${host} only, not to the other hosts the crawl reaches`;
+}
+
 /** Settings of the crawl other than its scope and extraction: pacing, sitemaps, duplicates, query strings. */
 function crawlSettings(request: CrawlRequestInput, hostFloorMs: number, warnings: string[]) {
   const sitemap = request.sitemap ?? (request.ignoreSitemap ? 'skip' : 'include');
@@ -100,13 +116,17 @@ export function translateCrawl(
   const warnings = [...scrape.value.warnings];
   const ignored = ignoredWarning(request, CRAWL_KEYS);
   if (ignored) warnings.push(ignored);
+  const { credentials } = scrape.value;
+  const scope = scopeOf(request);
+  const elsewhere = credentialsWarning(credentials, scope, request.url);
+  if (elsewhere) warnings.push(elsewhere);
   const { include, exclude } = pathPatterns(request);
   if (request.ignoreQueryParameters) exclude.push('re:\\?');
   const webhook = request.webhook === undefined ? null : webhookOf(request.webhook);
   const maxDepth = request.maxDiscoveryDepth ?? null;
   const settings = {
     seeds: [request.url],
-    scope: scopeOf(request),
+    scope,
     include,
     exclude,
     maxDepth,
@@ -117,6 +137,7 @@ export function translateCrawl(
     render,
     waitFor,
     maxAge: maxAge === 0 ? null : maxAge,
+    ...credentials,
   };
   return { ok: true, value: { settings, formats: scrape.value.formats, warnings } };
 }
@@ -144,6 +165,7 @@ export function translateBatch(
     render,
     waitFor,
     maxAge: maxAge === 0 ? null : maxAge,
+    ...scrape.value.credentials,
   };
   return { ok: true, value: { settings, formats: scrape.value.formats, warnings: scrape.value.warnings } };
 }

@@ -27,7 +27,6 @@ const DEFAULTS: Record<string, readonly unknown[]> = {
 
 const WHY: Record<string, string> = {
   ignoreRobotsTxt: 'edgecrawl always obeys robots.txt',
-  headers: 'request headers are not sent by this version',
   location: 'pages are fetched from where the Worker runs',
   proxy: 'pages are fetched from Cloudflare, without proxies',
   zeroDataRetention: "pages are kept in your own R2 and D1 (the crawl's retentionDays decides for how long)",

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_CACHE_AGE_SECONDS } from '../crawl/page-cache';
 import { edgecrawlFormats, type FirecrawlFormats, formatsSchema, readFormats } from './formats';
+import { credentialsOfHeaders, type HeaderCredentials } from './headers';
 import { ignoredWarning } from './ignored';
 
 /** Which of Firecrawl's API versions a request came by: their defaults differ (maxAge, map's answer). */
@@ -23,6 +24,7 @@ export const scrapeOptionsSchema = z.looseObject({
     .optional(),
   maxAge: z.number().int().min(0).optional(),
   timeout: z.number().int().min(1).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
   parsers: z.array(z.union([z.string(), z.looseObject({ type: z.string() })])).optional(),
   jsonOptions: modelOptions.optional(),
   extract: modelOptions.optional(),
@@ -48,6 +50,8 @@ export interface ScrapeTranslation {
     actions: Record<string, unknown>[];
     maxAge: number;
   };
+  /** Firecrawl's `headers` as edgecrawl's credential fields (headers.ts): secrets, never in a warning. */
+  credentials: HeaderCredentials;
   formats: FirecrawlFormats;
   timeoutMs: number | null;
   warnings: string[];
@@ -116,6 +120,8 @@ export function translateScrape(
   if (parsers && !parsers.includes('pdf')) warnings.push('parsers: PDFs are always read as text by edgecrawl');
   const ignored = ignoredWarning(options, handled);
   if (ignored) warnings.push(ignored);
+  const headers = credentialsOfHeaders(options.headers);
+  warnings.push(...headers.warnings);
   const formats = read.formats;
   if (formats.changeTracking?.tag) warnings.push('changeTracking tag ignored: a page is compared with its last scrape');
   const waitFor = options.waitFor && options.waitFor > 0 ? options.waitFor : null;
@@ -126,6 +132,7 @@ export function translateScrape(
     ok: true,
     value: {
       scrape: { extract: extractOf(options, formats), render, waitFor, actions: actions.value, maxAge },
+      credentials: headers.credentials,
       formats,
       timeoutMs: options.timeout ?? null,
       warnings,

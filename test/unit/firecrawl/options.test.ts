@@ -82,13 +82,12 @@ describe('Firecrawl scrape options', () => {
       expect(translateScrape(scrapeOptionsSchema.parse({ actions: [action] }), 2).ok).toBe(false);
     const t = scrapeOf({
       mobile: true,
-      headers: { Cookie: 'a=b' },
       location: { country: 'DE' },
       blockAds: true,
       origin: 'js-sdk',
     });
     expect(t.warnings).toEqual([
-      'ignored options edgecrawl does not have: mobile, headers (request headers are not sent by this version), location (pages are fetched from where the Worker runs)',
+      'ignored options edgecrawl does not have: mobile, location (pages are fetched from where the Worker runs)',
     ]);
     expect(scrapeOf({ parsers: [] }).warnings).toEqual(['parsers: PDFs are always read as text by edgecrawl']);
     expect(scrapeOf({ timeout: 5000 }).timeoutMs).toBe(5000);

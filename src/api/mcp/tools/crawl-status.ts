@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shownCredentialsSchema } from '../../../domain/credentials/access';
 import { readJson } from '../api-client';
 import { capped, json, textResult } from '../output';
 import { crawlIdArg, expectOk, ownArgs, type Tool } from '../tool';
@@ -17,12 +18,16 @@ const crawlReply = z.object({
   counts: z.record(z.string(), z.number()),
   pending: z.number(),
   extraction: z.unknown().optional(),
+  /** A crawl with credentials whose pages were refused, or whose login failed: what happened (no secret). */
+  access: z.object({ refused: z.number(), sessionExpired: z.boolean(), message: z.string() }).loose().optional(),
   config: z
     .object({
       seeds: z.array(z.string()),
       scope: z.string(),
       maxPages: z.number().nullable(),
       maxDepth: z.number().nullable(),
+      // Names and hosts only: the API never answers a credential's value.
+      credentials: shownCredentialsSchema.nullish(),
     })
     .loose(),
   createdAt: z.string(),
@@ -36,7 +41,9 @@ export const crawlStatusTool: Tool = {
   description:
     'The state of a crawl: status (running, completed, cancelled), counts (discovered, fetched, stored, failed, ' +
     `skipped), URLs pending, its seeds and limits, and the ${RECENT_PAGES} pages it fetched last (url, title, ` +
-    'HTTP status). Poll it every few seconds while the status is running.',
+    'HTTP status), and what it is let in with (the hosts, header and cookie names; never a value), with `access` ' +
+    'saying when the site refused its pages (a session that expired, a failed login). Poll it every few seconds ' +
+    'while the status is running.',
   input: own,
   readOnly: true,
   async run(args, api) {
@@ -50,7 +57,20 @@ export const crawlStatusTool: Tool = {
     const { pages } = readJson(expectOk(recent), pagesReply);
     const limits = { scope: config.scope, maxPages: config.maxPages, maxDepth: config.maxDepth };
     const seeds = config.seeds.slice(0, SHOWN_SEEDS);
-    const status = { ...state, seeds, seedCount: config.seeds.length, ...limits, recentPages: pages };
+    const credentials = config.credentials ? { credentials: credentialNames(config.credentials) } : {};
+    const status = { ...state, seeds, seedCount: config.seeds.length, ...limits, ...credentials, recentPages: pages };
     return textResult(capped(json(status), 'the listing is long; search_pages reads pages in parts'));
   },
 };
+
+/** What crawl_status says of a crawl's credentials: where they go and their names (the API shows no value). */
+function credentialNames(credentials: z.output<typeof shownCredentialsSchema>) {
+  const { hosts, headers, cookies, authenticate, login } = credentials;
+  return {
+    hosts,
+    headers,
+    cookies: cookies.map((c) => c.name),
+    authenticate,
+    ...(login ? { login: login.url } : {}),
+  };
+}

@@ -21,7 +21,10 @@ export const crawlTool: Tool = {
     '(`extract` changes that; null: only the raw body, title and links). Then: crawl_status until it is completed, search_pages to find pages, get_page to ' +
     'read one. A language model, when the deployment has one: `jsonSchema` and/or `prompt` ask it for JSON of ' +
     'each page, `summaryPrompt` for a summary (or extract.json / extract.summary); `maxModelPages` caps the pages ' +
-    'it reads; get_page with format "json" or "summary" reads them.',
+    'it reads; get_page with format "json" or "summary" reads them. Behind a login: `headers`, `cookies`, ' +
+    "`authenticate` (HTTP basic) or `login` (a form filled in once when the crawl starts) are sent to the seeds' " +
+    'hosts only (or `credentialsFor`); their values are sealed and never shown back, not by crawl_status either ' +
+    "(it names them). They need the deployment's CREDENTIALS_KEY.",
   input: z
     .object({
       seeds: fields.seeds,
@@ -33,6 +36,11 @@ export const crawlTool: Tool = {
       extract: fields.extract,
       render: fields.render,
       maxModelPages: fields.maxModelPages,
+      headers: fields.headers,
+      cookies: fields.cookies,
+      authenticate: fields.authenticate,
+      credentialsFor: fields.credentialsFor,
+      login: fields.login,
       ...modelArgs.shape,
     })
     .strict(),

@@ -30,7 +30,9 @@ export const scrapeTool: Tool = {
     'result gives (within maxAge the stored copy is read again, not the site). A language model, when the ' +
     'deployment has one: `jsonSchema` (a JSON Schema) and/or `prompt` ask it for JSON of the page, ' +
     '`summaryPrompt` (or "summary" in formats) for a summary; they come back as `json` and `summary` in the JSON ' +
-    'line (`fieldErrors.json` says why there is no JSON; `model` which model answered, and how).',
+    'line (`fieldErrors.json` says why there is no JSON; `model` which model answered, and how). Behind a login: ' +
+    "`headers`, `cookies` or `authenticate` (HTTP basic) are sent to the URL's host only (or `credentialsFor`), " +
+    'never shown back; such a page is always fetched and kept for no one.',
   input: scrapeRequestObject.extend(own.shape),
   readOnly: false,
   async run(args, api) {
