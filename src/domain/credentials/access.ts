@@ -143,7 +143,7 @@ export function credentialHeaders(url: string, access: Access | null): Record<st
 }
 
 /** The Authorization value of HTTP basic credentials (UTF-8, as RFC 7617's charset). */
-export function basicAuthorization({ username, password }: { username: string; password: string }): string {
+function basicAuthorization({ username, password }: { username: string; password: string }): string {
   const bytes = new TextEncoder().encode(`${username}:${password}`);
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);

@@ -159,7 +159,7 @@ const loginSchema = z
   })
   .strict();
 
-export type Login = z.output<typeof loginSchema>;
+type Login = z.output<typeof loginSchema>;
 
 /** The request fields that let a crawl or a scrape in; every one is optional. */
 export const credentialFields = {
