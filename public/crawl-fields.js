@@ -80,10 +80,43 @@ function requestValue(el) {
       return el instanceof HTMLInputElement && el.checked ? true : undefined;
     case 'set':
       return el instanceof HTMLInputElement && el.checked ? [v] : undefined;
+    case 'headers':
+      return v === '' ? undefined : headerLines(v);
+    case 'cookies':
+      return v === '' ? undefined : cookieList(v);
     default:
       return v === '' ? undefined : v;
   }
 }
+
+/**
+ * Request headers, one `Name: value` a line, as an object (a line without a colon is a name with no value: the API
+ * says what is wrong with it).
+ * @param {string} v
+ */
+function headerLines(v) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  for (const line of v
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const colon = line.indexOf(':');
+    headers[colon < 0 ? line : line.slice(0, colon).trim()] = colon < 0 ? '' : line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** Cookies as a Cookie header writes them (`a=1; b=2`), as the API's list. @param {string} v */
+const cookieList = (v) =>
+  v
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? { name: pair, value: '' } : { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() };
+    });
 
 /**
  * The crawl request of the form: each control with a data-kind sets its `name` (a dotted path) when it has a

@@ -158,6 +158,45 @@ function webhookGroup(reg) {
   );
 }
 
+/**
+ * What the crawl is let in with (docs/credentials.md): headers, cookies and basic credentials, sent to the seeds'
+ * hosts (or those listed) only; the API keeps them sealed and never shows them again. A form login is the API's.
+ * @param {Registry} reg
+ */
+function accessGroup(reg) {
+  const secret = { autocomplete: 'off', spellcheck: 'false' };
+  const headers = h('textarea', { id: 'access-headers', name: 'headers', rows: 2, 'data-kind': 'headers', ...secret });
+  const cookies = text('access-cookies', 'cookies', { ...secret, 'data-kind': 'cookies', placeholder: 'session=…' });
+  const user = text('access-user', 'authenticate.username', secret);
+  const password = h('input', {
+    id: 'access-password',
+    name: 'authenticate.password',
+    type: 'password',
+    'data-kind': 'text',
+    ...secret,
+  });
+  return group(
+    'access',
+    'Behind a login',
+    false,
+    field(reg, 'headers', 'Request headers (one per line, Name: value)', headers, 'e.g. Authorization: Bearer …'),
+    field(reg, 'cookies', 'Cookies (a=1; b=2)', cookies),
+    h(
+      'div',
+      { class: 'field-row' },
+      field(reg, 'authenticate.username', 'Basic user name', user),
+      field(reg, 'authenticate.password', 'Basic password', password),
+    ),
+    field(
+      reg,
+      'credentialsFor',
+      'Send them to (hosts, one per line)',
+      lines('access-hosts', 'credentialsFor', 'wiki.example.com'),
+      "Empty: the seeds' hosts. No other host ever gets them; they are stored sealed and never shown again. A form login: the API's login field (docs/credentials.md).",
+    ),
+  );
+}
+
 /** Every group of a crawl's settings, in the order of the form. @param {Registry} reg */
 export function settingGroups(reg) {
   return [
@@ -167,5 +206,6 @@ export function settingGroups(reg) {
     group('extraction', 'Extraction', false, ...extractionFields(reg)),
     ...recrawlGroups(reg),
     webhookGroup(reg),
+    accessGroup(reg),
   ];
 }

@@ -40,13 +40,15 @@ describe("Cloudflare's six connections waiting for headers, per invocation", () 
       return fetch(input, init).finally(() => waiting--);
     };
     const ns = namespace();
-    // Twelve pages whose headers come after 700 ms, fetched at once with a 1,000 ms timeout.
-    const urls = Array.from({ length: 12 }, (_, i) => `${base()}/t/${ns}/flat-12-d700/p${i + 1}.html`);
+    // Twelve pages whose headers come after 1,500 ms, fetched at once with a 2,000 ms timeout: the second six, held
+    // back, would answer at 3,000 ms. Wide margins, because a deadline does not count time the thread was blocked
+    // (page/deadline.ts): on a loaded machine the heartbeat runs late and reads as blocked time.
+    const urls = Array.from({ length: 12 }, (_, i) => `${base()}/t/${ns}/flat-12-d1500/p${i + 1}.html`);
     // Without a connection limit of our own, the runtime's queue eats into the timeouts of the second six.
     const unlimited = await fetchAll(
       urls,
       { limit: (start) => start(), fetch: emulatedRuntimeFetch(6, counted) },
-      1000,
+      2000,
     );
     expect(unlimited.filter((r) => r === 'ok')).toHaveLength(6);
     expect(unlimited.filter((r) => r.startsWith('timeout'))).toHaveLength(6);
@@ -59,7 +61,7 @@ describe("Cloudflare's six connections waiting for headers, per invocation", () 
         ...invocationConnections({ connectionsPerInvocation: 6, emulatedConnectionLimit: 0 }),
         fetch: emulatedRuntimeFetch(6, counted),
       },
-      1000,
+      2000,
     );
     expect(limited).toEqual(urls.map(() => 'ok'));
     expect(most).toBe(6);

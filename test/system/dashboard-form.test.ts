@@ -127,6 +127,11 @@ describe('the new-crawl form', () => {
     await page.getByLabel('Webhook URL').fill(`${sites.siteA}/hook`);
     await page.getByLabel('Signing secret (16+ characters)').fill('a-secret-of-16-chars');
     await page.getByLabel('crawl.completed').check();
+    await open(page, 'Behind a login');
+    await page.getByLabel('Request headers (one per line, Name: value)').fill('X-Api-Key: form-key-1');
+    await page.getByLabel('Cookies (a=1; b=2)').fill('session=form-session-2; theme=dark');
+    await page.getByLabel('Basic user name').fill('ada');
+    await page.getByLabel('Basic password').fill('form-password-3');
 
     // The request, as it will be sent: what was set, nothing else.
     const expected = {
@@ -136,6 +141,12 @@ describe('the new-crawl form', () => {
       hostConcurrency: 2,
       retentionDays: 7,
       webhook: { url: `${sites.siteA}/hook`, secret: 'a-secret-of-16-chars', events: ['crawl.completed'] },
+      headers: { 'X-Api-Key': 'form-key-1' },
+      cookies: [
+        { name: 'session', value: 'form-session-2' },
+        { name: 'theme', value: 'dark' },
+      ],
+      authenticate: { username: 'ada', password: 'form-password-3' },
     };
     await open(page, 'Request (JSON)');
     await expect
@@ -159,11 +170,23 @@ describe('the new-crawl form', () => {
       method: 'POST',
       body: JSON.stringify({ seeds: [seed] }),
     });
-    const { webhook: _webhook, extract: _extract, ...plain } = expected;
+    const { webhook: _webhook, extract: _extract, headers: _h, cookies: _c, authenticate: _a, ...plain } = expected;
     const crawl = await api<{ config: Config }>(`/v1/crawls/${id}`);
+    // Its credentials by name only: the values were sent once, sealed, and are never shown again.
+    expect(JSON.stringify(crawl)).not.toMatch(/form-key-1|form-session-2|form-password-3/);
     expect(crawl.config).toEqual({
       ...defaults.config,
       ...plain,
+      credentials: {
+        hosts: ['127.0.0.1'],
+        headers: ['X-Api-Key'],
+        cookies: [
+          { name: 'session', domain: null, path: '/', secure: false },
+          { name: 'theme', domain: null, path: '/', secure: false },
+        ],
+        authenticate: true,
+        login: null,
+      },
       extract: {
         formats: ['markdown', 'metadata'],
         mainContent: true,
