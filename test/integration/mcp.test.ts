@@ -8,6 +8,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from 'vitest';
 import { api, checkedFetch, createCrawl, namespace, site, waitForCrawl } from '../support/api';
 
+/** An MCP client connected to the Worker's /mcp, its answers checked against the published document. */
+async function connected(): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
+    requestInit: { headers: { authorization: 'Bearer test-token' } },
+    fetch: (input, init) => checkedFetch(new Request(input, init)),
+  });
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
 describe('/mcp', () => {
   it('needs the API token: 401 with the JSON error, as the API', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -27,12 +38,7 @@ describe('/mcp', () => {
   });
 
   it('lists its tools, their inputs described from the API schemas', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
-      requestInit: { headers: { authorization: 'Bearer test-token' } },
-      fetch: (input, init) => checkedFetch(new Request(input, init)),
-    });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connected();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['scrape', 'map', 'crawl', 'crawl_status', 'search_pages', 'get_page']);
     const scrape = tools.find((t) => t.name === 'scrape');
@@ -52,12 +58,7 @@ describe('/mcp', () => {
     const base = `${site()}/t/${namespace()}/shop/`;
     const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown'] } });
     expect((await waitForCrawl(id)).counts).toMatchObject({ duplicates: 43 });
-    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
-      requestInit: { headers: { authorization: 'Bearer test-token' } },
-      fetch: (input, init) => checkedFetch(new Request(input, init)),
-    });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connected();
     const read = (url: string) => client.callTool({ name: 'get_page', arguments: { crawlId: id, url } });
     const [duplicate, kept] = [await read(`${base}p/4.html`), await read(`${base}p/4.html?ref=canonical`)];
     expect(duplicate.isError).toBeFalsy();
@@ -77,12 +78,7 @@ describe('/mcp', () => {
     const schema = { type: 'object', properties: { name: { type: 'string' }, sku: { type: 'string' } } };
     const id = await createCrawl({ seeds: [base], extract: { formats: ['json'], json: { schema } } });
     expect((await waitForCrawl(id)).status).toBe('completed');
-    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
-      requestInit: { headers: { authorization: 'Bearer test-token' } },
-      fetch: (input, init) => checkedFetch(new Request(input, init)),
-    });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connected();
     const scraped = await client.callTool({
       name: 'scrape',
       arguments: { url: `${base}p/5.html`, jsonSchema: schema },
@@ -110,12 +106,7 @@ describe('/mcp', () => {
     const base = `${site()}/t/${ns}/private/`;
     const basic = btoa(`user-${ns}:pass-${ns}`);
     const secrets = [`key-${ns}`, `sess-${ns}`, `pass-${ns}`, basic, `wrong-${ns}`];
-    const transport = new StreamableHTTPClientTransport(new URL('http://edgecrawl.test/mcp'), {
-      requestInit: { headers: { authorization: 'Bearer test-token' } },
-      fetch: (input, init) => checkedFetch(new Request(input, init)),
-    });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connected();
     const { tools } = await client.listTools();
     for (const name of ['scrape', 'crawl'])
       expect(Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {}), name).toEqual(
