@@ -32,9 +32,14 @@ export async function startCrawl(
   const stub = env.CRAWL.getByName(id);
   let seeds: FrontierEntry[];
   try {
-    // The login's error row before the crawl ends (at once, with no seed offered), so it is there when it has.
+    // The login's error row before the crawl ends (at once, its login URL failed and no seed offered), so it is there
+    // when it has.
     if (login.kind === 'failed') await recordErrors(env.DB, id, [loginError(login)], Date.now(), meter);
-    seeds = await stub.start(id, stored, { offerSeeds: login.kind === 'in' });
+    seeds = await stub.start(
+      id,
+      stored,
+      login.kind === 'in' ? {} : { failed: { url: login.url, reason: login.reason } },
+    );
   } catch (error) {
     // No crawl state exists: remove the job row so nothing half-made is listed.
     await deleteCrawl(env.DB, id).catch(() => undefined);

@@ -107,17 +107,29 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /**
-   * Starts the crawl with its seeds (idempotent). Returns the entries to enqueue. `offerSeeds` false: a crawl that
-   * cannot go on (its login failed: jobs/start.ts) is started without them, so it is done at once.
+   * Starts the crawl with its seeds (idempotent). Returns the entries to enqueue. `failed`: a crawl that cannot go on
+   * (its login failed: jobs/start.ts) is started with that URL alone, failed for that reason, so it is done at once
+   * and its counts agree with its error row.
    */
-  async start(crawlId: string, config: CrawlConfig, { offerSeeds = true } = {}): Promise<FrontierEntry[]> {
+  async start(
+    crawlId: string,
+    config: CrawlConfig,
+    { failed }: { failed?: { url: string; reason: string } } = {},
+  ): Promise<FrontierEntry[]> {
     if (!this.meta.tablesExist()) this.load();
     if (this.meta.id !== null) return [];
     this.meta.init(crawlId, config);
     this.mirror.set('running');
     // When no seed is accepted, the crawl is done at once.
-    const seeds = offerSeeds ? config.seeds.map(seedEntry) : [];
-    const accepted = this.rpc(() => this.work.offer(config.maxPages, seeds), { finishes: true });
+    const accepted = this.rpc(
+      () => {
+        if (!failed) return this.work.offer(config.maxPages, config.seeds.map(seedEntry));
+        this.work.offer(null, [seedEntry(failed.url)]);
+        this.work.end('failed', failed.reason, [failed.url]);
+        return [];
+      },
+      { finishes: true },
+    );
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
     return accepted;
   }

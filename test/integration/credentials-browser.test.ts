@@ -199,6 +199,12 @@ describe('a crawl behind a form login', () => {
     expect(JSON.stringify(errors)).not.toContain('not-the-password');
     const stats = (await (await api(`/v1/crawls/${id}/stats`)).json()) as { errorCodes: { code: string }[] };
     expect(stats.errorCodes.map((c) => c.code)).toEqual(['login_failed']);
+    // The counts agree with the errors: the login URL is the crawl's one URL, failed.
+    expect(crawl.counts).toMatchObject({ discovered: 1, failed: 1, stored: 0, skipped: 0 });
+    // Tried again, it would be crawled as a page without a session: refused, saying why.
+    const retry = await api(`/v1/crawls/${id}/retry-errors`, { method: 'POST', body: '{}' });
+    expect(retry.status).toBe(409);
+    expect(await retry.text()).toContain('login failed');
     // Nothing but the login page was asked for: the seed was never fetched.
     const paths = (await credsOf(ns)).map((h) => h.path.replace(`/t/${ns}/private/`, ''));
     expect(new Set(paths)).toEqual(new Set(['login.html']));

@@ -9,6 +9,7 @@ import { enqueueTasks } from '../../queues/frontier';
 import { getCrawl, listCrawls, requestPurge, startReextraction } from '../../storage/d1/crawls';
 import { accessFailures, deleteErrors } from '../../storage/d1/errors';
 import { countHtmlPages } from '../../storage/d1/reextraction';
+import type { CrawlConfig } from '../../types';
 import { changesOf, listItem, summariesOf } from '../crawl-list';
 import { endedAt, isoOrNull } from '../crawl-time';
 import { ApiError, badRequest, notFound } from '../errors';
@@ -203,13 +204,17 @@ export const crawls = new Hono<CrawlEnv>()
     routeDoc({
       summary: 'Try failed URLs again',
       tag: 'Crawls',
-      responses: { 200: json('URLs queued again', retriedSchema), 409: json('The crawl was cancelled', errorSchema) },
+      responses: {
+        200: json('URLs queued again', retriedSchema),
+        409: json('The crawl was cancelled, or its login failed', errorSchema),
+      },
     }),
     limitBody(MAX_BODY_BYTES),
     jsonInput(retryErrorsSchema, { emptyBody: {} }),
     async (c) => {
       const crawl = c.var.crawl;
       const request = c.req.valid('json');
+      await assertLoggedIn(c.env.DB, crawl);
       const result = await c.env.CRAWL.getByName(crawl.id).retryFailed(request.limit, request.urls);
       if (!result) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
       if (result.status === 'cancelled')
@@ -221,3 +226,18 @@ export const crawls = new Hono<CrawlEnv>()
       return c.json({ id: crawl.id, status: result.status, retried: retried.length, remaining: result.remaining });
     },
   );
+
+/**
+ * A crawl whose form login failed has its login URL as its one failed URL: tried again, it would be crawled as a page
+ * (the login page, without a session). Refused: a new crawl logs in again.
+ */
+async function assertLoggedIn(db: D1Database, crawl: { id: string; config: CrawlConfig }): Promise<void> {
+  if (!crawl.config.credentials?.login) return;
+  const failures = await accessFailures(db, crawl.id);
+  if (failures.some((f) => f.code === 'login_failed'))
+    throw new ApiError(
+      409,
+      'conflict',
+      "the crawl's login failed, so nothing of it can be tried again; start a new crawl (it logs in again)",
+    );
+}
