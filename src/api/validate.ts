@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { canSeal, NO_KEY } from '../credentials';
 import { MAX_SEEDS, MORE_SEEDS } from '../domain/crawl/settings';
 import type { ShownCredentials } from '../domain/credentials/access';
-import { type CredentialRequest, hasCredentials } from '../domain/credentials/fields';
+import { type CredentialRequest, givenCredentials } from '../domain/credentials/fields';
 import { asksModel } from '../domain/extract/spec';
 import { decodeCursor } from '../domain/output/cursor';
 import { isRefusedUrl } from '../domain/url/address';
@@ -162,8 +162,10 @@ type RefusableRequest = Pick<CrawlConfig, 'seeds' | 'webhook'> &
 
 /** A crawl or a schedule keeps its credentials sealed: given some where no key is set, it is refused up front. */
 function credentialsRefusal(env: Env, request: CredentialRequest): Refusal | null {
-  if (!hasCredentials(request) || canSeal(env)) return null;
-  return { path: ['headers'], code: 'credentials_unavailable', message: NO_KEY };
+  // The issue goes to the first field given, where a form shows it.
+  const [field] = givenCredentials(request);
+  if (field === undefined || canSeal(env)) return null;
+  return { path: [field], code: 'credentials_unavailable', message: NO_KEY };
 }
 
 /** Formats json and summary need a language model: asked where none is configured, the request is refused up front. */

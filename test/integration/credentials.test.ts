@@ -198,6 +198,7 @@ describe('crawling behind a login', () => {
     };
     expect(requestRefusal({ ...env, CREDENTIALS_KEY: undefined }, request)).toMatchObject({
       code: 'credentials_unavailable',
+      path: ['cookies'],
       message: expect.stringContaining('wrangler secret put CREDENTIALS_KEY'),
     });
     expect(requestRefusal(env, request)).toBeNull();

@@ -205,9 +205,16 @@ export interface CredentialRequest {
   login?: Login | undefined;
 }
 
+/** The credential fields a request gives (not empty), in the order of the request's fields. */
+export function givenCredentials(request: CredentialRequest): ('headers' | 'cookies' | 'authenticate' | 'login')[] {
+  const given = {
+    headers: Object.keys(request.headers ?? {}).length > 0,
+    cookies: (request.cookies?.length ?? 0) > 0,
+    authenticate: request.authenticate !== undefined,
+    login: request.login !== undefined,
+  };
+  return (['headers', 'cookies', 'authenticate', 'login'] as const).filter((field) => given[field]);
+}
+
 /** Whether a request gives any credential. */
-export const hasCredentials = (request: CredentialRequest): boolean =>
-  Object.keys(request.headers ?? {}).length > 0 ||
-  (request.cookies?.length ?? 0) > 0 ||
-  request.authenticate !== undefined ||
-  request.login !== undefined;
+export const hasCredentials = (request: CredentialRequest): boolean => givenCredentials(request).length > 0;
