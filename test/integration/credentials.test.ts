@@ -146,6 +146,22 @@ describe('crawling behind a login', () => {
     expect(crawl.access?.message).toContain('session expired');
   });
 
+  it('a recrawl whose session expired calls the pages it could not read unreached, never gone', async () => {
+    const ns = namespace();
+    const seed = `${site()}/t/${ns}/private/cookie/a.html`;
+    const cookies = [{ name: 'session', value: `sess-${ns}` }];
+    const first = await createCrawl({ seeds: [seed], cookies });
+    expect((await waitForCrawl(first)).counts).toMatchObject({ stored: 2 }); // a.html, and a2.html it links to
+    await fetch(`${site()}/__expire/${ns}`, { method: 'PUT' });
+    const second = await createCrawl({ seeds: [seed], cookies, previousCrawlId: first });
+    const crawl = await waitForCrawl(second);
+    expect(crawl.access).toMatchObject({ refused: 1 });
+    // a2.html is linked from a page the session no longer reaches: unread, so not known to be gone.
+    expect(crawl.changes).toMatchObject({ gone: 0, unreached: 2, provisional: false });
+    const gone = (await (await api(`/v1/crawls/${second}/changes?kind=gone`)).json()) as { changes: unknown[] };
+    expect(gone.changes).toEqual([]);
+  });
+
   it('never serves a page fetched with credentials to a scrape without them, nor fills the cache with one', async () => {
     const ns = namespace();
     const url = `${site()}/t/${ns}/private/cookie/a.html`;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { leavesLinksUnread, REASON_HEAD_CHARS } from '../../src/domain/crawl/reach';
+import { reasonKind } from '../../src/domain/crawl/reasons';
 import {
   type Access,
   cookiesFor,
@@ -150,11 +152,23 @@ describe('answers that keep the crawler out', () => {
     expect(accessDenied(302, 'https://example.com/login', { credentialed: false })).toBeNull();
     expect(accessDenied(301, 'https://example.com/blog/', { credentialed: true })).toBeNull();
     expect(isLoginPage('https://example.com/blog/login-tips-for-admins', null)).toBe(false);
+    // Without credentials a 401 is an answer about the page (nothing left unread, as any 4xx); with them, a refused
+    // page kept back what the crawl should have read: a recrawl must not call pages only it linked to gone.
+    const head = (reason: string | undefined) => (reason ?? '').slice(0, REASON_HEAD_CHARS);
+    expect(leavesLinksUnread(head(accessDenied(401, null, { credentialed: false })?.reason))).toBe(false);
+    expect(leavesLinksUnread(head(accessDenied(401, null, { credentialed: true })?.reason))).toBe(true);
+    expect(leavesLinksUnread(head(accessDenied(403, null, { credentialed: true })?.reason))).toBe(true);
+    const redirected = accessDenied(302, 'https://example.com/login', { credentialed: true })?.reason;
+    expect(leavesLinksUnread(head(redirected))).toBe(true);
+    expect(reasonKind(redirected ?? '')).toBe('login page');
+    expect(reasonKind(accessDenied(403, null, { credentialed: true })?.reason ?? '')).toBe('credentials refused');
     expect(isLoginPage('https://example.com/wp-login.php', null)).toBe(true);
   });
 
   it('says a session expired when pages were read, then refused; and when the login failed', () => {
-    const refused = [{ code: 'login_redirect' as const, count: 3, reason: 'redirect 302 to the login page' }];
+    const refused = [
+      { code: 'login_redirect' as const, count: 3, reason: 'login page: redirect 302 to https://example.com/login' },
+    ];
     expect(accessReport(refused, 10)).toMatchObject({ refused: 3, sessionExpired: true, loginFailed: false });
     expect(accessReport(refused, 0)).toMatchObject({ refused: 3, sessionExpired: false });
     expect(accessReport(refused, 0)?.message).toContain('credentials were refused');

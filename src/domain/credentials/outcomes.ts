@@ -40,20 +40,20 @@ export function accessDenied(
   redirectTarget: string | null,
   sent: { credentialed: boolean; loginUrl?: string | null | undefined },
 ): AccessDenied | null {
-  if (status === 401)
+  // Without credentials, a 401 is an answer about the page, as any 4xx (its reason the same, "http 401": a crawl's
+  // reach counts it as nothing left unread); with them, the site kept back a page the crawl should have read, whose
+  // links are unread (domain/crawl/reach.ts reads the reason's head).
+  if (status === 401 && !sent.credentialed) return { code: 'auth_required', reason: 'http 401' };
+  if (!sent.credentialed) return null;
+  if (status === 401 || status === 403)
     return {
       code: 'auth_required',
-      reason: sent.credentialed
-        ? 'http 401: the credentials were refused (expired, or not for this page)'
-        : 'http 401: the page needs credentials (give the crawl headers, cookies, authenticate or a login)',
+      reason: `credentials refused: http ${status} (the session expired, or they do not reach this page)`,
     };
-  if (!sent.credentialed) return null;
-  if (status === 403)
-    return { code: 'auth_required', reason: 'http 403: the credentials do not let the crawler in (expired?)' };
   if (redirectTarget !== null && status >= 300 && status < 400 && isLoginPage(redirectTarget, sent.loginUrl))
     return {
       code: 'login_redirect',
-      reason: `redirect ${status} to the login page ${redirectTarget.slice(0, 200)}: the session has expired or does not reach this page`,
+      reason: `login page: redirect ${status} to ${redirectTarget.slice(0, 200)} (the session expired, or does not reach this page)`,
     };
   return null;
 }
