@@ -147,6 +147,31 @@ describe('hostile pages: the work is counted, and bounded', () => {
     });
   });
 
+  it('writes character references in text as their characters, except those that read as markup, and never in attributes or raw text', () => {
+    const html =
+      '<p title="&quot;q&quot;">a&quot;b&nbsp;c&#233;&#x41;&lt;d&amp;e&#60;f&bogus;g&copy h</p><script>x="&quot;"</script>';
+    const bounded = boundMarkup(html, { depth: 10, elements: 100, nodes: 100 });
+    expect(bounded.html).toBe(
+      '<p title="&quot;q&quot;">a"b\u00a0céA&lt;d&amp;e&#60;f&bogus;g&copy h</p><script>x="&quot;"</script>',
+    );
+    // &lt;, &amp;, &#60;, an unknown name and one without its `;` stay references (text nodes, counted).
+    expect(bounded.entities).toBe(5);
+  });
+
+  it('an article after half a megabyte of JSON in a hidden element, its quotes written &quot;, is kept whole', async () => {
+    const json = JSON.stringify({ items: Array.from({ length: 12_000 }, (_, i) => ({ id: i, tags: ['a', 'b'] })) });
+    const blob = `<code style="display: none" id="datalet">${json.replaceAll('"', '&quot;')}</code>`;
+    const prose = Array.from(
+      { length: 8 },
+      (_, i) => `<p>Paragraph ${i} of the story, long enough to be read as prose by anyone.</p>`,
+    );
+    const html = `<html><head><title>After the blob</title></head><body>${blob}<article><h1>After the blob</h1>${prose.join('')}</article></body></html>`;
+    const result = await extractPage(new TextEncoder().encode(html), 'text/html', URL_, SPEC);
+    expect(result.record.warnings).toEqual([]);
+    expect(result.outputs.text).toContain('Paragraph 7 of the story');
+    expect(result.outputs.text).not.toContain('tags');
+  });
+
   it('markdown reads what is past its work budget as text, and says so', () => {
     const warnings: string[] = [];
     const nested = `<body>${'<blockquote><b><i>'.repeat(150)}${'long words '.repeat(20_000)}</body>`;

@@ -8,8 +8,11 @@
  *   the element at the limit);
  * - past `elements` elements, or `nodes` nodes (tags, attributes, comments and character references), the rest of
  *   the markup is cut.
- * Markup within the bounds comes back as the same string, untouched.
+ * Character references in text that stand for characters the text can hold are written as those characters.
+ * Otherwise markup within the bounds comes back as the same string, untouched.
  */
+
+import { decodeHTML } from 'entities/decode';
 
 export interface MarkupBounds {
   /** Open elements kept on the stack; deeper open tags are dropped. */
@@ -77,8 +80,8 @@ interface Scan {
   foreign: boolean[];
   /** Dropped open tags by name, waiting for their close tags. */
   dropped: Map<string, number>;
-  /** [start, end) ranges of markup to remove. */
-  drops: [number, number][];
+  /** [start, end) ranges of markup to replace (with '' to remove), in order. */
+  edits: [number, number, string][];
   elements: number;
   nodes: number;
   entities: number;
@@ -171,11 +174,18 @@ function openTag(scan: Scan, at: number): number {
   return raw ? rawTextEnd(html, name, end) : end;
 }
 
-/** Removes [start, end) from the markup (joined to the previous range when they touch). */
+/** Replaces [start, end) of the markup (joined to the previous edit when they touch). */
+function edit(scan: Scan, start: number, end: number, replacement: string): void {
+  const last = scan.edits[scan.edits.length - 1];
+  if (last && last[1] === start) {
+    last[1] = end;
+    last[2] += replacement;
+  } else scan.edits.push([start, end, replacement]);
+}
+
+/** Removes a tag past the depth bound. */
 function drop(scan: Scan, start: number, end: number): void {
-  const last = scan.drops[scan.drops.length - 1];
-  if (last && last[1] === start) last[1] = end;
-  else scan.drops.push([start, end]);
+  edit(scan, start, end, '');
   scan.flattened++;
 }
 
@@ -200,12 +210,37 @@ function closeTag(scan: Scan, at: number): number {
   return end;
 }
 
-/** Character references in text from `from` to `to`, counted as the text nodes they become. */
+/** A character reference that ends with `;`, at the regex's lastIndex. */
+const REFERENCE = /&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/y;
+
+/**
+ * What a character reference at `at` in text stands for, when the text can hold it as it is: not `<` or `&` (they
+ * would read as markup), and only a reference ended by `;` (legacy ones without it depend on what follows).
+ */
+function decodedAt(html: string, at: number): { end: number; text: string } | null {
+  REFERENCE.lastIndex = at;
+  const match = REFERENCE.exec(html);
+  if (!match) return null;
+  const text = decodeHTML(match[0]);
+  if (text === match[0] || text.includes('<') || text.includes('&')) return null;
+  return { end: at + match[0].length, text };
+}
+
+/**
+ * Character references in text from `from` to `to`. Those the text can hold as characters are written as them, so
+ * that they cost the parser nothing (each one is otherwise a text node of its own: a 400 KB JSON blob in a hidden
+ * element, its quotes written `&quot;`, is 100,000 nodes, which cut the article after it); the others are counted as
+ * the text nodes they become.
+ */
 function countEntities(scan: Scan, from: number, to: number): boolean {
   if (scan.nextAmp >= 0 && scan.nextAmp < from) scan.nextAmp = scan.html.indexOf('&', from);
   while (scan.nextAmp >= 0 && scan.nextAmp < to) {
-    if (!count(scan, scan.nextAmp, false)) return false;
-    scan.entities++;
+    const decoded = decodedAt(scan.html, scan.nextAmp);
+    if (decoded && decoded.end <= to) edit(scan, scan.nextAmp, decoded.end, decoded.text);
+    else {
+      if (!count(scan, scan.nextAmp, false)) return false;
+      scan.entities++;
+    }
     scan.nextAmp = scan.html.indexOf('&', scan.nextAmp + 1);
   }
   return true;
@@ -238,7 +273,7 @@ export function boundMarkup(html: string, bounds: MarkupBounds): BoundedMarkup {
     stack: [],
     foreign: [],
     dropped: new Map(),
-    drops: [],
+    edits: [],
     elements: 0,
     nodes: 0,
     entities: 0,
@@ -253,13 +288,13 @@ export function boundMarkup(html: string, bounds: MarkupBounds): BoundedMarkup {
     if (!countEntities(scan, at, lt < 0 ? html.length : lt) || lt < 0) break;
     at = step(scan, lt);
   }
-  const { drops, cutAt, cutBy, elements, nodes, entities, flattened } = scan;
-  if (drops.length === 0 && cutAt === null) return { html, elements, nodes, entities, flattened, cutAt, cutBy };
+  const { edits, cutAt, cutBy, elements, nodes, entities, flattened } = scan;
+  if (edits.length === 0 && cutAt === null) return { html, elements, nodes, entities, flattened, cutAt, cutBy };
   const parts: string[] = [];
   let from = 0;
-  for (const [start, end] of drops) {
+  for (const [start, end, replacement] of edits) {
     if (cutAt !== null && start >= cutAt) break;
-    parts.push(html.slice(from, start));
+    parts.push(html.slice(from, start), replacement);
     from = end;
   }
   parts.push(html.slice(from, cutAt ?? html.length));
