@@ -1,3 +1,4 @@
+import { revealNoscript } from './app-shell';
 import {
   absoluteUrl,
   bodyOf,
@@ -27,12 +28,21 @@ const MIN_CONTENT_CHARS = 140;
 
 /** Inline styles that hide an element. */
 const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i;
+/**
+ * Classes that show an element to screen readers only (Bootstrap, WordPress, Shopify, Tailwind and most CSS kits):
+ * "Slide 1 of 6", "Use the arrow keys to move between the images", "Skip to product information". A reader of the
+ * page never sees them.
+ */
+const SCREEN_READER_ONLY =
+  /(^|\s)(sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|screenreader-only|a11y-hidden|u-visually-hidden|hidden-visually)(\s|$)/i;
 
 function removeClutter(document: DomDocument): void {
   // A hidden tab panel is content a reader opens with a click (sphinx-tabs' other languages, other platforms).
   for (const element of selectAll(document, NEVER)) if (element.getAttribute('role') !== 'tabpanel') element.remove();
   for (const element of selectAll(document, '[style]'))
     if (INVISIBLE.test(element.getAttribute('style') ?? '')) element.remove();
+  for (const element of selectAll(document, '[class]'))
+    if (SCREEN_READER_ONLY.test(element.getAttribute('class') ?? '') && element.localName !== 'body') element.remove();
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
     const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
     if (!CLUTTER.test(names)) continue;
@@ -129,6 +139,7 @@ export function selectContent(
   warnings: string[],
   kind: PageKind = { product: false },
 ): { root: DomElement; source: ContentSource } {
+  revealNoscript(document);
   removeClutter(document);
   for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
   const body = bodyOf(document);

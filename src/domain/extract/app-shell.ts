@@ -1,0 +1,42 @@
+import { bodyOf, type DomDocument, type DomElement, isElement, selectAll, TEXT_NODE } from './dom';
+import { textChars } from './main/stats';
+
+/** Elements whose text a reader never sees as the page's (without scripts, `<noscript>`'s aside). */
+const UNSHOWN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head']);
+/** A body showing fewer characters than this without scripts is an app shell (a splash, a "loading" line). */
+const SHELL_CHARS = 500;
+/** `<noscript>` must hold at least this much text, and twice what the body shows, to be read as the page. */
+const NOSCRIPT_CHARS = 200;
+
+/** Characters of text an element shows without scripts. */
+function shownChars(element: DomElement): number {
+  if (UNSHOWN.has(element.localName)) return 0;
+  let chars = 0;
+  for (const child of Array.from(element.childNodes)) {
+    if (child.nodeType === TEXT_NODE) chars += textChars(child.textContent ?? '').chars;
+    else if (isElement(child)) chars += shownChars(child);
+  }
+  return chars;
+}
+
+/**
+ * Reads `<noscript>` as the page where the body is an app shell: an app that builds the page with scripts and
+ * writes it for readers without them inside `<noscript>` (Discourse writes the whole thread there). The
+ * `<noscript>` elements are replaced by what they hold; elsewhere, as in a browser with scripts, they are not content.
+ * Returns whether it did.
+ */
+export function revealNoscript(document: DomDocument): boolean {
+  const body = bodyOf(document);
+  const blocks = selectAll(body, 'noscript');
+  if (blocks.length === 0) return false;
+  const hidden = blocks.reduce((sum, block) => sum + textChars(block.textContent ?? '').chars, 0);
+  const shown = shownChars(body);
+  if (hidden < NOSCRIPT_CHARS || shown >= SHELL_CHARS || hidden < shown * 2) return false;
+  for (const block of blocks) {
+    const parent = block.parentNode;
+    if (!parent) continue;
+    for (const child of Array.from(block.childNodes)) parent.insertBefore(child, block);
+    block.remove();
+  }
+  return true;
+}
