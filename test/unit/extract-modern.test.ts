@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/domain/extract';
+import { bodyOf, collapse, parseBounded } from '../../src/domain/extract/dom';
+import { compared } from '../../src/domain/extract/main/baseline';
 import type { ExtractSpec } from '../../src/domain/extract/spec-schema';
-import { DISCOURSE_THREAD, MARKETING_PAGE, PRODUCT_PAGE, PYTHON_BUILTINS } from '../fixtures/extract/modern';
+import {
+  DISCOURSE_THREAD,
+  MARKETING_PAGE,
+  PRODUCT_PAGE,
+  PYTHON_BUILTINS,
+  RECIPE_BESIDE_DISCLAIMER,
+} from '../fixtures/extract/modern';
 
 const SPEC: ExtractSpec = { formats: ['markdown', 'text'], mainContent: true, include: [], exclude: [], fields: {} };
 const extract = async (html: string) =>
@@ -54,5 +62,21 @@ describe('main content: pages as sites serve them today', () => {
       expect(markdown).toContain(copy);
     for (const furniture of ['Dashboards your whole company can read', 'remote-first team'])
       expect(markdown).not.toContain(furniture);
+  });
+
+  it('a short content that misses most of the prose gives way to the baseline (the whole body pruned); a good one stays', () => {
+    const { document } = parseBounded(RECIPE_BESIDE_DISCLAIMER, []);
+    const body = bodyOf(document);
+    const pickOf = (selector: string) => document.querySelector(selector) ?? body;
+    const kind = { product: false };
+    // The first extraction took the disclaimer box: the baseline holds several times its prose.
+    const missed = compared(pickOf('#sidebar .widget'), 'density', body.cloneNode(true), kind);
+    expect(missed.root).not.toBe(pickOf('#sidebar .widget'));
+    const text = collapse(missed.root.textContent);
+    for (const line of ['300 g flour', '1 egg yolk', 'Bake them for 15 minutes']) expect(text).toContain(line);
+    expect(text).not.toContain('Despite careful checks');
+    // The article itself is kept as found.
+    const article = pickOf('.entry');
+    expect(compared(article, 'structure', body.cloneNode(true), kind)).toEqual({ root: article, pick: 'structure' });
   });
 });

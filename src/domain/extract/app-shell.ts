@@ -34,7 +34,7 @@ export function revealNoscript(document: DomDocument): boolean {
   if (hidden < NOSCRIPT_CHARS || shown >= SHELL_CHARS || hidden < shown * 2) return false;
   for (const block of blocks) {
     const parent = block.parentNode;
-    if (!parent) continue;
+    if (!parent || !isElement(parent)) continue;
     for (const child of Array.from(block.childNodes)) parent.insertBefore(child, block);
     block.remove();
   }

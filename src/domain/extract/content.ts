@@ -11,6 +11,7 @@ import {
   selectAll,
 } from './dom';
 import { findMain, type PageKind } from './main';
+import { compared } from './main/baseline';
 import { PAGE_LIMITS } from './spec';
 import type { ExtractSpec } from './spec-schema';
 
@@ -98,9 +99,10 @@ function titleHeading(document: DomDocument): string {
  * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
  * index page, a table of contents), or holding the page's title heading (a short page), is kept. Either way a short content is said in the warnings.
  */
-function detect(document: DomDocument, warnings: string[], kind: PageKind): DomElement | null {
+function detect(document: DomDocument, whole: DomElement, warnings: string[], kind: PageKind): DomElement | null {
   const title = titleHeading(document);
-  const { root: content, pick } = findMain(bodyOf(document), kind);
+  const found = findMain(bodyOf(document), kind);
+  const { root: content, pick } = compared(found.root, found.pick, whole, kind);
   const chars = collapse(content.textContent).length;
   if (chars < MIN_CONTENT_CHARS) {
     // A short page's content holds its title heading: what is short is the page, not what was found of it.
@@ -170,7 +172,7 @@ export function selectContent(
   }
   const whole = body.cloneNode(true);
   try {
-    const detected = detect(document, warnings, kind);
+    const detected = detect(document, whole, warnings, kind);
     if (detected) return { root: detected, source: 'detected' };
   } catch (error) {
     warnings.push(

@@ -4,6 +4,7 @@ import { lines, trimEdges } from './edges';
 import { cutElsewhere } from './lines';
 import { type PageKind, prune } from './prune';
 
+export type { Pick } from './choose';
 export type { PageKind } from './prune';
 
 import { measure } from './stats';
