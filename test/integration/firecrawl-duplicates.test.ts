@@ -5,7 +5,8 @@
  */
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { allPages, api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
+import { allPages, createCrawl, api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
+import { received, waitForDeliveries } from '../support/webhooks';
 
 type Json = Record<string, unknown>;
 interface Doc {
@@ -103,5 +104,27 @@ describe('duplicates in per-URL reads', () => {
     const [kept, dup] = first?.duplicateOf === null ? [first, second] : [second, first];
     expect(dup).toMatchObject({ duplicateOf: kept?.url, stored: false, markdown: kept?.markdown });
     expect(dup?.markdown).toContain('One page served under two addresses.');
+  });
+
+  it("a webhook in Firecrawl's format posts a crawl.page for a duplicate, with its URL and its kept page's markdown", async () => {
+    const ns = namespace();
+    const id = await createCrawl({
+      seeds: [`${site()}/t/${ns}/lookalikes/`],
+      extract: { formats: ['markdown'] },
+      webhook: { url: `${site()}/__hook/${ns}`, format: 'firecrawl', events: ['page.stored'] },
+    });
+    expect((await waitForCrawl(id)).counts).toMatchObject({ stored: 9, duplicates: 1 });
+    const duplicate = (await allPages(id)).find((p) => p.duplicateOf !== null);
+    const deliveries = await waitForDeliveries(ns, 10);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await received(ns)).toHaveLength(10);
+    const payloads = deliveries.map((d) => JSON.parse(d.body) as { success: boolean; type: string; data: Doc[] });
+    expect(payloads.every((p) => p.success && p.type === 'crawl.page')).toBe(true);
+    const docOf = bySource(payloads.flatMap((p) => p.data));
+    expect(docOf.size).toBe(10);
+    const [dup, kept] = [docOf.get(duplicate?.url), docOf.get(duplicate?.duplicateOf ?? undefined)];
+    expect(dup?.metadata).toMatchObject({ sourceURL: duplicate?.url, url: duplicate?.url, statusCode: 200 });
+    expect(dup?.markdown).toContain('One page served under two addresses.');
+    expect(dup?.markdown).toBe(kept?.markdown);
   });
 });
