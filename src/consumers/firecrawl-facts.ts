@@ -19,6 +19,20 @@ const documentUrl = (event: WebhookEvent): string | null =>
     : null;
 
 /**
+ * How long a duplicate's event waits for its kept page to be recorded: a canonical is fetched after the pages naming
+ * it, and a content duplicate's kept page may still be being written by another consumer. Retried with the
+ * delivery's backoff (5 s doubling: about 10 minutes is 7 tries); past it, the event is sent without its document.
+ */
+const KEPT_PAGE_WAIT_MS = 10 * 60_000;
+
+/** Throws (the event is tried again later) while a duplicate's kept page may not be recorded yet. */
+function waitForKeptPage(event: WebhookEvent, url: string, now = Date.now()): void {
+  const of = event.data.duplicateOf;
+  if (typeof of !== 'string' || now - Date.parse(event.createdAt) > KEPT_PAGE_WAIT_MS) return;
+  throw new Error(`${url} is a duplicate of ${of}, whose content is not recorded yet`);
+}
+
+/**
  * The Firecrawl facts of a batch of webhook events: per crawl, its Firecrawl job (what its documents carry: the job's
  * formats, or those its extraction makes for a crawl started through edgecrawl's API) read once, and the documents of
  * all its events' pages read together (one D1 query, then their records from R2).
@@ -45,7 +59,9 @@ export class FirecrawlFactsReader {
     this.crawls.set(crawl.id, facts);
     const { kind, documents } = await facts;
     const url = documentUrl(event);
-    return { kind, document: url === null ? null : (documents.get(url) ?? null) };
+    const document = url === null ? null : (documents.get(url) ?? null);
+    if (url !== null && document === null) waitForKeptPage(event, url);
+    return { kind, document };
   }
 
   private async read(crawl: CrawlRow): Promise<CrawlFacts> {

@@ -9,9 +9,16 @@ import {
 import type { UsageMeter } from '../domain/crawl/usage';
 import { asksModel } from '../domain/extract/spec';
 import { log } from '../log';
+import type { CompleteAnswer } from '../objects/crawl/work';
 import { enqueueTasks } from '../queues/frontier';
 import { sendModelTasks } from '../queues/model';
-import { emitWebhookEvents, pageChangedEvents, pageFailedEvents, pageStoredEvents } from '../queues/webhook-events';
+import {
+  emitWebhookEvents,
+  pageChangedEvents,
+  pageDuplicateEvents,
+  pageFailedEvents,
+  pageStoredEvents,
+} from '../queues/webhook-events';
 import { writeResults } from '../storage/d1/results';
 import { writeSegments } from '../storage/segments';
 import type { CrawlConfig, CrawlStatus, FrontierEntry, Processed } from '../types';
@@ -178,23 +185,40 @@ async function report(
   heardStatus(crawlId, answer.status);
   offered.add(crawlId, offering);
   if (config.webhook) {
-    // Only the URLs the crawl recorded as failed or stored just now (not a late duplicate of one already final).
-    const [failed, stored] = [new Set(answer.failed), new Set(answer.stored)];
-    const processed = done.map((d) => d.processed);
-    const events = [
-      ...pageStoredEvents(
-        crawlId,
-        processed.filter((p) => p.outcome.kind === 'stored' && stored.has(p.outcome.url)),
-      ),
-      ...pageFailedEvents(
-        crawlId,
-        processed.filter((p) => failed.has(p.outcome.url)),
-      ),
-      ...pageChangedEvents(crawlId, config, processed),
-    ];
+    const events = chunkEvents(crawlId, config, done, answer);
     await emitWebhookEvents(env.WEBHOOKS, config, events, meter);
   }
   return answer;
+}
+
+/**
+ * The webhook events of a chunk: only for the URLs the crawl recorded just now (not a late repeat of one already
+ * final). A duplicate is a page.stored for a webhook in Firecrawl's format (pageDuplicateEvents), none in edgecrawl's.
+ */
+function chunkEvents(
+  crawlId: string,
+  config: CrawlConfig,
+  done: readonly Finished[],
+  answer: Pick<CompleteAnswer, 'failed' | 'stored' | 'duplicates'>,
+) {
+  const [failed, stored, duplicates] = [new Set(answer.failed), new Set(answer.stored), new Set(answer.duplicates)];
+  const processed = done.map((d) => d.processed);
+  const firecrawl = config.webhook?.format === 'firecrawl';
+  return [
+    ...pageStoredEvents(
+      crawlId,
+      processed.filter((p) => p.outcome.kind === 'stored' && stored.has(p.outcome.url)),
+    ),
+    ...pageDuplicateEvents(
+      crawlId,
+      processed.filter((p) => firecrawl && p.outcome.kind === 'duplicate' && duplicates.has(p.outcome.url)),
+    ),
+    ...pageFailedEvents(
+      crawlId,
+      processed.filter((p) => failed.has(p.outcome.url)),
+    ),
+    ...pageChangedEvents(crawlId, config, processed),
+  ];
 }
 
 /**

@@ -161,7 +161,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
    */
   async complete(outcomes: Outcome[], modelQueued = 0): Promise<CompleteAnswer> {
     const id = this.meta.id;
-    if (id === null) return { accepted: [], failed: [], stored: [], status: 'cancelled' };
+    if (id === null) return { accepted: [], failed: [], stored: [], duplicates: [], status: 'cancelled' };
     const now = Date.now();
     this.sweeper.active(now);
     const { done, accepted } = this.rpc(
@@ -177,7 +177,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
       { finishes: true },
     );
     await this.sweeper.recordCancelled(this.env, id, done.cancelled);
-    return { accepted, failed: done.failed, stored: done.stored, status: this.mirror.status };
+    const { failed, stored, duplicates } = done;
+    return { accepted, failed, stored, duplicates, status: this.mirror.status };
   }
 
   /** Pages sent to the model step outside a chunk (a re-extraction's): the crawl waits for them as for a chunk's. */

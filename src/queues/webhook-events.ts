@@ -59,6 +59,25 @@ export function pageStoredEvents(
 }
 
 /**
+ * page.stored events for URLs the crawl recorded as duplicates, naming their kept page (`duplicateOf`), for a webhook
+ * in Firecrawl's format only: Firecrawl sends a crawl.page per page crawled, and a duplicate's document is its own URL
+ * with its kept page's content (consumers/firecrawl-facts.ts). edgecrawl's format keeps page.stored for stored pages.
+ */
+export function pageDuplicateEvents(
+  crawlId: string,
+  results: readonly { outcome: { url: string; of?: string }; page?: { status: number; depth: number } }[],
+): WebhookEvent[] {
+  return results.map((r) =>
+    webhookEvent('page.stored', crawlId, {
+      url: r.outcome.url,
+      httpStatus: r.page?.status ?? null,
+      depth: r.page?.depth ?? null,
+      duplicateOf: r.outcome.of ?? null,
+    }),
+  );
+}
+
+/**
  * page.changed events of a recrawl for its pages new or changed since the previous crawl (a schedule's first run has
  * nothing to compare with: none). The short diff is added by the webhooks consumer, off the crawl's path.
  */

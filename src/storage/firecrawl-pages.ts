@@ -4,22 +4,50 @@ import type { PageVersion } from '../domain/firecrawl/change-tracking';
 import type { PageFacts } from '../domain/firecrawl/document';
 import type { FirecrawlFormats } from '../domain/firecrawl/formats';
 import { limiter } from '../lib/limit';
+import type { Span } from '../types';
 import { type DocumentsFrom, documentRows, documentRowsOf, type DocumentRow as Row } from './d1/firecrawl-documents';
 import { getStoredPage } from './d1/stored-page';
-import { readRecord } from './records';
-import { readSpan } from './spans';
+import { readRecord, type StoredRecord } from './records';
+import { readSpan, spanKey } from './spans';
 
-// A crawl's stored pages as Firecrawl's documents read them: rows in URL order, with their records (and bodies or
-// screenshots when the formats ask for them) from R2.
+// A crawl's pages as Firecrawl's documents read them: rows in URL order, with their records (and bodies or
+// screenshots when the formats ask for them) from R2. A duplicate's row holds its kept page's locations
+// (d1/firecrawl-documents.ts), so it reads that page's parts under its own URL.
 
 /** R2 reads at once. */
 const READS = 6;
 
-async function factsOf(bucket: R2Bucket, row: Row, formats: FirecrawlFormats): Promise<PageFacts> {
+/**
+ * R2 reads of one answer, each location read once: a duplicate and its kept page in the same answer (two URLs of one
+ * page, listed side by side) share their reads.
+ */
+class SpanReads {
+  private readonly limit = limiter(READS);
+  private readonly records = new Map<string, Promise<StoredRecord | null>>();
+  private readonly spans = new Map<string, Promise<Uint8Array | null>>();
+
+  constructor(private readonly bucket: R2Bucket) {}
+
+  record(at: Span): Promise<StoredRecord | null> {
+    return once(this.records, at, () => this.limit(() => readRecord(this.bucket, at)));
+  }
+
+  span(at: Span): Promise<Uint8Array | null> {
+    return once(this.spans, at, () => this.limit(() => readSpan(this.bucket, at)));
+  }
+}
+
+function once<T>(reads: Map<string, Promise<T>>, at: Span, read: () => Promise<T>): Promise<T> {
+  const known = reads.get(spanKey(at)) ?? read();
+  reads.set(spanKey(at), known);
+  return known;
+}
+
+async function factsOf(reads: SpanReads, row: Row, formats: FirecrawlFormats): Promise<PageFacts> {
   const [stored, body, screenshot] = await Promise.all([
-    row.recordAt ? readRecord(bucket, row.recordAt) : null,
-    formats.rawHtml && row.bodyAt ? readSpan(bucket, row.bodyAt) : null,
-    formats.screenshot && row.screenshotAt ? readSpan(bucket, row.screenshotAt) : null,
+    row.recordAt ? reads.record(row.recordAt) : null,
+    formats.rawHtml && row.bodyAt ? reads.span(row.bodyAt) : null,
+    formats.screenshot && row.screenshotAt ? reads.span(row.screenshotAt) : null,
   ]);
   return {
     url: row.url,
@@ -47,13 +75,12 @@ export async function readDocuments(
   page: { from: DocumentsFrom; limit: number; formats: FirecrawlFormats },
 ): Promise<{ pages: PageFacts[]; more: boolean }> {
   const rows = await documentRows(db, crawlId, page.from, page.limit + 1);
-  const kept = rows.slice(0, page.limit);
-  const limit = limiter(READS);
-  const pages = await Promise.all(kept.map((row) => limit(() => factsOf(bucket, row, page.formats))));
+  const reads = new SpanReads(bucket);
+  const pages = await Promise.all(rows.slice(0, page.limit).map((row) => factsOf(reads, row, page.formats)));
   return { pages, more: rows.length > page.limit };
 }
 
-/** The documents of some of a crawl's pages, by URL (a webhook's crawl.page events); pages not stored are left out. */
+/** The documents of some of a crawl's pages, by URL (a webhook's crawl.page events); pages without one are left out. */
 export async function documentsOf(
   db: D1Database,
   bucket: R2Bucket,
@@ -62,8 +89,8 @@ export async function documentsOf(
   formats: FirecrawlFormats,
 ): Promise<PageFacts[]> {
   const rows = await documentRowsOf(db, crawlId, urls);
-  const limit = limiter(READS);
-  return Promise.all(rows.map((row) => limit(() => factsOf(bucket, row, formats))));
+  const reads = new SpanReads(bucket);
+  return Promise.all(rows.map((row) => factsOf(reads, row, formats)));
 }
 
 /** The last stored copy of a URL that a scrape read (the page cache's), as changeTracking compares it; null: none. */

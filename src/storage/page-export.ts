@@ -1,8 +1,10 @@
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { csvRow } from '../domain/output/csv';
 import { limiter } from '../lib/limit';
-import { type ExportRow, PAGE_RECORD_FIELDS, pageRecords } from './d1/page-records';
+import type { Span } from '../types';
+import { type ExportRow, PAGE_RECORD_FIELDS, pageRecordsWithKept } from './d1/page-records';
 import { readRecord, type StoredRecord } from './records';
+import { spanKey } from './spans';
 
 export type ExportFormat = 'jsonl' | 'csv';
 
@@ -72,16 +74,26 @@ function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[])
   ]);
 }
 
-/** The records of a step of rows, read from R2 a few at a time (null where a row has none). */
+/**
+ * The records of a step of rows, read from R2 a few at a time (null where a row has none); a record two rows share (a
+ * duplicate beside its kept page) is read once.
+ */
 export function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
   const limit = limiter(RECORD_READS);
-  return Promise.all(rows.map(({ recordAt }) => (recordAt ? limit(() => readRecord(bucket, recordAt)) : null)));
+  const reads = new Map<string, Promise<StoredRecord | null>>();
+  const read = (at: Span) => {
+    const known = reads.get(spanKey(at)) ?? limit(() => readRecord(bucket, at));
+    reads.set(spanKey(at), known);
+    return known;
+  };
+  return Promise.all(rows.map(({ recordAt }) => (recordAt ? read(recordAt) : null)));
 }
 
 /**
  * Every page of a crawl, in URL order, as JSONL (one object a line: the page's fields, and for a crawl that
  * extracts, its record and outputs) or CSV (a header row; a crawl that extracts adds its facts and one column per
- * top-level field). Read from D1 a step at a time as the client reads, so an export of millions of pages never
+ * top-level field). An export answers per URL: a duplicate's line has its own fields (`duplicateOf` naming its kept
+ * page) and its kept page's record and outputs, read once when both are in one step. Read from D1 a step at a time as the client reads, so an export of millions of pages never
  * sits in memory.
  */
 export function streamPageExport(
@@ -103,7 +115,7 @@ export function streamPageExport(
       },
       async pull(controller) {
         if (done) return controller.close();
-        const rows = await pageRecords(db, { crawlId, afterUrl: after, limit: step });
+        const rows = await pageRecordsWithKept(db, { crawlId, afterUrl: after, limit: step });
         const records = spec ? await recordsOf(bucket, rows) : rows.map(() => null);
         const last = rows.at(-1);
         if (last) {

@@ -7,6 +7,9 @@ function rangeOf(span: Span): R2Range | undefined {
   return span.length === null ? { offset: span.offset } : { offset: span.offset, length: span.length };
 }
 
+/** A span as a key (two rows naming the same bytes have the same key): to read them once. */
+export const spanKey = (span: Span): string => `${span.key}\n${span.offset ?? ''}\n${span.length ?? ''}`;
+
 /** The bytes of a span (one read, counted), or null when its object is gone. */
 export async function readSpan(bucket: R2Bucket, span: Span, usage?: UsageMeter): Promise<Uint8Array | null> {
   // An empty range is not a valid R2 range read.

@@ -83,7 +83,7 @@ describe('duplicates', () => {
     expect((await api(`/v1/crawls/${id}/pages?duplicates=some`)).status).toBe(400);
   });
 
-  it('exports, llms.txt and WARC hold each product once', async () => {
+  it("llms.txt and WARC hold each product once; the JSONL export gives a duplicate its kept page's content", async () => {
     const base = `${site()}/t/${namespace()}/shop/`;
     const id = await createCrawl({ seeds: [base], extract: { formats: ['markdown'] } });
     const crawl = await waitForCrawl(id);
@@ -101,12 +101,14 @@ describe('duplicates', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { url: string; duplicateOf: string | null; markdown?: string });
     expect(lines).toHaveLength(89);
+    // An export answers per URL: a duplicate's line has its kept page's content, and names it.
     const withContent = lines.filter((l) => l.markdown?.includes('Product 7 is a fine thing'));
-    expect(withContent.map((l) => l.url)).toEqual([`${base}p/7.html?ref=canonical`]);
+    expect(withContent.map((l) => l.url)).toEqual([`${base}p/7.html`, `${base}p/7.html?ref=canonical`]);
     expect(lines.find((l) => l.url === `${base}p/7.html`)).toMatchObject({
       duplicateOf: `${base}p/7.html?ref=canonical`,
+      markdown: withContent[1]?.markdown,
     });
-    expect(lines.filter((l) => l.duplicateOf !== null && l.markdown !== undefined)).toEqual([]);
+    expect(lines.filter((l) => l.duplicateOf !== null && l.markdown === undefined)).toEqual([]);
 
     const row = await getCrawlRow(env.DB, id);
     const warc = await exportWarc(env.BODIES, env.DB, row!);

@@ -281,6 +281,15 @@ describe('@mendable/firecrawl-js v2 client', () => {
     expect(byUrl.get(lamp)?.markdown).toContain('SKU-0004');
   }, 60_000);
 
+  it('batch-scrapes one page served under two URLs (edgecrawl stores it once): two documents, each its URL and the markdown', async () => {
+    const urls = [page('lookalikes/same-1.html'), page('lookalikes/same-2.html')];
+    const job = await firecrawl.batchScrape(urls, { options: { formats: ['markdown'] }, pollInterval: 1, timeout: 60 });
+    expect(job.status).toBe('completed');
+    expect(job).toMatchObject({ total: 2, completed: 2 });
+    expect(sourceUrls(job.data)).toEqual(urls);
+    for (const doc of job.data) expect(doc.markdown).toContain('One page served under two addresses.');
+  }, 60_000);
+
   it('scrapes a page the site answers 404: a document with that statusCode, as Firecrawl answers it', async () => {
     const url = page('misc/missing.html');
     const doc = await firecrawl.scrape(url, { formats: ['markdown'] });

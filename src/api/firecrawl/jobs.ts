@@ -107,13 +107,16 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
 }
 
 /**
- * `completed` and `total` as Firecrawl counts them: pages, not the sitemaps a crawl read. While the crawl runs, its
- * counters (sitemaps in them); once it ended, its documents and the URLs that failed (counted from D1 once).
+ * `completed` and `total` as Firecrawl counts them: pages, not the sitemaps a crawl read, a duplicate one of them (it
+ * is a document, with its kept page's content). While the crawl runs, its counters (sitemaps in them); once it ended,
+ * its documents and the URLs that failed (counted from D1 once).
  */
 async function progressOf(env: Env, job: Job, kind: JobKind): Promise<{ completed: number; total: number }> {
   const { counts } = job.snapshot;
-  if (job.snapshot.status === 'running')
-    return { completed: counts.stored, total: kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered };
+  if (job.snapshot.status === 'running') {
+    const total = kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered;
+    return { completed: counts.stored + counts.duplicates, total };
+  }
   const [completed, { errors, robotsBlocked }] = await Promise.all([
     countDocuments(env.DB, job.crawl.id),
     errorsOf(env, job.crawl.id),

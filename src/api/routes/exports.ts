@@ -48,7 +48,7 @@ export const exportRoutes = new Hono<CrawlEnv>()
     routeDoc({
       summary: 'Stream every page record as JSONL or CSV',
       description:
-        'In URL order: one JSON object a line (jsonl), or CSV with a header row. A crawl with no page answers 404 no_pages (never an empty file).',
+        "In URL order: one JSON object a line (jsonl), or CSV with a header row; for a crawl that extracts, each page's record and outputs. A duplicate's line is its own page row (duplicateOf naming the page its content is stored under) with that page's record and outputs. A crawl with no page answers 404 no_pages (never an empty file).",
       tag: 'Exports',
       responses: { 200: bytes('The records', 'application/x-ndjson') },
     }),

@@ -46,6 +46,14 @@ const NAMES: Record<WebhookEventType, 'started' | 'page' | 'completed' | 'cancel
   'page.failed': 'page',
 };
 
+/** Why a page's document could not be read: gone, or a duplicate whose kept page has no content (it failed). */
+function unread(event: FirecrawlEvent, url: string): string {
+  const of = event.data.duplicateOf;
+  return typeof of === 'string'
+    ? `the document of ${url} could not be read: it is a duplicate of ${of}, whose content is not stored`
+    : `the document of ${url} could not be read: it is no longer stored`;
+}
+
 /** What the event says in Firecrawl's terms: whether it went well, its documents, and what went wrong. */
 function outcomeOf(input: FirecrawlPayloadInput): Pick<FirecrawlPayload, 'success' | 'data' | 'error'> {
   const { event, document } = input;
@@ -55,9 +63,7 @@ function outcomeOf(input: FirecrawlPayloadInput): Pick<FirecrawlPayload, 'succes
       return { success: false, data: [], error: typeof event.data.reason === 'string' ? event.data.reason : 'failed' };
     case 'page.stored':
     case 'page.changed':
-      return document
-        ? { success: true, data: [document] }
-        : { success: false, data: [], error: `the document of ${url} could not be read: it is no longer stored` };
+      return document ? { success: true, data: [document] } : { success: false, data: [], error: unread(event, url) };
     case 'crawl.cancelled':
       return { success: false, data: [], error: 'cancelled' };
     default:

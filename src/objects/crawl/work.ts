@@ -21,22 +21,29 @@ export type ClaimAnswer = {
   leaseUntil: number;
 };
 /**
- * What a completion answers: the links accepted (to enqueue), the URLs recorded failed and stored now (a late duplicate
- * of an outcome already recorded is neither), the crawl's status.
+ * What a completion answers: the links accepted (to enqueue), the URLs recorded failed, stored and duplicates now (a
+ * late repeat of an outcome already recorded is none of them), the crawl's status.
  */
-export type CompleteAnswer = { accepted: FrontierEntry[]; failed: string[]; stored: string[]; status: CrawlStatus };
+export type CompleteAnswer = {
+  accepted: FrontierEntry[];
+  failed: string[];
+  stored: string[];
+  duplicates: string[];
+  status: CrawlStatus;
+};
 export const seedEntry = (url: string): FrontierEntry => ({ url, depth: 0, hops: 0 });
 
 /** What retry-errors answers: the URLs reopened (to enqueue), how many failed ones remain, the crawl's status. */
 export type RetryAnswer = { entries: FrontierEntry[]; remaining: number; status: CrawlStatus };
 
 /**
- * What a call to complete() changed: URLs ended failed or stored, URLs ended skipped because the crawl is over, links
- * to offer.
+ * What a call to complete() changed: URLs ended failed, stored or duplicates, URLs ended skipped because the crawl is
+ * over, links to offer.
  */
 export interface Completion {
   failed: string[];
   stored: string[];
+  duplicates: string[];
   cancelled: string[];
   links: FrontierEntry[];
 }
@@ -91,7 +98,7 @@ export class Work {
   complete(outcomes: readonly Outcome[], running: boolean, now: number): Completion {
     const rows = this.seen.find(outcomes.map((o) => o.url));
     const finals = new Map<string, { kind: FinalKind; reason: string | null; urls: string[] }>();
-    const done: Completion = { failed: [], stored: [], cancelled: [], links: [] };
+    const done: Completion = { failed: [], stored: [], duplicates: [], cancelled: [], links: [] };
     for (const outcome of outcomes) {
       if (rows.get(outcome.url)?.state !== UrlState.Queued) continue;
       rows.delete(outcome.url);
@@ -115,6 +122,7 @@ export class Work {
       finals.set(group, final);
       if (change.kind === 'failed') done.failed.push(outcome.url);
       if (change.kind === 'stored') done.stored.push(outcome.url);
+      if (change.kind === 'duplicate') done.duplicates.push(outcome.url);
       if ('links' in outcome && outcome.links) done.links.push(...outcome.links);
     }
     for (const { kind, reason, urls } of finals.values()) this.end(kind, reason, urls);

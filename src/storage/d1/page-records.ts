@@ -1,3 +1,4 @@
+import { keptColumns, ownColumns, WITH_KEPT } from './kept-join';
 import { type KeysetPage, rowsAfter } from './page-keyset';
 import { columnsOf, type PageOf, readPage } from './page-rows';
 import { LISTED, type PageView, toPageView } from './page-views';
@@ -62,4 +63,17 @@ export function toExportRow(row: Record<string, unknown>): ExportRow {
 /** Page rows in URL order after `afterUrl` (keyset, so an export is stable while the crawl goes on). */
 export async function pageRecords(db: D1Database, page: KeysetPage): Promise<ExportRow[]> {
   return (await rowsAfter(db, columnsOf(EXPORTED), 'crawl_id = ?', page)).map(toExportRow);
+}
+
+const OWN = EXPORTED.filter((f) => f !== 'recordAt');
+const SELECT_WITH_KEPT = `SELECT ${ownColumns(OWN)}, ${keptColumns(['recordAt'])} FROM ${WITH_KEPT}`;
+
+/**
+ * pageRecords, a duplicate's `recordAt` its kept page's (kept-join.ts): what a per-URL export (JSONL, CSV) reads as
+ * its content. Its own fields are its own (`stored` false, `duplicateOf`). One row read more per duplicate.
+ */
+export async function pageRecordsWithKept(db: D1Database, page: KeysetPage): Promise<ExportRow[]> {
+  const sql = `${SELECT_WITH_KEPT} WHERE p.crawl_id = ? AND p.url > ? ORDER BY p.url LIMIT ?`;
+  const { results } = await db.prepare(sql).bind(page.crawlId, page.afterUrl, page.limit).all();
+  return results.map(toExportRow);
 }
