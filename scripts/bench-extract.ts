@@ -6,8 +6,11 @@
  *   expected.html by token F1, metadata against its expected-metadata.json. VARIANTS=edgecrawl,body compares
  *   variants; RUNS per page (median).
  * - CORPUS=trafilatura: trafilatura's evaluation set, 990 pages with human-labelled snippets, scored by its score.py
- *   (precision, recall, F1) with workerd CPU ms per page; RUNS passes (median CPU), PAGES the first n pages only.
- *   See lib/trafilatura-eval.ts.
+ *   (precision, recall, F1), then by half (dev: even index, held-out: odd, as measure:extract splits it) and by page
+ *   type (article, docs, product, forum, listing: lib/page-type.ts, from each page's own markup), per Worker and after
+ *   - before; workerd CPU ms per page (each request's, from schedstat: mean, median, p90, p99, max, slowest pages) and,
+ *   unless NODE_CPU=0, this tree's CPU in Node as measure:extract takes it. RUNS passes (each page's CPU: the median),
+ *   PAGES the first n pages only. See lib/trafilatura-eval.ts.
  * - CORPUS=docs: documentation sets installed from Debian packages (python3.11-doc, python-django-doc,
  *   postgresql-doc-15, rust-doc, nodejs-doc, mkdocs, ...; lib/docs-sets.ts), up to SAMPLE pages each (default 100), scored
  *   against each generator's own main block: text token F1, code blocks, languages, tables, title, navigation leaks,

@@ -5,7 +5,8 @@
  * threads' CPU time from the scheduler (/proc schedstat) read before and after each request, the Workers otherwise
  * idle: the isolate's clocks stand still during CPU work, so it is measured from outside. SAMPLE pages per set
  * (default 100), RUNS passes (each page's CPU: the median), SETS=a,b to measure only those sets; DUMP=<dir> writes
- * each Worker's Markdown of each page there (<dir>/<worker n>/<set>/<page>.md).
+ * each Worker's Markdown of each page there (<dir>/<worker n>/<set>/<page>.md). The page-type classifier
+ * (lib/page-type.ts) labels every page too, and its counts are printed: a check of it, all of these being docs.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,7 @@ import { printSummary, writeWorst } from './docs-report.ts';
 import { type Extraction, type PageScore, scorePage } from './docs-score.ts';
 import { type DocsPage, installedSets, sampleSet } from './docs-truth.ts';
 import { type BenchWorker, median } from './local.ts';
+import { classifyPage } from './page-type.ts';
 import { cpuNanos, processesNamed } from './proc.ts';
 
 interface Timed {
@@ -63,6 +65,16 @@ async function measure(pages: DocsPage[], workers: Timed[], runs: number): Promi
   return scores;
 }
 
+/** How many pages the page-type classifier gives each type: a check of it, since every page here is documentation. */
+function typeCounts(pages: DocsPage[]): string {
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    const { type } = classifyPage(readFileSync(page.file, 'utf8'), page.url);
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+  }
+  return [...counts].map(([type, n]) => `${type} ${n}`).join(', ');
+}
+
 export async function benchDocs(workers: { label: string; worker: BenchWorker }[], runs: number): Promise<void> {
   const sets = installedSets().filter((s) => !process.env.SETS || process.env.SETS.split(',').includes(s.name));
   if (sets.length === 0) {
@@ -70,9 +82,11 @@ export async function benchDocs(workers: { label: string; worker: BenchWorker }[
     return;
   }
   const pages = sets.flatMap((set) => sampleSet(set, Number(process.env.SAMPLE ?? 100)));
+  const types = typeCounts(pages); // before the timing, which it would disturb
   const timedWorkers = workers.map(({ worker }) => ({ worker, pids: processesNamed(worker.pgid, /workerd/) }));
   const scores = await measure(pages, timedWorkers, runs);
   console.log(`\ndocs truth: ${pages.length} pages of ${sets.length} sets, ${runs} runs, pages interleaved`);
+  console.log(`  page types (lib/page-type.ts, from each page's markup; all are docs by construction): ${types}`);
   for (const [i, { label }] of workers.entries()) printSummary(label, scores[i] ?? []);
   console.log(`\nworst pages: ${writeWorst(workers.map((w, i) => ({ label: w.label, scores: scores[i] ?? [] })))}`);
 }

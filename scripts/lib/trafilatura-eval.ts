@@ -2,9 +2,20 @@
  * bench:extract on trafilatura's evaluation set (../shared/corpora/trafilatura-eval): 990 real pages with human-chosen
  * snippets of main content ("with") and of boilerplate ("without"). Each page is extracted by each Worker (pages
  * interleaved, so both see the same machine), its text written one file per page and scored by the corpus's own
- * score.py (whitespace-normalized substring matching, as trafilatura's evaluation does). CPU per page is the Worker's
- * workerd CPU time (user + system, from /proc) over the pass, divided by the pages: the isolate's clocks stand still
- * during CPU work, so it is measured from outside.
+ * score.py (whitespace-normalized substring matching, as trafilatura's evaluation does): its summary line per Worker.
+ * Then (lib/trafilatura-report.ts), scored the same way here, checked against score.py's counts:
+ * - by half: dev (even index in evaldata.json's order) and held-out (odd), as measure:extract splits the set, and all;
+ *   per Worker and after - before;
+ * - by page type (lib/page-type.ts labels each page from its own markup and address, not from the eval's labels):
+ *   pages, P, R, F1 and median CPU per type.
+ * CPU: each request's workerd CPU, from the scheduler's count of the workerd threads' run time
+ * (/proc/<pid>/task/<tid>/schedstat, in nanoseconds) read just before and after it. Requests are sequential and the
+ * Workers otherwise idle, so the difference is that page's; schedstat, unlike /proc's user + system times (10 ms
+ * ticks, too coarse for one page), is exact, and the isolate's own clocks stand still during CPU work. It includes
+ * the request's own handling (HTTP, the JSON answer): the floor, an empty page's CPU (median of 20), is printed beside
+ * it. RUNS passes (each page's CPU: the median of its runs), PAGES the first n pages only; mean, median, p90, p99, max
+ * and the slowest pages. Then, unless NODE_CPU=0, this tree in Node, timed as measure:extract times it (process CPU
+ * around extractPage, formats text), against the goal: median <= 12 ms, p99 <= 100 ms, no page under 4 MiB over 250 ms.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,49 +23,73 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type BenchWorker, median } from './local.ts';
-import { cpuSeconds, processGroup } from './proc.ts';
+import { nodeCpu } from './node-extract-cpu.ts';
+import { classifyPage, type PageType } from './page-type.ts';
+import { cpuNanos, processesNamed } from './proc.ts';
+import { CPU_HEAD, type EvalPage, type Outcome, printCpu, printHalves, printTypes } from './trafilatura-report.ts';
 
-interface Page {
-  url: string;
-  file: string;
-}
-
-interface PassResult {
-  cpuMsPerPage: number;
-  texts: Map<string, string>;
+interface Timed {
+  label: string;
+  worker: BenchWorker;
+  pids: number[];
 }
 
 const textName = (file: string) => `${file.replace(/\.html?$/, '')}.txt`;
+const htmlOf = (corpus: string, page: { file: string }) =>
+  gunzipSync(readFileSync(join(corpus, 'html', `${page.file}.gz`)));
 
-function pagesOf(corpus: string): Page[] {
-  const data = JSON.parse(readFileSync(join(corpus, 'evaldata.json'), 'utf8')) as Record<string, { file: string }>;
-  return Object.entries(data).map(([url, { file }]) => ({ url, file }));
+/** The pages in evaldata.json's order, each with its half and its type (read from the page, before any timing). */
+function pagesOf(corpus: string, limit: number): EvalPage[] {
+  const data = JSON.parse(readFileSync(join(corpus, 'evaldata.json'), 'utf8')) as Record<
+    string,
+    { file: string; with: string[]; without: string[] }
+  >;
+  return Object.entries(data)
+    .slice(0, limit)
+    .map(([url, item], i) => {
+      const html = htmlOf(corpus, item);
+      // The markers the classifier reads are ASCII: UTF-8 decoding, whatever the page's charset, reads them alike.
+      const type: PageType = classifyPage(new TextDecoder().decode(html), url).type;
+      return { url, ...item, half: i % 2 === 0 ? 'dev' : 'held-out', type, bytes: html.byteLength };
+    });
 }
 
-async function extractText(worker: BenchWorker, page: Page, html: Uint8Array): Promise<string> {
+/** One extraction by one Worker and the workerd CPU milliseconds it took. */
+async function timed(t: Timed, page: { url: string; file: string }, html: Uint8Array) {
   // No charset named: the page's BOM, <meta> or detection decides, as for a server that sends none.
   const query = new URLSearchParams({ variant: 'edgecrawl', n: '1', url: page.url, type: 'text/html' });
-  const res = await fetch(`${worker.url}/?${query}`, { method: 'POST', body: html });
+  const before = cpuNanos(t.pids);
+  const res = await fetch(`${t.worker.url}/?${query}`, { method: 'POST', body: html });
   if (!res.ok) throw new Error(`${page.file}: http ${res.status}`);
-  return ((await res.json()) as { text: string }).text;
+  const text = ((await res.json()) as { text: string }).text;
+  return { text, ms: (cpuNanos(t.pids) - before) / 1e6 };
 }
 
-const workerdCpu = (worker: BenchWorker) => cpuSeconds(processGroup(worker.pgid), /workerd/);
+/** RUNS passes over the pages, each page through every Worker in turn: texts and per-page CPU (median of runs). */
+async function measure(corpus: string, pages: EvalPage[], workers: Timed[], runs: number): Promise<Outcome[]> {
+  for (const page of pages.slice(0, 20)) for (const t of workers) await timed(t, page, htmlOf(corpus, page)); // warm-up
+  const outcomes = workers.map((t): Outcome => ({ label: t.label, texts: new Map(), cpuMs: new Map() }));
+  const runsMs = workers.map(() => new Map<string, number[]>());
+  for (let r = 0; r < runs; r++)
+    for (const page of pages) {
+      const html = htmlOf(corpus, page);
+      for (const [i, t] of workers.entries()) {
+        const { text, ms } = await timed(t, page, html);
+        outcomes[i]?.texts.set(page.file, text);
+        const seen = runsMs[i]?.get(page.file) ?? [];
+        runsMs[i]?.set(page.file, [...seen, ms]);
+      }
+    }
+  for (const [i, o] of outcomes.entries()) for (const [file, ms] of runsMs[i] ?? []) o.cpuMs.set(file, median(ms));
+  return outcomes;
+}
 
-/** One pass over the corpus with every Worker, page by page. */
-async function pass(corpus: string, pages: Page[], workers: BenchWorker[]): Promise<PassResult[]> {
-  const results = workers.map((): PassResult => ({ cpuMsPerPage: 0, texts: new Map() }));
-  const before = workers.map(workerdCpu);
-  for (const page of pages) {
-    const html = gunzipSync(readFileSync(join(corpus, 'html', `${page.file}.gz`)));
-    for (const [i, worker] of workers.entries())
-      results[i]?.texts.set(page.file, await extractText(worker, page, html));
-  }
-  for (const [i, worker] of workers.entries()) {
-    const result = results[i];
-    if (result) result.cpuMsPerPage = ((workerdCpu(worker) - (before[i] ?? 0)) * 1000) / pages.length;
-  }
-  return results;
+/** A request's CPU with nothing to extract: what every page's figure includes besides extraction. */
+async function floorMs(t: Timed): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < 20; i++)
+    ms.push((await timed(t, { url: 'http://fakehost/', file: 'empty' }, new Uint8Array())).ms);
+  return median(ms);
 }
 
 /** The corpus's score.py on one Worker's texts: its summary line. */
@@ -71,32 +106,29 @@ export async function benchTrafilatura(
   workers: { label: string; worker: BenchWorker }[],
   runs: number,
 ) {
-  const pages = pagesOf(corpus).slice(0, Number(process.env.PAGES ?? Number.POSITIVE_INFINITY));
-  const warm = pages.slice(0, 20);
-  await pass(
-    corpus,
-    warm,
-    workers.map((w) => w.worker),
-  ); // a warm-up, not counted
-  const passes: PassResult[][] = [];
-  for (let r = 0; r < runs; r++)
-    passes.push(
-      await pass(
-        corpus,
-        pages,
-        workers.map((w) => w.worker),
-      ),
-    );
+  const pages = pagesOf(corpus, Number(process.env.PAGES ?? Number.POSITIVE_INFINITY));
+  const timedWorkers = workers.map((w) => ({ ...w, pids: processesNamed(w.worker.pgid, /workerd/) }));
+  const outcomes = await measure(corpus, pages, timedWorkers, runs);
+  const floors: number[] = [];
+  for (const t of timedWorkers) floors.push(await floorMs(t));
+  const node = process.env.NODE_CPU === '0' ? null : await nodeCpu(corpus, pages, runs);
   console.log(`\ntrafilatura-eval: ${pages.length} pages, ${runs} passes, pages interleaved between the Workers`);
-  for (const [i, { label }] of workers.entries()) {
-    const cpu = median(passes.map((p) => p[i]?.cpuMsPerPage ?? 0));
-    const last = passes.at(-1)?.[i]?.texts ?? new Map<string, string>();
-    console.log(`  ${label.padEnd(24)} ${score(corpus, last)}`);
-    console.log(`  ${''.padEnd(24)} workerd CPU ${cpu.toFixed(2)} ms per page (median of ${runs} passes)`);
+  const lines = outcomes.map((o) => score(corpus, o.texts));
+  for (const [i, o] of outcomes.entries()) console.log(`  ${o.label.padEnd(24)} ${lines[i]}`);
+  const [first, ...others] = outcomes;
+  for (const other of others) {
+    const differ = pages.filter((p) => first?.texts.get(p.file) !== other.texts.get(p.file)).length;
+    console.log(`  pages whose text differs, ${first?.label} vs ${other.label}: ${differ}`);
   }
-  const [first, ...others] = workers.map((_, i) => passes.at(-1)?.[i]?.texts);
-  for (const [k, other] of others.entries()) {
-    const differ = pages.filter((p) => first?.get(p.file) !== other?.get(p.file)).length;
-    console.log(`  pages whose text differs, ${workers[0]?.label} vs ${workers[k + 1]?.label}: ${differ}`);
-  }
+  printHalves(pages, outcomes, lines);
+  printTypes(pages, outcomes);
+  console.log(
+    `\n  workerd CPU ms per page (schedstat of the workerd threads around each request; median of ${runs} runs)`,
+  );
+  console.log(CPU_HEAD);
+  for (const [i, o] of outcomes.entries()) printCpu(pages, o, `(floor: an empty page ${floors[i]?.toFixed(1)} ms)`);
+  if (!node) return;
+  console.log('\n  Node CPU ms per page (process CPU around extractPage, formats text, as measure:extract)');
+  console.log(CPU_HEAD);
+  printCpu(pages, node, '(goal: median <= 12, p99 <= 100, none under 4 MiB over 250)', 250);
 }
