@@ -12,6 +12,8 @@ import {
 } from './dom';
 import { findMain, type PageKind } from './main';
 import { compared } from './main/baseline';
+import { BLOCK_MODEL, type BlockModel } from './main/block-model';
+import { dropBoilerplate } from './main/blocks';
 import { PAGE_LIMITS } from './spec';
 import type { ExtractSpec } from './spec-schema';
 
@@ -94,15 +96,22 @@ function titleHeading(document: DomDocument): string {
   return named || (headings[0] ?? '');
 }
 
+/** What detection is told: what the page says it is, and the model of the last decision on blocks. */
+interface Detection {
+  kind: PageKind;
+  model: BlockModel;
+}
+
 /**
  * The main content (main/: a container of the page's generator or the densest prose, furniture cut), or null when
  * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
  * index page, a table of contents), or holding the page's title heading (a short page), is kept. Either way a short content is said in the warnings.
  */
-function detect(document: DomDocument, whole: DomElement, warnings: string[], kind: PageKind): DomElement | null {
+function detect(document: DomDocument, whole: DomElement, warnings: string[], options: Detection): DomElement | null {
   const title = titleHeading(document);
-  const found = findMain(bodyOf(document), kind);
-  const { root: content, pick } = compared(found.root, found.pick, whole, kind);
+  const found = findMain(bodyOf(document), options.kind);
+  const { root: content, pick } = compared(found.root, found.pick, whole, options.kind);
+  if (options.model.threshold < 1) dropBoilerplate(content, options.model);
   const chars = collapse(content.textContent).length;
   if (chars < MIN_CONTENT_CHARS) {
     // A short page's content holds its title heading: what is short is the page, not what was found of it.
@@ -140,6 +149,7 @@ export function selectContent(
   spec: ExtractSpec,
   warnings: string[],
   kind: PageKind = { product: false },
+  model: BlockModel = BLOCK_MODEL,
 ): { root: DomElement; source: ContentSource } {
   revealNoscript(document);
   removeClutter(document);
@@ -172,7 +182,7 @@ export function selectContent(
   }
   const whole = body.cloneNode(true);
   try {
-    const detected = detect(document, whole, warnings, kind);
+    const detected = detect(document, whole, warnings, { kind, model });
     if (detected) return { root: detected, source: 'detected' };
   } catch (error) {
     warnings.push(

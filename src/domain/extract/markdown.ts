@@ -193,7 +193,7 @@ function element(node: DomElement, name: string, context: Context): string {
 }
 
 /** Doxygen's code: `div.fragment` made of `div.line`s. */
-const isLineBlock = (node: DomElement): boolean =>
+export const isLineBlock = (node: DomElement): boolean =>
   /(^|\s)fragment(\s|$)/.test(node.getAttribute('class') ?? '') &&
   Array.from(node.children).some((child) => child.localName === 'div' && child.getAttribute('class') === 'line');
 
