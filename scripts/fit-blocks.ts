@@ -82,7 +82,7 @@ function labelled(dev: Page[]): { x: number[][]; y: number[] } {
   return { x, y };
 }
 
-function fit(x: number[][], y: number[]): Omit<BlockModel, 'threshold'> {
+function logistic(x: number[][], y: number[]): Omit<BlockModel, 'threshold'> {
   const n = x.length;
   const d = FEATURES.length;
   const mean = Array.from({ length: d }, (_, f) => x.reduce((s, r) => s + (r[f] ?? 0), 0) / n);
@@ -126,7 +126,7 @@ const figures = (s: { p: number; r: number; f1: number }) =>
 const dev = pages(0);
 const { x, y } = labelled(dev);
 console.log(`dev: ${dev.length} pages, ${x.length} labelled blocks (${y.filter((v) => v === 1).length} boilerplate)`);
-const fitted = fit(x, y);
+const fitted = logistic(x, y);
 for (const [f, name] of FEATURES.entries())
   console.log(`  ${(fitted.weights[f] ?? 0).toFixed(3).padStart(7)}  ${name}`);
 const before = score(dev, NO_MODEL);
