@@ -121,16 +121,16 @@ function detect(document: DomDocument, warnings: string[], kind: PageKind): DomE
  * The part of the page that markdown, text and html are made of: with `include`, the matching elements; with a
  * pinned selector, its first match; by default the main content (main/); the whole body when the
  * pin matches nothing or detection finds nothing useful. Clutter and `exclude` go first. Mutates the document:
- * read everything else from it before.
+ * read everything else from it before. `again` parses the same page again (for the whole body when detection fails).
  */
 export function selectContent(
   document: DomDocument,
   spec: ExtractSpec,
   warnings: string[],
   kind: PageKind = { product: false },
+  again?: () => DomDocument,
 ): { root: DomElement; source: ContentSource } {
-  removeClutter(document);
-  for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
+  clean(document, spec);
   const body = bodyOf(document);
   if (spec.include.length > 0) {
     const included = gather(document, spec.include);
@@ -157,7 +157,9 @@ export function selectContent(
     warnings.push(`content: ${skip}; main content not detected, the whole body is used`);
     return { root: body, source: 'body' };
   }
-  const whole = body.cloneNode(true);
+  // Detection cuts the document: the whole body is kept for when it fails, cloned before, or made again after from
+  // the page parsed again (cloning every body cost more than parsing again the few whose detection fails).
+  const whole = again ? null : body.cloneNode(true);
   try {
     const detected = detect(document, warnings, kind);
     if (detected) return { root: detected, source: 'detected' };
@@ -166,7 +168,16 @@ export function selectContent(
       `content: detection failed (${error instanceof Error ? error.message.slice(0, 120) : 'error'}); the whole body is used`,
     );
   }
-  return { root: whole, source: 'body' };
+  if (whole) return { root: whole, source: 'body' };
+  const fresh = again ? again() : document;
+  clean(fresh, spec);
+  return { root: bodyOf(fresh).cloneNode(true), source: 'body' };
+}
+
+/** Clutter and the spec's `exclude` removed. */
+function clean(document: DomDocument, spec: ExtractSpec): void {
+  removeClutter(document);
+  for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
 }
 
 /** The content as HTML for the `html` output: URLs absolute, no event handlers, no javascript: links, no data: images. */
