@@ -28,6 +28,7 @@ export interface DomElement extends DomNode {
   removeAttribute(name: string): void;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
+  matches(selector: string): boolean;
   cloneNode(deep: boolean): DomElement;
   remove(): void;
   /** Joins adjacent text nodes (linkedom makes a text node of each character reference). */
