@@ -6,7 +6,8 @@
  *   split into a dev half (even index in evaldata.json order: tune on it) and a held-out half (odd index);
  * - Readability's test pages: token F1 of the text against expected.html;
  * - documentation truth (/work/corpora/docs-truth/<set>.jsonl, when present): token F1 against its text.
- * CPU ms per page (process CPU time around extractPage): median and p90. CORPUS=trafilatura|readability|docs runs one;
+ * CPU ms per page (process CPU time around extractPage): median, p90, p99 and the most (with the page that took it).
+ * CORPUS=trafilatura|readability|docs runs one;
  * WORST=n lists the n worst dev pages; DUMP=dir writes each trafilatura text to dir.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,7 +49,14 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
-const cpu = (ms: number[]) => `CPU ms/page median ${quantile(ms, 0.5).toFixed(2)} p90 ${quantile(ms, 0.9).toFixed(2)}`;
+/** A page's CPU ms, and its name. */
+type Cost = [ms: number, page: string];
+function cpu(costs: Cost[]): string {
+  const ms = costs.map(([m]) => m);
+  const [most, page] = costs.reduce((a, b) => (b[0] > a[0] ? b : a), [0, ''] as Cost);
+  const q = (x: number) => quantile(ms, x).toFixed(2);
+  return `CPU ms/page median ${q(0.5)} p90 ${q(0.9)} p99 ${q(0.99)} max ${most.toFixed(2)} (${page})`;
+}
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 interface Counts {
@@ -56,7 +64,7 @@ interface Counts {
   fp: number;
   fn: number;
   tn: number;
-  ms: number[];
+  ms: Cost[];
 }
 
 function line(name: string, c: Counts): string {
@@ -88,7 +96,7 @@ async function trafilatura() {
     half.fp += b;
     half.fn += item.with.length - a;
     half.tn += item.without.length - b;
-    half.ms.push(ms);
+    half.ms.push([ms, item.file]);
     if (i % 2 === 0) worst.push([item.with.length - a + b, `${item.file} (-${item.with.length - a} +${b})`, url]);
   }
   const [dev, held] = halves as [Counts, Counts];
@@ -112,7 +120,7 @@ function tokenF1(got: string, want: string): { p: number; r: number; f: number }
   return { p: precision, r: recall, f: f1 };
 }
 
-function summary(name: string, scores: { p: number; r: number; f: number; name: string }[], ms: number[]) {
+function summary(name: string, scores: { p: number; r: number; f: number; name: string }[], ms: Cost[]) {
   const mean = (k: 'p' | 'r' | 'f') => scores.reduce((s, x) => s + x[k], 0) / (scores.length || 1);
   console.log(
     `${name}: ${scores.length} pages, token F1 ${mean('f').toFixed(3)} (P ${mean('p').toFixed(3)} R ${mean('r').toFixed(3)}), under 0.9: ${scores.filter((s) => s.f < 0.9).length}; ${cpu(ms)}`,
@@ -125,7 +133,7 @@ function summary(name: string, scores: { p: number; r: number; f: number; name: 
 async function readability() {
   const dir = join(corpora, 'readability-test-pages');
   const scores: { p: number; r: number; f: number; name: string }[] = [];
-  const ms: number[] = [];
+  const ms: Cost[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (!existsSync(join(dir, name, 'source.html'))) continue;
     // As bench:extract posts them: declared UTF-8.
@@ -136,7 +144,7 @@ async function readability() {
     );
     const want = parseHTML(readFileSync(join(dir, name, 'expected.html'), 'utf8')).document.documentElement;
     scores.push({ ...tokenF1(got.text, want?.textContent ?? ''), name });
-    ms.push(got.ms);
+    ms.push([got.ms, name]);
   }
   summary('readability-test-pages', scores, ms);
 }
@@ -146,7 +154,7 @@ async function docs() {
   if (!existsSync(dir)) return console.log(`docs: no truth at ${dir}`);
   for (const set of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
     const scores: { p: number; r: number; f: number; name: string }[] = [];
-    const ms: number[] = [];
+    const ms: Cost[] = [];
     let h1First = 0;
     let leaks = 0;
     for (const row of readFileSync(join(dir, set), 'utf8').split('\n').filter(Boolean)) {
@@ -154,7 +162,7 @@ async function docs() {
       if (!existsSync(truth.file)) continue;
       const got = await extract(readFileSync(truth.file), truth.url ?? `file://${truth.file}`);
       scores.push({ ...tokenF1(got.text, truth.text), name: truth.file });
-      ms.push(got.ms);
+      ms.push([got.ms, truth.file]);
       if (truth.h1 && norm(got.text).startsWith(norm(truth.h1))) h1First++;
       if ((truth.navTexts ?? []).some((nav) => norm(got.text).includes(norm(nav)))) leaks++;
     }

@@ -72,7 +72,8 @@ export async function timeSteps(body: Uint8Array, pageUrl: string): Promise<Page
   lap('metadata', () => readMetadata(document, base, linkedFacts(jsonLd)));
   lap('links', () => readPage(document, pageUrl));
   lap('images*', () => readImages(document.documentElement, base));
-  const { root, source } = lap('selectContent', () => selectContent(document, SPEC, warnings));
+  const reparse = () => parseBounded(html, []).document;
+  const { root, source } = lap('selectContent', () => selectContent(document, SPEC, warnings, { again: reparse }));
   const text = lap('text', () => toMarkdown(root, base, 'text'));
   lap('markdown', () => toMarkdown(root, base));
   const started = performance.now();

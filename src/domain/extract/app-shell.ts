@@ -1,4 +1,4 @@
-import { bodyOf, type DomDocument, type DomElement, isElement, selectAll, TEXT_NODE } from './dom';
+import { type DomDocument, type DomElement, isElement, selectAll, TEXT_NODE } from './dom';
 import { textChars } from './main/stats';
 
 /** Elements whose text a reader never sees as the page's (without scripts, `<noscript>`'s aside). */
@@ -26,11 +26,11 @@ function shownChars(element: DomElement): number {
  * Returns whether it did.
  */
 export function revealNoscript(document: DomDocument): boolean {
-  const body = bodyOf(document);
-  const blocks = selectAll(body, 'noscript');
+  // Not bodyOf(): linkedom's `document.body` may add a body, and the one chosen later must be the page's own.
+  const blocks = selectAll(document, 'body noscript');
   if (blocks.length === 0) return false;
   const hidden = blocks.reduce((sum, block) => sum + textChars(block.textContent ?? '').chars, 0);
-  const shown = shownChars(body);
+  const shown = shownChars(document.documentElement);
   if (hidden < NOSCRIPT_CHARS || shown >= SHELL_CHARS || hidden < shown * 2) return false;
   for (const block of blocks) {
     const parent = block.parentNode;

@@ -102,12 +102,27 @@ interface Detection {
   model: BlockModel;
 }
 
+/** How selectContent detects the main content; each has a default. */
+export interface ContentOptions {
+  /** What the page says it is (default: not a product). */
+  kind?: PageKind;
+  /** Parses the same page again (extractPage gives it): the whole body is then made only when needed. */
+  again?: () => DomDocument;
+  /** The last decision on blocks (default: the fitted BLOCK_MODEL; NO_MODEL to leave every block). */
+  model?: BlockModel;
+}
+
 /**
  * The main content (main/: a container of the page's generator or the densest prose, furniture cut), or null when
  * it is too short to trust: then the whole body is used. A short content in a container the page marks as main (an
  * index page, a table of contents), or holding the page's title heading (a short page), is kept. Either way a short content is said in the warnings.
  */
-function detect(document: DomDocument, whole: DomElement, warnings: string[], options: Detection): DomElement | null {
+function detect(
+  document: DomDocument,
+  whole: () => DomElement,
+  warnings: string[],
+  options: Detection,
+): DomElement | null {
   const title = titleHeading(document);
   const found = findMain(bodyOf(document), options.kind);
   const { root: content, pick } = compared(found.root, found.pick, whole, options.kind);
@@ -148,12 +163,11 @@ export function selectContent(
   document: DomDocument,
   spec: ExtractSpec,
   warnings: string[],
-  kind: PageKind = { product: false },
-  model: BlockModel = BLOCK_MODEL,
+  options: ContentOptions = {},
 ): { root: DomElement; source: ContentSource } {
-  revealNoscript(document);
-  removeClutter(document);
-  for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
+  const kind = options.kind ?? { product: false };
+  const model = options.model ?? BLOCK_MODEL;
+  clean(document, spec);
   const body = bodyOf(document);
   if (spec.include.length > 0) {
     const included = gather(document, spec.include);
@@ -180,7 +194,7 @@ export function selectContent(
     warnings.push(`content: ${skip}; main content not detected, the whole body is used`);
     return { root: body, source: 'body' };
   }
-  const whole = body.cloneNode(true);
+  const whole = wholeBody(body, spec, options.again);
   try {
     const detected = detect(document, whole, warnings, { kind, model });
     if (detected) return { root: detected, source: 'detected' };
@@ -189,7 +203,31 @@ export function selectContent(
       `content: detection failed (${error instanceof Error ? error.message.slice(0, 120) : 'error'}); the whole body is used`,
     );
   }
-  return { root: whole, source: 'body' };
+  return { root: whole(), source: 'body' };
+}
+
+/**
+ * The whole body as it was before detection cut it, a copy of its own at each call: cloned now, or, with `again`,
+ * made from the page parsed again when asked (cloning every body cost more than parsing again the pages that need it:
+ * a content too short, compared with the baseline, or one detection could not use).
+ */
+function wholeBody(body: DomElement, spec: ExtractSpec, again?: () => DomDocument): () => DomElement {
+  if (!again) {
+    const copy = body.cloneNode(true);
+    return () => copy.cloneNode(true);
+  }
+  return () => {
+    const fresh = again();
+    clean(fresh, spec);
+    return bodyOf(fresh);
+  };
+}
+
+/** An app shell's <noscript> read, clutter and the spec's `exclude` removed. */
+function clean(document: DomDocument, spec: ExtractSpec): void {
+  revealNoscript(document);
+  removeClutter(document);
+  for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();
 }
 
 /** The content as HTML for the `html` output: URLs absolute, no event handlers, no javascript: links, no data: images. */

@@ -4,6 +4,8 @@
  */
 import { parseHTML } from 'linkedom/worker';
 import { boundMarkup } from './bound';
+// For its effect: linkedom makes no listener map per node (a third of parsing's CPU).
+import './listeners';
 import { PAGE_LIMITS } from './spec';
 
 const ELEMENT_NODE = 1;
@@ -26,11 +28,14 @@ export interface DomElement extends DomNode {
   removeAttribute(name: string): void;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
+  matches(selector: string): boolean;
   cloneNode(deep: boolean): DomElement;
   remove(): void;
   /** Joins adjacent text nodes (linkedom makes a text node of each character reference). */
   normalize(): void;
   readonly firstChild: DomNode | null;
+  readonly firstElementChild: DomElement | null;
+  readonly nextElementSibling: DomElement | null;
   insertBefore(node: DomNode, before: DomNode | null): void;
   innerHTML: string;
   readonly outerHTML: string;
@@ -130,13 +135,26 @@ export function baseUrlOf(document: DomDocument, pageUrl: string): string {
   return absoluteUrl(href, pageUrl) ?? pageUrl;
 }
 
-/** Whether elements nest deeper than `limit` below `root` (walked without recursion). */
-export function nestsDeeperThan(root: DomNode, limit: number): boolean {
-  const stack: [DomNode, number][] = [[root, 0]];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const [node, depth] = item;
-    if (depth > limit) return true;
-    for (const child of Array.from(node.childNodes)) if (isElement(child)) stack.push([child, depth + 1]);
+/**
+ * Whether elements nest deeper than `limit` below `root`: walked without recursion, from element to element (no
+ * list of children made per element: this runs on every page).
+ */
+export function nestsDeeperThan(root: DomElement, limit: number): boolean {
+  let depth = 0;
+  let node: DomElement | null = root;
+  while (node) {
+    const child: DomElement | null = node.firstElementChild;
+    if (child) {
+      if (++depth > limit) return true;
+      node = child;
+      continue;
+    }
+    // Up to the first ancestor (below root) with a next sibling.
+    while (node && node !== root && !node.nextElementSibling) {
+      node = node.parentNode as DomElement | null;
+      depth--;
+    }
+    node = node && node !== root ? node.nextElementSibling : null;
   }
   return false;
 }

@@ -43,8 +43,14 @@ export function resolvePage(raw: RawPage, pageUrl: string): ParsedPage {
   }
   const seen = new Set<string>();
   const links: string[] = [];
+  // A page repeats its links (a menu at the top and the bottom): each spelling is normalized once.
+  const normalized = new Map<string, string | null>();
   const add = (href: string): string | null => {
-    const url = normalizeUrl(href, base);
+    let url = normalized.get(href);
+    if (url === undefined) {
+      url = normalizeUrl(href, base);
+      normalized.set(href, url);
+    }
     if (url && !seen.has(url)) {
       seen.add(url);
       links.push(url);

@@ -32,18 +32,18 @@ const BASELINE_GAIN = 2;
 const BASELINE_MIN = 200;
 
 /**
- * The content found, or the baseline of `whole` (the body before the first extraction cut it) where the content is
+ * The content found, or the baseline of `whole()` (a copy of the body before the first extraction cut it) where the content is
  * short and the baseline holds several times its prose: the first extraction chose an element that misses most of
  * the text (a sidebar's one paragraph over an article of short lines).
  */
 export function compared(
   root: DomElement,
   pick: Pick,
-  whole: DomElement,
+  whole: () => DomElement,
   kind: PageKind,
 ): { root: DomElement; pick: Pick } {
   if (collapse(root.textContent).length >= COMPARE_BELOW) return { root, pick };
-  const other = baseline(whole.cloneNode(true), kind);
+  const other = baseline(whole(), kind);
   if (proseOf(other) > Math.max(proseOf(root) * BASELINE_GAIN, BASELINE_MIN)) return { root: other, pick: 'density' };
   return { root, pick };
 }

@@ -1,5 +1,5 @@
 import { type DomElement, type DomNode, isElement } from '../dom';
-import { around, inside, largestContainer } from './containers';
+import { around, inside, largestContainer, markedIn } from './containers';
 import { heartOf, widen } from './heart';
 import { namedBoilerplate } from './patterns';
 import { outerSection } from './sections';
@@ -48,12 +48,13 @@ export function chooseRoot(
   // A heart without prose in named furniture is no heart: a page of links whose only scored text is its header.
   const heart = found && (statsOf(stats, found).prose > 0 || !inNamedFurniture(found, body)) ? found : null;
   const wide = heart ? outerSection(widen(heart, body, stats), body, stats) : body;
+  const marked = markedIn(body);
   if (!heart || wide === body) {
-    const marked = largestContainer(body, stats);
-    if (marked) return { root: marked, pick: 'structure', heart: null };
+    const largest = largestContainer(marked, stats);
+    if (largest) return { root: largest, pick: 'structure', heart: null };
     if (!heart) return { root: body, pick: 'none', heart: null };
   }
-  const container = inside(wide, stats) ?? around(body, wide, stats);
+  const container = inside(marked, wide, stats) ?? around(marked, wide, stats);
   const root = container ?? wide;
   const dense = densest(body, stats);
   if (statsOf(stats, root).chars < statsOf(stats, dense).good * MISS_SHARE)

@@ -128,7 +128,10 @@ function visit(element: DomElement, within: Within, stats: Map<DomElement, Stats
   };
   const boiler = inner.boiler;
   const open: Open = { chars: 0, link: 0, commas: 0 };
-  for (const child of Array.from(element.childNodes)) addChild(child, { ...inner, own, open, stats });
+  // One walk state for all the children (addChild changes what own and open hold, never the state itself).
+  const walk: Walk = { ...inner, own, open, stats };
+  const children = element.childNodes;
+  for (let i = 0; i < children.length; i++) addChild(children[i] as DomNode, walk);
   if (INLINE.has(name)) return open;
   // A block: the inline text gathered in it is one paragraph, prose or not.
   if (!boiler && open.chars > 0 && open.link < open.chars * LINK_DENSE) {
