@@ -8,13 +8,15 @@ const SHELL_CHARS = 500;
 /** `<noscript>` must hold at least this much text, and twice what the body shows, to be read as the page. */
 const NOSCRIPT_CHARS = 200;
 
-/** Characters of text an element shows without scripts. */
-function shownChars(element: DomElement): number {
+/** Characters of text an element shows without scripts, counted up to `enough` (then more than it). */
+function shownChars(element: DomElement, enough: number): number {
   if (UNSHOWN.has(element.localName)) return 0;
   let chars = 0;
-  for (const child of Array.from(element.childNodes)) {
-    if (child.nodeType === TEXT_NODE) chars += textChars(child.textContent ?? '').chars;
-    else if (isElement(child)) chars += shownChars(child);
+  const children = element.childNodes;
+  for (let i = 0; i < children.length && chars <= enough; i++) {
+    const child = children[i];
+    if (child?.nodeType === TEXT_NODE) chars += textChars(child.textContent ?? '').chars;
+    else if (child && isElement(child)) chars += shownChars(child, enough - chars);
   }
   return chars;
 }
@@ -30,8 +32,9 @@ export function revealNoscript(document: DomDocument): boolean {
   const blocks = selectAll(document, 'body noscript');
   if (blocks.length === 0) return false;
   const hidden = blocks.reduce((sum, block) => sum + textChars(block.textContent ?? '').chars, 0);
-  const shown = shownChars(document.documentElement);
-  if (hidden < NOSCRIPT_CHARS || shown >= SHELL_CHARS || hidden < shown * 2) return false;
+  if (hidden < NOSCRIPT_CHARS) return false;
+  const shown = shownChars(document.documentElement, SHELL_CHARS);
+  if (shown >= SHELL_CHARS || hidden < shown * 2) return false;
   for (const block of blocks) {
     const parent = block.parentNode;
     if (!parent || !isElement(parent)) continue;

@@ -44,17 +44,12 @@ function removeClutter(document: DomDocument): void {
   for (const element of selectAll(document, NEVER)) if (element.getAttribute('role') !== 'tabpanel') element.remove();
   for (const element of selectAll(document, '[style]'))
     if (INVISIBLE.test(element.getAttribute('style') ?? '')) element.remove();
-  for (const element of selectAll(document, '[class]'))
-    if (SCREEN_READER_ONLY.test(element.getAttribute('class') ?? '') && element.localName !== 'body') element.remove();
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
-    const names = `${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('aria-label') ?? ''}`;
-    if (!CLUTTER.test(names)) continue;
-    if (
-      (element.textContent ?? '').length <= CLUTTER_MAX_CHARS &&
-      element.localName !== 'body' &&
-      element.localName !== 'html'
-    )
-      element.remove();
+    if (element.localName === 'body' || element.localName === 'html') continue;
+    const className = element.getAttribute('class') ?? '';
+    const names = `${element.getAttribute('id') ?? ''} ${className} ${element.getAttribute('aria-label') ?? ''}`;
+    const clutter = CLUTTER.test(names) && (element.textContent ?? '').length <= CLUTTER_MAX_CHARS;
+    if (clutter || SCREEN_READER_ONLY.test(className)) element.remove();
   }
 }
 

@@ -52,13 +52,27 @@ export interface Block {
   kinds: Set<string>;
 }
 
-function linkCharsOf(node: DomNode, inLink: boolean): number {
-  if (node.nodeType === TEXT_NODE) return inLink ? textChars(node.textContent ?? '').chars : 0;
-  if (!isElement(node)) return 0;
-  const link = inLink || node.localName === 'a';
-  let sum = 0;
-  for (const child of Array.from(node.childNodes)) sum += linkCharsOf(child, link);
-  return sum;
+/** What one walk over a block's own nodes counts: link text, links, and whether it holds code, a table or a picture. */
+interface Scan {
+  linkChars: number;
+  links: number;
+  holds: boolean;
+}
+
+function scanNode(node: DomNode, inLink: boolean, scan: Scan): void {
+  if (node.nodeType === TEXT_NODE) {
+    if (inLink) scan.linkChars += textChars(node.textContent ?? '').chars;
+    return;
+  }
+  if (!isElement(node)) return;
+  const name = node.localName;
+  if (name === 'a') scan.links++;
+  if (name === 'pre' || name === 'table' || name === 'img') scan.holds = true;
+  const children = node.childNodes;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child) scanNode(child, inLink || name === 'a', scan);
+  }
 }
 
 /**
@@ -87,14 +101,12 @@ function collect(element: DomElement, into: Block[]): void {
 }
 
 function measured(element: DomElement, own: DomNode[], text: string, kinds: Set<string>): Block {
-  let [linkChars, links] = [0, 0];
-  let holds = false;
+  const scan: Scan = { linkChars: 0, links: 0, holds: false };
   for (const node of own) {
-    linkChars += linkCharsOf(node, false);
-    if (!isElement(node)) continue;
-    links += (node.localName === 'a' ? 1 : 0) + node.querySelectorAll('a').length;
-    holds ||= HOLDS.has(node.localName) || isLineBlock(node) || node.querySelector('pre, table, img') !== null;
+    if (isElement(node) && (HOLDS.has(node.localName) || isLineBlock(node))) scan.holds = true;
+    scanNode(node, false, scan);
   }
+  const { linkChars, links, holds } = scan;
   return { element, own, text, chars: textChars(text).chars, linkChars, links, holds, kinds };
 }
 
@@ -122,48 +134,69 @@ function named(element: DomElement, root: DomElement): boolean {
   return false;
 }
 
-/** The features of each block, in FEATURES' order. */
+/** What a block's features are measured against: the content's blocks, its characters, those before each block. */
+interface Context {
+  root: DomElement;
+  blocks: readonly Block[];
+  total: number;
+  before: number[];
+}
+
+function contextOf(root: DomElement, blocks: readonly Block[]): Context {
+  const before: number[] = [];
+  let sum = 0;
+  for (const block of blocks) {
+    before.push(sum);
+    sum += block.chars;
+  }
+  return { root, blocks, total: sum || 1, before };
+}
+
+/** The features of block `i`, in FEATURES' order. */
+function featuresAt(context: Context, i: number): number[] {
+  const { root, blocks, total } = context;
+  const block = blocks[i] as Block;
+  const { text, chars } = block;
+  const before = context.before[i] ?? 0;
+  const words = text.split(' ').length;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  const sentence = SENTENCE_END.test(text);
+  const position = blocks.length > 1 ? i / (blocks.length - 1) : 0;
+  const short = chars < 50 && !sentence ? 1 : 0;
+  return [
+    Math.log1p(chars),
+    block.linkChars / (chars || 1),
+    sentence ? 1 : 0,
+    Math.min(1, ((text.match(/[,，、]/g)?.length ?? 0) * 20) / (chars || 1)),
+    (text.match(/\d/g)?.length ?? 0) / (chars || 1),
+    position,
+    (total - before - chars) / total,
+    before / total,
+    /^h[1-6]$/.test(block.element.localName) ? 1 : 0,
+    [...block.kinds].some((k) => LISTS.has(k)) ? 1 : 0,
+    block.element.localName === 'p' ? 1 : 0,
+    [...block.kinds].some((k) => CELLS.has(k)) ? 1 : 0,
+    short,
+    named(block.element, root) ? 1 : 0,
+    (letters.match(/\p{Lu}/gu)?.length ?? 0) / (letters.length || 1),
+    Math.min(1, chars / words / 10),
+    prose(blocks[i - 1]) ? 1 : 0,
+    prose(blocks[i + 1]) ? 1 : 0,
+    DATE.test(text) ? 1 : 0,
+    chars / total,
+    Math.min(1, ((text.match(SEPARATORS)?.length ?? 0) * 10) / (chars || 1)),
+    Math.min(1, depthBelow(block.element, root) / 10),
+    Math.log1p(block.links),
+    position * short,
+    position * (sentence ? 0 : 1),
+    (1 - position) * short,
+  ];
+}
+
+/** The features of each block, in FEATURES' order (what fit:blocks fits on). */
 export function featuresOf(root: DomElement, blocks: readonly Block[]): number[][] {
-  const total = blocks.reduce((sum, b) => sum + b.chars, 0) || 1;
-  let before = 0;
-  return blocks.map((block, i) => {
-    const { text, chars } = block;
-    const words = text.split(' ').length;
-    const letters = text.replace(/[^\p{L}]/gu, '');
-    const sentence = SENTENCE_END.test(text);
-    const position = blocks.length > 1 ? i / (blocks.length - 1) : 0;
-    const short = chars < 50 && !sentence ? 1 : 0;
-    const features = [
-      Math.log1p(chars),
-      block.linkChars / (chars || 1),
-      sentence ? 1 : 0,
-      Math.min(1, ((text.match(/[,，、]/g)?.length ?? 0) * 20) / (chars || 1)),
-      (text.match(/\d/g)?.length ?? 0) / (chars || 1),
-      position,
-      (total - before - chars) / total,
-      before / total,
-      /^h[1-6]$/.test(block.element.localName) ? 1 : 0,
-      [...block.kinds].some((k) => LISTS.has(k)) ? 1 : 0,
-      block.element.localName === 'p' ? 1 : 0,
-      [...block.kinds].some((k) => CELLS.has(k)) ? 1 : 0,
-      short,
-      named(block.element, root) ? 1 : 0,
-      (letters.match(/\p{Lu}/gu)?.length ?? 0) / (letters.length || 1),
-      Math.min(1, chars / words / 10),
-      prose(blocks[i - 1]) ? 1 : 0,
-      prose(blocks[i + 1]) ? 1 : 0,
-      DATE.test(text) ? 1 : 0,
-      chars / total,
-      Math.min(1, ((text.match(SEPARATORS)?.length ?? 0) * 10) / (chars || 1)),
-      Math.min(1, depthBelow(block.element, root) / 10),
-      Math.log1p(block.links),
-      position * short,
-      position * (sentence ? 0 : 1),
-      (1 - position) * short,
-    ];
-    before += chars;
-    return features;
-  });
+  const context = contextOf(root, blocks);
+  return blocks.map((_, i) => featuresAt(context, i));
 }
 
 /** The odds, from 0 to 1, that a block with these features is boilerplate. */
@@ -197,12 +230,15 @@ const guarded = (block: Block) =>
 /** A content of fewer blocks is left as it is: too little to tell its edges from its body (trimEdges does the same). */
 const MIN_BLOCKS = 4;
 
-/** The blocks at the end of the content whose odds are over the threshold, back to the first that is not. */
-function tailRun(blocks: readonly Block[], odds: readonly number[], threshold: number): Block[] {
+/**
+ * The blocks at the end of the content whose odds are over the threshold, back to the first that is not (each
+ * block's features measured only when the run reaches it).
+ */
+function tailRun(context: Context, model: BlockModel): Block[] {
   const run: Block[] = [];
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    const block = blocks[i];
-    if (!block || block.holds || (odds[i] ?? 0) <= threshold || guarded(block)) break;
+  for (let i = context.blocks.length - 1; i >= 0; i--) {
+    const block = context.blocks[i];
+    if (!block || block.holds || guarded(block) || boilerOdds(featuresAt(context, i), model) <= model.threshold) break;
     run.push(block);
   }
   return run;
@@ -219,8 +255,7 @@ function tailRun(blocks: readonly Block[], odds: readonly number[], threshold: n
 export function dropBoilerplate(root: DomElement, model: BlockModel): number {
   const blocks = blocksOf(root);
   if (blocks.length < MIN_BLOCKS) return 0;
-  const odds = featuresOf(root, blocks).map((f) => boilerOdds(f, model));
-  const tail = tailRun(blocks, odds, model.threshold);
+  const tail = tailRun(contextOf(root, blocks), model);
   if (tail.length === blocks.length) return 0;
   for (const block of tail) removeBlock(block);
   return tail.length;
