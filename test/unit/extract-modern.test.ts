@@ -70,16 +70,22 @@ describe('main content: pages as sites serve them today', () => {
     const pickOf = (selector: string) => document.querySelector(selector) ?? body;
     const kind = { product: false };
     // The first extraction took the disclaimer box: the baseline holds several times its prose.
-    const missed = compared(pickOf('#sidebar .widget'), 'density', () => body.cloneNode(true), kind);
+    const missed = compared(
+      { root: pickOf('#sidebar .widget'), pick: 'density', bodyProse: 10_000 },
+      () => body.cloneNode(true),
+      kind,
+    );
     expect(missed.root).not.toBe(pickOf('#sidebar .widget'));
     const text = collapse(missed.root.textContent);
     for (const line of ['300 g flour', '1 egg yolk', 'Bake them for 15 minutes']) expect(text).toContain(line);
     expect(text).not.toContain('Despite careful checks');
     // The article itself is kept as found.
     const article = pickOf('.entry');
-    expect(compared(article, 'structure', () => body.cloneNode(true), kind)).toEqual({
-      root: article,
-      pick: 'structure',
-    });
+    expect(compared({ root: article, pick: 'structure', bodyProse: 10_000 }, () => body.cloneNode(true), kind)).toEqual(
+      {
+        root: article,
+        pick: 'structure',
+      },
+    );
   });
 });

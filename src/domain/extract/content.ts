@@ -120,8 +120,11 @@ function detect(
 ): DomElement | null {
   const title = titleHeading(document);
   const found = findMain(bodyOf(document), options.kind);
-  const { root: content, pick } = compared(found.root, found.pick, whole, options.kind);
-  if (options.model.threshold < 1) dropBoilerplate(content, options.model);
+  const { root: content, pick } = compared(found, whole, options.kind);
+  // The model was fit on news and blog pages: a content with code in it (documentation, an API's page) ends in
+  // short lines that are its own ("See FXSAVE and FXRSTOR.", "Performs the conversion."), so it is left as it is.
+  if (options.model.threshold < 1 && content.querySelector('pre, code') === null)
+    dropBoilerplate(content, options.model);
   const chars = collapse(content.textContent).length;
   if (chars < MIN_CONTENT_CHARS) {
     // A short page's content holds its title heading: what is short is the page, not what was found of it.

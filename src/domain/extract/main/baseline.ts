@@ -37,13 +37,16 @@ const BASELINE_MIN = 200;
  * the text (a sidebar's one paragraph over an article of short lines).
  */
 export function compared(
-  root: DomElement,
-  pick: Pick,
+  found: { root: DomElement; pick: Pick; bodyProse: number },
   whole: () => DomElement,
   kind: PageKind,
 ): { root: DomElement; pick: Pick } {
+  const { root, pick } = found;
   if (collapse(root.textContent).length >= COMPARE_BELOW) return { root, pick };
+  const needed = Math.max(proseOf(root) * BASELINE_GAIN, BASELINE_MIN);
+  // Pruning only takes away: a body without that much prose before it gives a baseline without it either.
+  if (found.bodyProse <= needed) return { root, pick };
   const other = baseline(whole(), kind);
-  if (proseOf(other) > Math.max(proseOf(root) * BASELINE_GAIN, BASELINE_MIN)) return { root: other, pick: 'density' };
+  if (proseOf(other) > needed) return { root: other, pick: 'density' };
   return { root, pick };
 }

@@ -7,14 +7,21 @@ import { type PageKind, prune } from './prune';
 export type { Pick } from './choose';
 export type { PageKind } from './prune';
 
-import { measure } from './stats';
+import { measure, statsOf } from './stats';
 
-/** The main content of a page's body: a root chosen by structure or text density, its furniture cut out. */
-export function findMain(body: DomElement, kind: PageKind = { product: false }): { root: DomElement; pick: Pick } {
+/**
+ * The main content of a page's body: a root chosen by structure or text density, its furniture cut out; and the
+ * prose of the whole body before anything was cut (what the baseline may hold at most: main/baseline.ts).
+ */
+export function findMain(
+  body: DomElement,
+  kind: PageKind = { product: false },
+): { root: DomElement; pick: Pick; bodyProse: number } {
   const stats = measure(body);
+  const bodyProse = statsOf(stats, body).prose;
   const chosen = chooseRoot(body, stats);
   prune(chosen.root, chosen.heart, stats, kind);
   cutElsewhere(lines(chosen.root), chosen.root);
   trimEdges(chosen.root);
-  return chosen;
+  return { root: chosen.root, pick: chosen.pick, bodyProse };
 }
