@@ -25,6 +25,20 @@ async function markdownOf(id: string, url: string): Promise<string> {
 }
 
 describe('rendering under auto', () => {
+  it('reads a forum thread an app shell writes inside <noscript>, without a browser: the page has its text', async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/spa/forum.html`;
+    const res = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url, maxAge: 0 }) });
+    expect(res.status).toBe(200);
+    const scraped = (await res.json()) as { markdown: string; rendered: string | null };
+    expect(scraped.rendered).toBeNull();
+    expect(scraped.markdown).toMatch(/^# Cache after deploy/);
+    for (const post of ['forum-first-post says', 'forum-first-post again says', 'forum-reply says'])
+      expect(scraped.markdown).toContain(post);
+    for (const furniture of ['Terms of Service', 'Powered by']) expect(scraped.markdown).not.toContain(furniture);
+    expect((await requestsOf(ns)).filter(fromBrowser)).toEqual([]);
+  });
+
   it('renders the pages scripts build, follows their script-made links, and leaves server-rendered pages alone', async () => {
     const ns = namespace();
     const root = `${site()}/t/${ns}/spa/`;

@@ -12,6 +12,7 @@
  *   slow.html         an app that renders after 1.5 s
  *   busy.html         an app whose network is never quiet (it polls ping every 100 ms)
  *   dialogs.html      an app that opens alert, confirm and prompt dialogs before its scripts go on
+ *   forum.html        a forum thread as Discourse serves it to browsers: the posts inside <noscript>, an empty app root
  *   app.js            the app: reads the page's name from <div id="root" data-page>, renders after data-delay ms
  * GET /__trap/<ns> lists the requests the trap host received (none may arrive).
  */
@@ -70,6 +71,20 @@ try { window.open('http://${trapHost}/trap-popup'); } catch {}
 try { new WebSocket('ws://${trapHost}/trap-socket'); } catch {}
 </script>`;
 
+/** Discourse's browser view: the thread is written inside <noscript>; the app root the bundle fills is empty. */
+const FORUM = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cache after deploy - Help - Forum</title>
+<meta name="generator" content="Discourse 3.4.0"><script src="app.js" defer></script></head>
+<body><noscript data-path="/t/cache-after-deploy/42"><div id="main-outlet" class="wrap" role="main">
+<div id="topic-title"><h1><a href="/t/cache-after-deploy/42">Cache after deploy</a></h1></div>
+<div itemscope itemtype="http://schema.org/DiscussionForumPosting">
+<div id="post_1" class="topic-body crawler-post"><div class="crawler-post-meta"><span class="creator"><a href="/u/ana">ana</a></span></div>
+<div class="post" itemprop="text">${words('forum-first-post')}${words('forum-first-post again')}</div></div>
+<div id="post_2" itemprop="comment" class="topic-body crawler-post"><div class="crawler-post-meta"><span class="creator"><a href="/u/ben">ben</a></span></div>
+<div class="post" itemprop="text">${words('forum-reply')}</div></div></div></div>
+<footer class="container wrap"><nav class="crawler-nav"><ul><li><a href="/">Home</a></li><li><a href="/tos">Terms of Service</a></li></ul></nav>
+<p class="powered-by-link">Powered by Discourse, best viewed with JavaScript enabled</p></footer></noscript>
+<section id="main"></section><script src="app.js"></script></body></html>`;
+
 const trapped = new Map<string, string[]>();
 
 /** A request that reached the trap host (recorded by the site's handler for that host). */
@@ -93,6 +108,7 @@ export function spaSite(ns: string, rest: string, trapHost: string): Reply {
 <script src="app.js" async></script></head><body><div id="__next"><main><h1>Mixed</h1>${words('mixed')}${words('mixed more')}${words('mixed again')}${words('mixed at last')}</main></div></body></html>`,
     );
   if (rest === 'trap.html') return appShell('trap-1', 100, trapScript(trapHost));
+  if (rest === 'forum.html') return html(FORUM);
   if (rest === 'slow.html') return appShell('slow-1', 1500);
   // Never quiet: it polls its host every 100 ms, forever, once it has rendered.
   if (rest === 'busy.html')
