@@ -44,18 +44,19 @@ export function pageFailedEvents(
   );
 }
 
+/** What a page.stored event says of its page. */
+const storedData = (r: { outcome: { url: string }; page?: { status: number; depth: number } }) => ({
+  url: r.outcome.url,
+  httpStatus: r.page?.status ?? null,
+  depth: r.page?.depth ?? null,
+});
+
 /** page.stored events for URLs the crawl recorded as stored (a duplicate is not one). */
 export function pageStoredEvents(
   crawlId: string,
   results: readonly { outcome: { url: string }; page?: { status: number; depth: number } }[],
 ): WebhookEvent[] {
-  return results.map((r) =>
-    webhookEvent('page.stored', crawlId, {
-      url: r.outcome.url,
-      httpStatus: r.page?.status ?? null,
-      depth: r.page?.depth ?? null,
-    }),
-  );
+  return results.map((r) => webhookEvent('page.stored', crawlId, storedData(r)));
 }
 
 /**
@@ -68,12 +69,7 @@ export function pageDuplicateEvents(
   results: readonly { outcome: { url: string; of?: string }; page?: { status: number; depth: number } }[],
 ): WebhookEvent[] {
   return results.map((r) =>
-    webhookEvent('page.stored', crawlId, {
-      url: r.outcome.url,
-      httpStatus: r.page?.status ?? null,
-      depth: r.page?.depth ?? null,
-      duplicateOf: r.outcome.of ?? null,
-    }),
+    webhookEvent('page.stored', crawlId, { ...storedData(r), duplicateOf: r.outcome.of ?? null }),
   );
 }
 
