@@ -41,8 +41,11 @@ describe('the learned decision on blocks', () => {
   it('a long paragraph ending a sentence, a heading or a list stops the run, whatever the odds', () => {
     const long = `${sentence(7)} ${sentence(8)} ${sentence(9)}`;
     const model = { ...SHORT_IS_BOILER, weights: FEATURES.map(() => 0), bias: 10 };
-    const html = `<p>Menu</p><p>${long}</p><p>${sentence(1)}</p><p>${long}</p><p>${sentence(2)}</p><p>Share</p>`;
+    const html = `<p>Menu</p><p>${long}</p><p>${sentence(1)}</p><p>${long}</p><div>${sentence(2)}</div><p>Share</p>`;
     expect(texts(html, model)).toEqual(['Menu', long, sentence(1), long]);
+    // A sentence that goes on from the prose before it, in the same element, is the article's own last line.
+    const last = `<p>Menu</p><p>${sentence(1)}</p><p>${sentence(2)}</p><p>The end.</p><div>Share</div>`;
+    expect(texts(last, model)).toEqual(['Menu', sentence(1), sentence(2), 'The end.']);
     // A heading and a list stop it too.
     const lead = `<p>Menu</p><p>${long}</p>`;
     expect(texts(`${lead}<h2>Notes</h2><p>Share</p>`, model)).toEqual(['Menu', long, 'Notes']);

@@ -227,6 +227,17 @@ const guarded = (block: Block) =>
   /^h[1-6]$/.test(block.element.localName) ||
   [...block.kinds].some((k) => LISTS.has(k)) ||
   (block.chars >= GUARD_CHARS && SENTENCE_END.test(block.text) && block.linkChars < block.chars * 0.5);
+/**
+ * A sentence that goes on from the prose before it, in the same element (an article's last line, "The end."), is the
+ * text's own, however short: what follows an article sits in blocks of its own.
+ */
+const closesProse = (block: Block, previous: Block | undefined) =>
+  previous !== undefined &&
+  prose(previous) &&
+  previous.element.parentNode === block.element.parentNode &&
+  block.element.localName === previous.element.localName &&
+  SENTENCE_END.test(block.text) &&
+  block.linkChars < block.chars * 0.5;
 /** A content of fewer blocks is left as it is: too little to tell its edges from its body (trimEdges does the same). */
 const MIN_BLOCKS = 4;
 
@@ -238,7 +249,8 @@ function tailRun(context: Context, model: BlockModel): Block[] {
   const run: Block[] = [];
   for (let i = context.blocks.length - 1; i >= 0; i--) {
     const block = context.blocks[i];
-    if (!block || block.holds || guarded(block) || boilerOdds(featuresAt(context, i), model) <= model.threshold) break;
+    if (!block || block.holds || guarded(block) || closesProse(block, context.blocks[i - 1])) break;
+    if (boilerOdds(featuresAt(context, i), model) <= model.threshold) break;
     run.push(block);
   }
   return run;
