@@ -1,6 +1,7 @@
 import { type DomElement, type DomNode, isElement, TEXT_NODE } from '../dom';
 import { isLineBlock } from '../markdown';
 import { type BlockModel, FEATURES } from './block-model';
+import { STOP } from './edges';
 import { namedFurniture } from './patterns';
 import { INLINE, textChars } from './stats';
 
@@ -15,23 +16,7 @@ import { INLINE, textChars } from './stats';
 /** Blocks that hold code (Doxygen's `div.fragment` too), tables or pictures are content whatever the model says. */
 const HOLDS = new Set(['pre', 'code', 'table', 'img', 'figure']);
 /** Elements read as a block's own text (lines(): inline elements, and items, cells and code inside it). */
-const OWN = new Set([
-  ...INLINE,
-  'li',
-  'td',
-  'th',
-  'dt',
-  'dd',
-  'pre',
-  'code',
-  'table',
-  'tr',
-  'ul',
-  'ol',
-  'dl',
-  'img',
-  'figure',
-]);
+const OWN = new Set([...INLINE, ...STOP]);
 const LISTS = new Set(['li', 'ul', 'ol', 'dl', 'dt', 'dd']);
 const CELLS = new Set(['td', 'th', 'tr', 'table']);
 const SENTENCE_END = /[.!?…"“”»。！？:;)]$/;

@@ -7,7 +7,22 @@ const SHORT = 50;
 const EDGE_LINES = 6;
 const HEADING = /^h[1-6]$/;
 /** Blocks that are content however short: list items, cells, code. */
-const STOP = new Set(['li', 'td', 'th', 'dt', 'dd', 'pre', 'code', 'table', 'tr', 'ul', 'ol', 'dl', 'img', 'figure']);
+export const STOP = new Set([
+  'li',
+  'td',
+  'th',
+  'dt',
+  'dd',
+  'pre',
+  'code',
+  'table',
+  'tr',
+  'ul',
+  'ol',
+  'dl',
+  'img',
+  'figure',
+]);
 
 /** The blocks of a root that hold text directly, in document order. */
 export function lines(root: DomElement): DomElement[] {
