@@ -3,12 +3,10 @@ import { SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
 import type { PageVersion } from '../domain/firecrawl/change-tracking';
 import type { PageFacts } from '../domain/firecrawl/document';
 import type { FirecrawlFormats } from '../domain/firecrawl/formats';
-import { limiter } from '../lib/limit';
-import type { Span } from '../types';
 import { type DocumentsFrom, documentRows, documentRowsOf, type DocumentRow as Row } from './d1/firecrawl-documents';
 import { getStoredPage } from './d1/stored-page';
-import { readRecord, type StoredRecord } from './records';
-import { readSpan, spanKey } from './spans';
+import { readRecord } from './records';
+import { SpanReads } from './span-reads';
 
 // A crawl's pages as Firecrawl's documents read them: rows in URL order, with their records (and bodies or
 // screenshots when the formats ask for them) from R2. A duplicate's row holds its kept page's locations
@@ -16,32 +14,6 @@ import { readSpan, spanKey } from './spans';
 
 /** R2 reads at once. */
 const READS = 6;
-
-/**
- * R2 reads of one answer, each location read once: a duplicate and its kept page in the same answer (two URLs of one
- * page, listed side by side) share their reads.
- */
-class SpanReads {
-  private readonly limit = limiter(READS);
-  private readonly records = new Map<string, Promise<StoredRecord | null>>();
-  private readonly spans = new Map<string, Promise<Uint8Array | null>>();
-
-  constructor(private readonly bucket: R2Bucket) {}
-
-  record(at: Span): Promise<StoredRecord | null> {
-    return once(this.records, at, () => this.limit(() => readRecord(this.bucket, at)));
-  }
-
-  span(at: Span): Promise<Uint8Array | null> {
-    return once(this.spans, at, () => this.limit(() => readSpan(this.bucket, at)));
-  }
-}
-
-function once<T>(reads: Map<string, Promise<T>>, at: Span, read: () => Promise<T>): Promise<T> {
-  const known = reads.get(spanKey(at)) ?? read();
-  reads.set(spanKey(at), known);
-  return known;
-}
 
 async function factsOf(reads: SpanReads, row: Row, formats: FirecrawlFormats): Promise<PageFacts> {
   const [stored, body, screenshot] = await Promise.all([
@@ -75,7 +47,7 @@ export async function readDocuments(
   page: { from: DocumentsFrom; limit: number; formats: FirecrawlFormats },
 ): Promise<{ pages: PageFacts[]; more: boolean }> {
   const rows = await documentRows(db, crawlId, page.from, page.limit + 1);
-  const reads = new SpanReads(bucket);
+  const reads = new SpanReads(bucket, READS);
   const pages = await Promise.all(rows.slice(0, page.limit).map((row) => factsOf(reads, row, page.formats)));
   return { pages, more: rows.length > page.limit };
 }
@@ -89,7 +61,7 @@ export async function documentsOf(
   formats: FirecrawlFormats,
 ): Promise<PageFacts[]> {
   const rows = await documentRowsOf(db, crawlId, urls);
-  const reads = new SpanReads(bucket);
+  const reads = new SpanReads(bucket, READS);
   return Promise.all(rows.map((row) => factsOf(reads, row, formats)));
 }
 

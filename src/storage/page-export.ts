@@ -1,10 +1,8 @@
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { csvRow } from '../domain/output/csv';
-import { limiter } from '../lib/limit';
-import type { Span } from '../types';
 import { type ExportRow, PAGE_RECORD_FIELDS, pageRecordsWithKept } from './d1/page-records';
-import { readRecord, type StoredRecord } from './records';
-import { spanKey } from './spans';
+import type { StoredRecord } from './records';
+import { SpanReads } from './span-reads';
 
 export type ExportFormat = 'jsonl' | 'csv';
 
@@ -79,14 +77,8 @@ function csvLine(row: ExportRow, stored: StoredRecord | null, columns: string[])
  * duplicate beside its kept page) is read once.
  */
 export function recordsOf(bucket: R2Bucket, rows: readonly ExportRow[]): Promise<(StoredRecord | null)[]> {
-  const limit = limiter(RECORD_READS);
-  const reads = new Map<string, Promise<StoredRecord | null>>();
-  const read = (at: Span) => {
-    const known = reads.get(spanKey(at)) ?? limit(() => readRecord(bucket, at));
-    reads.set(spanKey(at), known);
-    return known;
-  };
-  return Promise.all(rows.map(({ recordAt }) => (recordAt ? read(recordAt) : null)));
+  const reads = new SpanReads(bucket, RECORD_READS);
+  return Promise.all(rows.map(({ recordAt }) => (recordAt ? reads.record(recordAt) : null)));
 }
 
 /**
