@@ -1,3 +1,4 @@
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import { DEAD_LETTER_CODE, DEAD_LETTER_REASON, transition } from '../domain/crawl/url-life';
 import { UsageMeter } from '../domain/crawl/usage';
 import { log } from '../log';
@@ -22,10 +23,11 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
       try {
         const { record, message: action } = transition({ on: 'dead-lettered' }, limitsOf(readSettings(env)));
         const reason = record.to === 'final' ? (record.reason ?? DEAD_LETTER_REASON) : DEAD_LETTER_REASON;
+        const code = record.to === 'final' ? (record.code ?? DEAD_LETTER_CODE) : DEAD_LETTER_CODE;
         await abandon(
           env,
           crawlId,
-          items.map(({ task }) => ({ url: task.url, reason })),
+          items.map(({ task }) => ({ url: task.url, reason, code })),
           meter,
         );
         for (const { message } of items) answerMessage(meteredMessage(message, meter), action);
@@ -42,7 +44,7 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
 async function abandon(
   env: Env,
   crawlId: string,
-  entries: { url: string; reason: string }[],
+  entries: { url: string; reason: string; code: OutcomeCode }[],
   meter: UsageMeter,
 ): Promise<void> {
   const changed = await env.CRAWL.getByName(crawlId).abandon(entries);

@@ -38,7 +38,7 @@ export async function startCrawl(
     seeds = await stub.start(
       id,
       stored,
-      login.kind === 'in' ? {} : { failed: { url: login.url, reason: login.reason } },
+      login.kind === 'in' ? {} : { failed: { url: login.url, reason: login.reason, code: login.code } },
     );
   } catch (error) {
     // No crawl state exists: remove the job row so nothing half-made is listed.

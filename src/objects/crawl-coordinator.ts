@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { DedupeCandidate, Verdict } from '../domain/crawl/duplicates';
+import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import type { Reach } from '../domain/crawl/reach';
 import { WAKE_QUIET_MS } from '../domain/crawl/sweep';
 import type { FrontierEntry, Outcome } from '../domain/crawl/url-life';
@@ -114,7 +115,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   async start(
     crawlId: string,
     config: CrawlConfig,
-    { failed }: { failed?: { url: string; reason: string } } = {},
+    { failed }: { failed?: { url: string; reason: string; code: OutcomeCode } } = {},
   ): Promise<FrontierEntry[]> {
     if (!this.meta.tablesExist()) this.load();
     if (this.meta.id !== null) return [];
@@ -125,7 +126,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       () => {
         if (!failed) return this.work.offer(config.maxPages, config.seeds.map(seedEntry));
         this.work.offer(null, [seedEntry(failed.url)]);
-        this.work.end('failed', failed.reason, [failed.url]);
+        this.work.end('failed', { reason: failed.reason, code: failed.code }, [failed.url]);
         return [];
       },
       { finishes: true },
@@ -219,7 +220,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   }
 
   /** Marks URLs failed for good (dead-lettered); returns those changed, with their attempts. */
-  abandon(entries: { url: string; reason: string }[]): { url: string; attempts: number }[] {
+  abandon(entries: { url: string; reason: string; code: OutcomeCode }[]): { url: string; attempts: number }[] {
     if (this.meta.id === null) return [];
     return this.rpc(() => this.work.abandon(entries), { finishes: true });
   }

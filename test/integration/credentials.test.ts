@@ -135,8 +135,8 @@ describe('crawling behind a login', () => {
     const codes = Object.fromEntries(errors.errors.map((e) => [new URL(e.url).pathname.split('/private/')[1], e.code]));
     expect(codes).toEqual({
       'cookie/a.html': 'login_redirect',
-      'basic/b.html': 'auth_required',
-      'header/c.html': 'auth_required',
+      'basic/b.html': 'credentials_refused',
+      'header/c.html': 'credentials_refused',
     });
     // The login page it was sent to is not stored as content.
     const pages = await allPages(id);

@@ -327,7 +327,7 @@ describe('a crawl that completes', () => {
     expect(await reservedAt()).toBeGreaterThan(Date.now() + 15_000);
 
     // The crawl ends (its one URL dead-lettered): completed, it gives back all it held on the host.
-    await stub.abandon([{ url: seed, reason: 'dead-lettered' }]);
+    await stub.abandon([{ url: seed, reason: 'dead-lettered', code: 'retries_exhausted' }]);
     expect((await stub.snapshot())?.status).toBe('completed');
     let next = Number.POSITIVE_INFINITY;
     for (let i = 0; i < 50 && next >= 1100; i++) {

@@ -131,10 +131,12 @@ describe('the crawl Durable Object as an atomic seen-set', () => {
   it('abandon marks dead-lettered URLs failed, once', async () => {
     const { stub } = await startedCoordinator();
     await stub.claim(['https://example.com/']);
-    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([
-      { url: 'https://example.com/', attempts: 1 },
-    ]);
-    expect(await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered' }])).toEqual([]);
+    expect(
+      await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered', code: 'retries_exhausted' }]),
+    ).toEqual([{ url: 'https://example.com/', attempts: 1 }]);
+    expect(
+      await stub.abandon([{ url: 'https://example.com/', reason: 'dead-lettered', code: 'retries_exhausted' }]),
+    ).toEqual([]);
     const snapshot = await stub.snapshot();
     expect(snapshot?.status).toBe('completed');
     expect(snapshot?.counts.failed).toBe(1);

@@ -75,7 +75,7 @@ describe('crawl stats, hosts and recent pages', () => {
     expect(after.errorCodes).toEqual(stats.errorCodes);
   });
 
-  it('gives rows written before codes were stored theirs once, from their words (migrations/0013)', async () => {
+  it('gives rows written before codes were stored theirs once, from their words (migrations/0013, 0017)', async () => {
     const crawlId = crypto.randomUUID();
     const fail = (status: number, headers: Record<string, string> = {}) => {
       const decision = classifyResponse(status, new Headers(headers));
@@ -127,13 +127,31 @@ describe('crawl stats, hosts and recent pages', () => {
     );
     // A row without a code reads as 'other' until the migration gives it one.
     expect(await codeBreakdown(env.DB, crawlId)).toEqual([{ outcome: 'failed', code: 'other', count: made.length }]);
-    const legacy = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0013_'))?.queries.find((q) =>
-      q.includes('UPDATE errors SET code'),
+    const legacy = env.TEST_MIGRATIONS.filter((m) => m.name.startsWith('0013_') || m.name.startsWith('0017_')).flatMap(
+      (m) => m.queries.filter((q) => q.includes('UPDATE errors SET code')),
     );
-    expect(legacy).toBeDefined();
-    await env.DB.prepare(legacy!).run();
+    expect(legacy).toHaveLength(3);
+    for (const query of legacy) await env.DB.prepare(query).run();
     const rows = await listErrors(env.DB, crawlId, 100, null, null);
     expect(rows.map((r) => [r.reason, r.code])).toEqual(made);
+    // Rows written with the codes of before 0017: a refused credential and a last 429 get the codes split off.
+    const before = crypto.randomUUID();
+    const refused = 'credentials refused: http 403 (the session expired, or they do not reach this page)';
+    await env.DB.batch(
+      [
+        ['https://a.test/r', refused, 'auth_required', 403],
+        ['https://a.test/s', 'http 401', 'auth_required', 401],
+        ['https://a.test/t', 'http 429', 'http_4xx', 429],
+        ['https://a.test/u', 'http 404', 'http_4xx', 404],
+      ].map((row) =>
+        env.DB.prepare(
+          "INSERT INTO errors (crawl_id, url, outcome, reason, code, attempts, http_status, at) VALUES (?, ?, 'failed', ?, ?, 1, ?, 0)",
+        ).bind(before, ...row),
+      ),
+    );
+    for (const query of legacy.slice(1)) await env.DB.prepare(query).run();
+    const split = await listErrors(env.DB, before, 100, null, null);
+    expect(split.map((r) => r.code)).toEqual(['credentials_refused', 'auth_required', 'rate_limited', 'http_4xx']);
   });
 
   it('reports a time series and breakdowns that add up to the pages and errors listed', async () => {

@@ -135,7 +135,7 @@ describe("the crawl object's requests", () => {
     await counts(() => stub.start(id, config), 0); // started already
     await counts(() => Promise.all([stub.status(), stub.usage(), stub.summary(), stub.snapshot()]), 0);
     // The last pending URL ended: the crawl is done, a claim is refused (not counted), and a retry reopens it.
-    await counts(() => stub.abandon([{ url, reason: 'dead-lettered' }]));
+    await counts(() => stub.abandon([{ url, reason: 'dead-lettered', code: 'retries_exhausted' }]));
     expect(await stub.snapshot()).toMatchObject({ status: 'completed', counts: { failed: 1 }, pending: 0 });
     await counts(() => stub.claim([url]), 0);
     await counts(() => stub.retryFailed(10));

@@ -21,7 +21,7 @@ describe('classifyResponse (error taxonomy)', () => {
     expect(classifyResponse(429, h({ 'retry-after': '7' }))).toEqual({
       kind: 'retry',
       reason: 'http 429',
-      code: 'http_4xx',
+      code: 'rate_limited',
       retryAfterSeconds: 7,
     });
   });

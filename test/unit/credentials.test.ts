@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leavesLinksUnread, REASON_HEAD_CHARS } from '../../src/domain/crawl/reach';
+import { leavesLinksUnread } from '../../src/domain/crawl/reach';
 import { reasonKind } from '../../src/domain/crawl/reasons';
 import {
   type Access,
@@ -145,7 +145,8 @@ describe('answers that keep the crawler out', () => {
   it('names a 401, a 403 to credentials and a redirect to the login page', () => {
     expect(accessDenied(401, null, { credentialed: false })?.code).toBe('auth_required');
     expect(accessDenied(403, null, { credentialed: false })).toBeNull();
-    expect(accessDenied(403, null, { credentialed: true })?.code).toBe('auth_required');
+    expect(accessDenied(403, null, { credentialed: true })?.code).toBe('credentials_refused');
+    expect(accessDenied(401, null, { credentialed: true })?.code).toBe('credentials_refused');
     const login = 'https://example.com/account/sign-in';
     expect(accessDenied(302, `${login}?next=/a`, { credentialed: true, loginUrl: login })?.code).toBe('login_redirect');
     expect(accessDenied(302, 'https://example.com/users/sign_in', { credentialed: true })?.code).toBe('login_redirect');
@@ -154,13 +155,14 @@ describe('answers that keep the crawler out', () => {
     expect(isLoginPage('https://example.com/blog/login-tips-for-admins', null)).toBe(false);
     // Without credentials a 401 is an answer about the page (nothing left unread, as any 4xx); with them, a refused
     // page kept back what the crawl should have read: a recrawl must not call pages only it linked to gone.
-    const head = (reason: string | undefined) => (reason ?? '').slice(0, REASON_HEAD_CHARS);
-    expect(leavesLinksUnread(head(accessDenied(401, null, { credentialed: false })?.reason))).toBe(false);
-    expect(leavesLinksUnread(head(accessDenied(401, null, { credentialed: true })?.reason))).toBe(true);
-    expect(leavesLinksUnread(head(accessDenied(403, null, { credentialed: true })?.reason))).toBe(true);
-    const redirected = accessDenied(302, 'https://example.com/login', { credentialed: true })?.reason;
-    expect(leavesLinksUnread(head(redirected))).toBe(true);
-    expect(reasonKind(redirected ?? '')).toBe('login page');
+    // Read from the code alone, never from the reason's words.
+    const codeOf = (denied: ReturnType<typeof accessDenied>) => denied?.code ?? null;
+    expect(leavesLinksUnread(codeOf(accessDenied(401, null, { credentialed: false })))).toBe(false);
+    expect(leavesLinksUnread(codeOf(accessDenied(401, null, { credentialed: true })))).toBe(true);
+    expect(leavesLinksUnread(codeOf(accessDenied(403, null, { credentialed: true })))).toBe(true);
+    const redirected = accessDenied(302, 'https://example.com/login', { credentialed: true });
+    expect(leavesLinksUnread(codeOf(redirected))).toBe(true);
+    expect(reasonKind(redirected?.reason ?? '')).toBe('login page');
     expect(reasonKind(accessDenied(403, null, { credentialed: true })?.reason ?? '')).toBe('credentials refused');
     expect(isLoginPage('https://example.com/wp-login.php', null)).toBe(true);
   });

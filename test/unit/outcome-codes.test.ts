@@ -13,7 +13,9 @@ describe('outcome codes (domain/crawl/outcome-codes.ts)', () => {
   });
 
   it('name an HTTP error answer by its class', () => {
-    expect([400, 404, 410, 429, 451].map(httpStatusCode)).toEqual(Array(5).fill('http_4xx'));
+    expect([400, 404, 410, 425, 451].map(httpStatusCode)).toEqual(Array(5).fill('http_4xx'));
+    // 408 and 429 ask to come back later: a URL that ends on them was not answered about.
+    expect([408, 429].map(httpStatusCode)).toEqual(['rate_limited', 'rate_limited']);
     expect([500, 503, 520, 599].map(httpStatusCode)).toEqual(Array(4).fill('http_5xx'));
     expect([304, 100, 600].map(httpStatusCode)).toEqual(Array(3).fill('http_other'));
   });
@@ -28,7 +30,7 @@ describe('outcome codes (domain/crawl/outcome-codes.ts)', () => {
   it('are given with the decision, not read from its words', () => {
     expect(classifyResponse(404, new Headers())).toMatchObject({ kind: 'fail', code: 'http_4xx' });
     expect(classifyResponse(503, new Headers())).toMatchObject({ kind: 'retry', code: 'http_5xx' });
-    expect(classifyResponse(429, new Headers())).toMatchObject({ kind: 'retry', code: 'http_4xx' });
+    expect(classifyResponse(429, new Headers())).toMatchObject({ kind: 'retry', code: 'rate_limited' });
     expect(classifyResponse(301, new Headers())).toMatchObject({ kind: 'fail', code: 'redirect_without_location' });
     // A failure's code follows its kind, whatever its message says.
     const failure = classifyFetchError('Network connection lost.', { aborted: false, host: 'a.test', connects: true });

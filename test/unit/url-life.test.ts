@@ -31,22 +31,25 @@ const rows: [string, UrlEvent, Transition][] = [
   [
     'stored: final, acked',
     at({ kind: 'stored', fetched: true, links }, 1),
-    { record: { to: 'final', kind: 'stored', reason: null }, message: { do: 'ack' } },
+    { record: { to: 'final', kind: 'stored', reason: null, code: null }, message: { do: 'ack' } },
   ],
   [
     'skipped: final with its reason, acked',
     at({ kind: 'skipped', fetched: false, reason: 'blocked by robots.txt', code: 'robots_disallowed' }, 1),
-    { record: { to: 'final', kind: 'skipped', reason: 'blocked by robots.txt' }, message: { do: 'ack' } },
+    {
+      record: { to: 'final', kind: 'skipped', reason: 'blocked by robots.txt', code: 'robots_disallowed' },
+      message: { do: 'ack' },
+    },
   ],
   [
     'failed: final with its reason, acked',
     at({ kind: 'failed', fetched: true, reason: 'http 404', code: 'http_4xx' }, 1),
-    { record: { to: 'final', kind: 'failed', reason: 'http 404' }, message: { do: 'ack' } },
+    { record: { to: 'final', kind: 'failed', reason: 'http 404', code: 'http_4xx' }, message: { do: 'ack' } },
   ],
   [
     'duplicate: final with its reason (canonical or content), acked',
     at({ kind: 'duplicate', fetched: true, reason: 'canonical', of: `${url}?ref=canonical`, links }, 1),
-    { record: { to: 'final', kind: 'duplicate', reason: 'canonical' }, message: { do: 'ack' } },
+    { record: { to: 'final', kind: 'duplicate', reason: 'canonical', code: null }, message: { do: 'ack' } },
   ],
   [
     'retry before the last attempt: queued, the attempt counted, the message retried after the delay asked for',
@@ -56,7 +59,7 @@ const rows: [string, UrlEvent, Transition][] = [
   [
     'retry on the last attempt: failed for good with the retry reason, acked',
     at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' }, MAX),
-    { record: { to: 'final', kind: 'failed', reason: 'http 503' }, message: { do: 'ack' } },
+    { record: { to: 'final', kind: 'failed', reason: 'http 503', code: 'http_5xx' }, message: { do: 'ack' } },
   ],
   [
     'throttled, a delivery to spare: queued without using an attempt, its slot kept, the message retried to the slot',
@@ -84,18 +87,21 @@ const rows: [string, UrlEvent, Transition][] = [
   [
     'not final once the crawl was cancelled: skipped, cancelled, acked',
     at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' }, 1, false),
-    { record: { to: 'final', kind: 'skipped', reason: 'cancelled' }, message: { do: 'ack' } },
+    { record: { to: 'final', kind: 'skipped', reason: 'cancelled', code: 'cancelled' }, message: { do: 'ack' } },
   ],
   [
     'final once the crawl was cancelled: recorded as it finished',
     at({ kind: 'stored', fetched: true }, 1, false),
-    { record: { to: 'final', kind: 'stored', reason: null }, message: { do: 'ack' } },
+    { record: { to: 'final', kind: 'stored', reason: null, code: null }, message: { do: 'ack' } },
   ],
   ['unclaimed: nothing recorded, acked', { on: 'unclaimed' }, { record: { to: 'unchanged' }, message: { do: 'ack' } }],
   [
     'dead-lettered: failed for good, acked',
     { on: 'dead-lettered' },
-    { record: { to: 'final', kind: 'failed', reason: DEAD_LETTER_REASON }, message: { do: 'ack' } },
+    {
+      record: { to: 'final', kind: 'failed', reason: DEAD_LETTER_REASON, code: 'retries_exhausted' },
+      message: { do: 'ack' },
+    },
   ],
 ];
 
@@ -125,7 +131,7 @@ describe('the life of a URL (domain/crawl/url-life.ts)', () => {
   it('records what the coordinator records (recordOf, the one answer): a last retry after a cancel is its failure', () => {
     const last = at({ kind: 'retry', fetched: true, reason: 'http 503', code: 'http_5xx' }, MAX, false);
     const { record, message } = transition(last, LIMITS);
-    expect(record).toEqual({ to: 'final', kind: 'failed', reason: 'http 503' });
+    expect(record).toEqual({ to: 'final', kind: 'failed', reason: 'http 503', code: 'http_5xx' });
     expect(message).toEqual({ do: 'ack' });
     if (last.on === 'outcome') expect(record).toEqual(recordOf(resolveOutcome(last.outcome, MAX, MAX), false));
   });
@@ -139,7 +145,12 @@ describe('the life of a URL (domain/crawl/url-life.ts)', () => {
   });
 
   it.each([
-    ['stored', outcome({ kind: 'stored', fetched: true }), true, { to: 'final', kind: 'stored', reason: null }],
+    [
+      'stored',
+      outcome({ kind: 'stored', fetched: true }),
+      true,
+      { to: 'final', kind: 'stored', reason: null, code: null },
+    ],
     [
       'retry counts an attempt',
       outcome({ kind: 'retry', fetched: true, code: 'http_5xx', retryDelaySeconds: 7 }),
@@ -162,7 +173,7 @@ describe('the life of a URL (domain/crawl/url-life.ts)', () => {
       'a retry after a cancel ends skipped',
       outcome({ kind: 'retry', fetched: true, code: 'http_5xx' }),
       false,
-      { to: 'final', kind: 'skipped', reason: 'cancelled' },
+      { to: 'final', kind: 'skipped', reason: 'cancelled', code: 'cancelled' },
     ],
   ] as const)('the coordinator records %s', (_name, reported, running, expected) => {
     expect(recordOf(reported, running)).toEqual(expected);

@@ -28,8 +28,10 @@ export const OUTCOME_CODES = [
   'fetch_error',
   /** The body is larger than maxBodyBytes. */
   'too_large',
-  /** An HTTP 4xx answer (the status is the row's httpStatus). */
+  /** An HTTP 4xx answer (the status is the row's httpStatus), but 408 and 429. */
   'http_4xx',
+  /** An HTTP 408 or 429 to the last attempt: the site kept asking the crawler to come back later. */
+  'rate_limited',
   /** An HTTP 5xx answer. */
   'http_5xx',
   /** Another HTTP status that is neither a page nor a redirect (a 304 with nothing to compare to, a 1xx). */
@@ -44,8 +46,10 @@ export const OUTCOME_CODES = [
   'redirect_without_location',
   /** More redirects in a row than the crawler follows. */
   'too_many_redirects',
-  /** A 401, or a 403 to a request sent with credentials: the site did not let the crawler in (docs/credentials.md). */
+  /** A 401 to a request sent without credentials: the page needs them (docs/credentials.md). */
   'auth_required',
+  /** A 401 or a 403 to a request sent with credentials: the site refused them (expired, or not for this page). */
+  'credentials_refused',
   /** A request sent with credentials was redirected to the login page: the session expired, or does not reach it. */
   'login_redirect',
   /** The crawl's form login did not get past the login page: nothing was crawled. */
@@ -58,6 +62,13 @@ export const OUTCOME_CODES = [
   'action_failed',
   /** The page could not be rendered, so its actions were not done. */
   'render_failed',
+  /**
+   * A crawler-trap rule kept the URL from being fetched (docs/crawling.md, "Traps"): its reason names the rule and the
+   * pattern.
+   */
+  'trap',
+  /** The page answered 2xx but reads as its host's "not found" page (a soft 404): not stored, its links not followed. */
+  'soft_404',
   /** The crawl was cancelled before the URL was done. */
   'cancelled',
   /** Every attempt or delivery was used up (the dead-letter queue). */
@@ -71,6 +82,7 @@ export type OutcomeCode = (typeof OUTCOME_CODES)[number];
 /** The code of an HTTP status that is an error answer. */
 export function httpStatusCode(status: number): OutcomeCode {
   if (status >= 500 && status < 600) return 'http_5xx';
+  if (status === 408 || status === 429) return 'rate_limited';
   if (status >= 400 && status < 500) return 'http_4xx';
   return 'http_other';
 }

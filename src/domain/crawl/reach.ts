@@ -8,9 +8,19 @@
  * links, if any, were never read). A 4xx, a redirect, robots.txt and a refused private address are answers: they
  * leave nothing unread. Then a page the crawl did not find is linked from no page it fetched.
  */
+import type { OutcomeCode } from './outcome-codes';
 
 /** Why a crawl's reach is not complete. `unmeasured`: it ended before reaches were measured. */
-export const REACH_CUTS = ['running', 'cancelled', 'maxPages', 'maxDepth', 'unread', 'unmeasured'] as const;
+export const REACH_CUTS = [
+  'running',
+  'cancelled',
+  'maxPages',
+  'maxPagesPerHost',
+  'maxDepth',
+  'traps',
+  'unread',
+  'unmeasured',
+] as const;
 export type ReachCut = (typeof REACH_CUTS)[number];
 
 export interface Reach {
@@ -20,18 +30,28 @@ export interface Reach {
 
 export const reachOf = (cuts: readonly ReachCut[]): Reach => ({ complete: cuts.length === 0, cuts: [...cuts] });
 
-/** Characters of a reason that say what kind it is ("redirect 301 to ", "http 404", "blocked by robot"). */
-export const REASON_HEAD_CHARS = 16;
+/**
+ * Codes of URLs the site answered about (domain/crawl/outcome-codes.ts): a 4xx (not 408 or 429, which ask to come back
+ * later), a redirect, a 401 to a request without credentials, robots.txt, a refused private address, a soft 404. They
+ * leave no link unread. Every other code that ends a URL failed or skipped (a 5xx, a timeout, a network failure, a
+ * credential refused, a body over the cap, a failed render, a trap rule, a cancel...) may hide links.
+ */
+const ANSWER_CODES: ReadonlySet<OutcomeCode> = new Set<OutcomeCode>([
+  'http_4xx',
+  'auth_required',
+  'redirect',
+  'redirect_out_of_scope',
+  'robots_disallowed',
+  'private_address',
+  'soft_404',
+]);
 
 /**
- * Whether a URL that ended failed or skipped with this reason (or its first REASON_HEAD_CHARS characters) may hide
- * links: the site gave no answer about it. 408 and 429 are answers to come back later, not about the page.
+ * Whether a URL that ended failed or skipped with this code may hide links: the site gave no answer about it. Read from
+ * codes only, never from a reason's words (they are for people, and change).
  */
-export function leavesLinksUnread(reason: string | null): boolean {
-  const head = (reason ?? '').slice(0, REASON_HEAD_CHARS);
-  if (/^http 4\d\d$/.test(head)) return head === 'http 408' || head === 'http 429';
-  if (/^redirect \d{3} to /.test(head)) return false;
-  return !(head.startsWith('blocked by robot') || head.startsWith('blocked: private'));
+export function leavesLinksUnread(code: OutcomeCode | null): boolean {
+  return code === null || !ANSWER_CODES.has(code);
 }
 
 /** What of a crawl's settings decides which pages it can reach. */

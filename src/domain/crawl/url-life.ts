@@ -64,6 +64,11 @@ export function reasonOf(outcome: Outcome): string | null {
   return outcome.kind === 'stored' ? null : (outcome.reason ?? null);
 }
 
+/** The code of an outcome that ends its URL failed or skipped (null for any other). */
+function codeOf(outcome: Outcome): OutcomeCode | null {
+  return outcome.kind === 'failed' || outcome.kind === 'skipped' ? outcome.code : null;
+}
+
 export const isFinal = (outcome: Outcome): outcome is Extract<Outcome, { kind: FinalKind }> =>
   outcome.kind === 'stored' || outcome.kind === 'skipped' || outcome.kind === 'failed' || outcome.kind === 'duplicate';
 
@@ -85,7 +90,7 @@ export type MessageAction =
 
 /** What the coordinator records of the URL: a final state, back to queued (due in `dueInSeconds`), or nothing. */
 export type StateChange =
-  | { to: 'final'; kind: FinalKind; reason: string | null }
+  | { to: 'final'; kind: FinalKind; reason: string | null; code: OutcomeCode | null }
   | { to: 'queued'; countsAttempt: boolean; dueInSeconds: number; reservedAt?: number }
   | { to: 'unchanged' };
 
@@ -156,7 +161,10 @@ export function transition(event: UrlEvent, limits: Limits): Transition {
     case 'coordinator-unreachable':
       return { record: { to: 'unchanged' }, message: { do: 'retry', delaySeconds: backoffSeconds(event.deliveries) } };
     case 'dead-lettered':
-      return { record: { to: 'final', kind: 'failed', reason: DEAD_LETTER_REASON }, message: { do: 'ack' } };
+      return {
+        record: { to: 'final', kind: 'failed', reason: DEAD_LETTER_REASON, code: DEAD_LETTER_CODE },
+        message: { do: 'ack' },
+      };
     case 'outcome': {
       const record = recordOf(resolveOutcome(event.outcome, event.attempt, limits.maxAttempts), event.running);
       return { record, message: messageAfter(event.outcome, event.attempt, limits, event.deliveries, event.running) };
@@ -210,8 +218,9 @@ export function resolveOutcome(outcome: Outcome, attempt: number, maxAttempts: n
  * host's slot), else 0, due at once (its message still waits the backoff: transition says so).
  */
 export function recordOf(outcome: Outcome, running: boolean): Exclude<StateChange, { to: 'unchanged' }> {
-  if (!running && !isFinal(outcome)) return { to: 'final', kind: 'skipped', reason: CANCELLED_REASON };
-  if (isFinal(outcome)) return { to: 'final', kind: outcome.kind, reason: reasonOf(outcome) };
+  if (!running && !isFinal(outcome))
+    return { to: 'final', kind: 'skipped', reason: CANCELLED_REASON, code: CANCELLED_CODE };
+  if (isFinal(outcome)) return { to: 'final', kind: outcome.kind, reason: reasonOf(outcome), code: codeOf(outcome) };
   const reservedAt =
     outcome.kind === 'throttled' && outcome.reservation !== undefined ? { reservedAt: outcome.reservation } : {};
   return {

@@ -4,7 +4,7 @@
  */
 
 export interface AccessFailure {
-  code: 'auth_required' | 'login_redirect' | 'login_failed' | 'credentials_unavailable';
+  code: 'auth_required' | 'credentials_refused' | 'login_redirect' | 'login_failed' | 'credentials_unavailable';
   count: number;
   reason: string;
 }
@@ -23,7 +23,7 @@ export function accessReport(failures: readonly AccessFailure[], stored: number)
   const count = (code: AccessFailure['code']) => failures.find((f) => f.code === code)?.count ?? 0;
   const login = failures.find((f) => f.code === 'login_failed');
   const locked = failures.find((f) => f.code === 'credentials_unavailable');
-  const refused = count('auth_required') + count('login_redirect');
+  const refused = count('auth_required') + count('credentials_refused') + count('login_redirect');
   if (!login && !locked && refused === 0) return null;
   const sessionExpired = !login && refused > 0 && stored > 0;
   return { refused, loginFailed: Boolean(login), sessionExpired, message: messageOf(login ?? locked, refused, stored) };

@@ -27,7 +27,7 @@ export function isLoginPage(target: string, loginUrl: string | null | undefined)
 }
 
 export interface AccessDenied {
-  code: Extract<OutcomeCode, 'auth_required' | 'login_redirect'>;
+  code: Extract<OutcomeCode, 'auth_required' | 'credentials_refused' | 'login_redirect'>;
   reason: string;
 }
 
@@ -40,14 +40,14 @@ export function accessDenied(
   redirectTarget: string | null,
   sent: { credentialed: boolean; loginUrl?: string | null | undefined },
 ): AccessDenied | null {
-  // Without credentials, a 401 is an answer about the page, as any 4xx (its reason the same, "http 401": a crawl's
-  // reach counts it as nothing left unread); with them, the site kept back a page the crawl should have read, whose
-  // links are unread (domain/crawl/reach.ts reads the reason's head).
+  // Without credentials, a 401 is an answer about the page, as any 4xx (a crawl's reach counts it as nothing left
+  // unread); with them, the site kept back a page the crawl should have read, whose links are unread (its code says
+  // so: domain/crawl/reach.ts).
   if (status === 401 && !sent.credentialed) return { code: 'auth_required', reason: 'http 401' };
   if (!sent.credentialed) return null;
   if (status === 401 || status === 403)
     return {
-      code: 'auth_required',
+      code: 'credentials_refused',
       reason: `credentials refused: http ${status} (the session expired, or they do not reach this page)`,
     };
   if (redirectTarget !== null && status >= 300 && status < 400 && isLoginPage(redirectTarget, sent.loginUrl))

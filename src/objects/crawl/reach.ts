@@ -1,4 +1,5 @@
-import { leavesLinksUnread, REASON_HEAD_CHARS, type Reach, type ReachCut, reachOf } from '../../domain/crawl/reach';
+import { parseOutcomeCode } from '../../domain/crawl/outcome-codes';
+import { leavesLinksUnread, type Reach, type ReachCut, reachOf } from '../../domain/crawl/reach';
 import { UrlState } from '../../domain/crawl/url-life';
 import type { CrawlConfig, CrawlStatus } from '../../types';
 import type { Ledger } from './ledger';
@@ -26,12 +27,14 @@ export function measureReach(
     );
     if (deep.length > 0) cuts.push('maxDepth');
   }
-  const heads = ledger.exec<{ head: string | null }>(
-    'SELECT DISTINCT substr(reason, 1, ?) AS head FROM urls WHERE state IN (?, ?)',
-    REASON_HEAD_CHARS,
-    UrlState.Failed,
-    UrlState.Skipped,
-  );
-  if (heads.some((h) => leavesLinksUnread(h.head))) cuts.push('unread');
+  const codes = ledger
+    .exec<{ code: string | null }>(
+      'SELECT DISTINCT code FROM urls WHERE state IN (?, ?)',
+      UrlState.Failed,
+      UrlState.Skipped,
+    )
+    .map((row) => (row.code === null ? null : parseOutcomeCode(row.code)));
+  if (codes.includes('trap')) cuts.push('traps');
+  if (codes.some((code) => code !== 'trap' && leavesLinksUnread(code))) cuts.push('unread');
   return reachOf(cuts);
 }

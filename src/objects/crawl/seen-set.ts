@@ -1,3 +1,4 @@
+import type { OutcomeCode } from '../../domain/crawl/outcome-codes';
 import { FINAL_STATE, type FinalKind, type FrontierEntry, type TaskKind, UrlState } from '../../domain/crawl/url-life';
 import type { SchemaStep } from '../sqlite-schema';
 import type { Ledger } from './ledger';
@@ -37,6 +38,28 @@ export const SCHEMA: SchemaStep[] = [
      why TEXT,
      updated_at INTEGER NOT NULL
    ) WITHOUT ROWID`,
+  // 7: why a URL ended failed or skipped, as its outcome code (domain/crawl/outcome-codes.ts): what the crawl's reach
+  // reads (never the reason's words). LEGACY, once: URLs ended before codes were kept get theirs from their reason, as
+  // the crawler wrote reasons up to this step (migrations/0013 does the same for D1); the only place a code is read
+  // from words.
+  `ALTER TABLE urls ADD COLUMN code TEXT;
+   UPDATE urls SET code = CASE
+     WHEN reason = 'blocked by robots.txt' THEN 'robots_disallowed'
+     WHEN reason LIKE 'blocked:%' THEN 'private_address'
+     WHEN reason LIKE 'robots.txt%' THEN 'robots_unreachable'
+     WHEN reason IN ('http 408', 'http 429') THEN 'rate_limited'
+     WHEN reason = 'http 401' THEN 'auth_required'
+     WHEN reason LIKE 'credentials refused%' THEN 'credentials_refused'
+     WHEN reason LIKE 'login page:%' THEN 'login_redirect'
+     WHEN reason LIKE 'http % without Location' THEN 'redirect_without_location'
+     WHEN reason LIKE 'http 4%' THEN 'http_4xx'
+     WHEN reason LIKE 'http 5%' THEN 'http_5xx'
+     WHEN reason LIKE 'redirect to a non-http(s) URL%' THEN 'redirect_invalid'
+     WHEN reason LIKE 'redirect % to %, out of scope' THEN 'redirect_out_of_scope'
+     WHEN reason LIKE 'redirect %' THEN 'redirect'
+     WHEN reason = 'cancelled' THEN 'cancelled'
+     ELSE 'other' END
+   WHERE state IN (3, 4) AND code IS NULL;`,
 ];
 
 export interface UrlRow {
@@ -107,13 +130,14 @@ export class SeenSet {
     return new Map(rows.map((row) => [row.url, row]));
   }
 
-  /** Ends URLs in a final state with one reason: one statement. */
-  finish(kind: FinalKind, reason: string | null, urls: readonly string[]): void {
+  /** Ends URLs in a final state with one reason and code: one statement. */
+  finish(kind: FinalKind, reason: string | null, code: OutcomeCode | null, urls: readonly string[]): void {
     if (urls.length === 0) return;
     this.ledger.exec(
-      'UPDATE urls SET state = ?, reason = ? WHERE url IN (SELECT value FROM json_each(?))',
+      'UPDATE urls SET state = ?, reason = ?, code = ? WHERE url IN (SELECT value FROM json_each(?))',
       FINAL_STATE[kind],
       reason,
+      code,
       JSON.stringify(urls),
     );
   }
@@ -186,14 +210,15 @@ export class SeenSet {
     return [...this.find(urls).values()].filter((r) => r.state === UrlState.Queued).map(entryOf);
   }
 
-  /** Ends up to `limit` queued URLs, but those in `keep`, as skipped for `reason`; returns them. */
-  skipQueued(reason: string, keep: readonly string[], limit: number): string[] {
+  /** Ends up to `limit` queued URLs, but those in `keep`, as skipped for `reason` (`code`); returns them. */
+  skipQueued(reason: string, code: OutcomeCode, keep: readonly string[], limit: number): string[] {
     return this.ledger
       .exec<{ url: string }>(
-        `UPDATE urls SET state = ?, reason = ? WHERE url IN (
+        `UPDATE urls SET state = ?, reason = ?, code = ? WHERE url IN (
            SELECT url FROM urls WHERE state = ? AND url NOT IN (SELECT value FROM json_each(?)) LIMIT ?) RETURNING url`,
         UrlState.Skipped,
         reason,
+        code,
         UrlState.Queued,
         JSON.stringify(keep),
         limit,
@@ -203,7 +228,7 @@ export class SeenSet {
 
   /** Puts failed URLs (those of `urls`, or any) back in the frontier, attempts starting over: at most `limit`. */
   reopenFailed(limit: number, urls: readonly string[] | undefined, now: number): FrontierEntry[] {
-    const reopen = `UPDATE urls SET state = ?, attempts = 0, enqueued_at = ?, reason = NULL WHERE state = ? AND url IN`;
+    const reopen = `UPDATE urls SET state = ?, attempts = 0, enqueued_at = ?, reason = NULL, code = NULL WHERE state = ? AND url IN`;
     const rows = urls
       ? this.ledger.exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
           `${reopen} (SELECT value FROM json_each(?)) RETURNING ${ENTRY}`,
@@ -230,7 +255,7 @@ export class SeenSet {
   reopenDuplicatesOf(targets: readonly string[], now: number): FrontierEntry[] {
     return this.ledger
       .exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
-        `UPDATE urls SET state = ?, attempts = 0, enqueued_at = ?, reason = NULL WHERE state = ? AND url IN (
+        `UPDATE urls SET state = ?, attempts = 0, enqueued_at = ?, reason = NULL, code = NULL WHERE state = ? AND url IN (
            SELECT url FROM canonicals WHERE target IN (SELECT value FROM json_each(?))) RETURNING ${ENTRY}`,
         UrlState.Queued,
         now,

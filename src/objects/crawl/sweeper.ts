@@ -11,7 +11,7 @@ import type { CrawlConfig } from '../../types';
 import type { HostHolds } from './host-holds';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
-import type { Work } from './work';
+import { NO_WHY, type Work } from './work';
 
 /** URLs re-sent, or ended by a cancel, per step. */
 const SWEEP_STEP = 1000;
@@ -152,7 +152,7 @@ export class Sweeper {
       const depth = page.depth + 1;
       candidates.push(...links.filter((url) => policy(url, depth)).map((url) => ({ url, depth, hops: 0 })));
     }
-    this.work.end('stored', null, [...stored]);
+    this.work.end('stored', NO_WHY, [...stored]);
     this.ledger.bump('fetched', stored.size);
     return { stored, links: this.work.offer(config.maxPages, candidates) };
   }
@@ -170,7 +170,7 @@ export class Sweeper {
     await this.recordCancelled(env, crawlId, urls);
     this.work.end(
       'skipped',
-      'cancelled',
+      { reason: CANCELLED_REASON, code: CANCELLED_CODE },
       this.seen.queued(urls).map((e) => e.url),
     );
     return urls.length === SWEEP_STEP;

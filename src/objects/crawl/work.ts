@@ -1,4 +1,5 @@
 import { Leases, leaseMs } from '../../domain/crawl/leases';
+import type { OutcomeCode } from '../../domain/crawl/outcome-codes';
 import {
   type FinalKind,
   type FrontierEntry,
@@ -32,6 +33,13 @@ export type CompleteAnswer = {
   status: CrawlStatus;
 };
 export const seedEntry = (url: string): FrontierEntry => ({ url, depth: 0, hops: 0 });
+
+/** Why a URL ended: its reason for people and its code for machines (none for a URL stored or a duplicate). */
+export interface Why {
+  reason: string | null;
+  code: OutcomeCode | null;
+}
+export const NO_WHY: Why = { reason: null, code: null };
 
 /** What retry-errors answers: the URLs reopened (to enqueue), how many failed ones remain, the crawl's status. */
 export type RetryAnswer = { entries: FrontierEntry[]; remaining: number; status: CrawlStatus };
@@ -97,7 +105,10 @@ export class Work {
    */
   complete(outcomes: readonly Outcome[], running: boolean, now: number): Completion {
     const rows = this.seen.find(outcomes.map((o) => o.url));
-    const finals = new Map<string, { kind: FinalKind; reason: string | null; urls: string[] }>();
+    const finals = new Map<
+      string,
+      { kind: FinalKind; reason: string | null; code: OutcomeCode | null; urls: string[] }
+    >();
     const done: Completion = { failed: [], stored: [], duplicates: [], cancelled: [], links: [] };
     for (const outcome of outcomes) {
       if (rows.get(outcome.url)?.state !== UrlState.Queued) continue;
@@ -116,8 +127,8 @@ export class Work {
         );
         continue;
       }
-      const group = `${change.kind}\n${change.reason ?? ''}`;
-      const final = finals.get(group) ?? { kind: change.kind, reason: change.reason, urls: [] };
+      const group = `${change.kind}\n${change.code ?? ''}\n${change.reason ?? ''}`;
+      const final = finals.get(group) ?? { kind: change.kind, reason: change.reason, code: change.code, urls: [] };
       final.urls.push(outcome.url);
       finals.set(group, final);
       if (change.kind === 'failed') done.failed.push(outcome.url);
@@ -125,7 +136,7 @@ export class Work {
       if (change.kind === 'duplicate') done.duplicates.push(outcome.url);
       if ('links' in outcome && outcome.links) done.links.push(...outcome.links);
     }
-    for (const { kind, reason, urls } of finals.values()) this.end(kind, reason, urls);
+    for (const { kind, reason, code, urls } of finals.values()) this.end(kind, { reason, code }, urls);
     return done;
   }
 
@@ -152,22 +163,22 @@ export class Work {
     return { entries, remaining: this.seen.countFailed() };
   }
 
-  /** Ends URLs (still queued) in a final state, with their counts. */
-  end(kind: FinalKind, reason: string | null, urls: readonly string[]): void {
-    this.seen.finish(kind, reason, urls);
+  /** Ends URLs (still queued) in a final state, why (none for stored and duplicates), with their counts. */
+  end(kind: FinalKind, why: Why, urls: readonly string[]): void {
+    this.seen.finish(kind, why.reason, why.code, urls);
     this.ledger.bump(kind === 'duplicate' ? 'duplicates' : kind, urls.length);
     this.ledger.bump('pending', -urls.length);
   }
 
   /** Marks URLs failed for good (their messages were dead-lettered); returns those changed, with their attempts. */
-  abandon(entries: readonly { url: string; reason: string }[]): { url: string; attempts: number }[] {
+  abandon(entries: readonly { url: string; reason: string; code: OutcomeCode }[]): { url: string; attempts: number }[] {
     const rows = this.seen.find(entries.map((e) => e.url));
     const changed: { url: string; attempts: number }[] = [];
-    for (const { url, reason } of entries) {
+    for (const { url, reason, code } of entries) {
       const row = rows.get(url);
       if (!row || row.state !== UrlState.Queued) continue;
       rows.delete(url);
-      this.end('failed', reason, [url]);
+      this.end('failed', { reason, code }, [url]);
       changed.push({ url, attempts: Math.max(row.attempts, this.leases.release(url)?.attempts ?? 0) });
     }
     return changed;

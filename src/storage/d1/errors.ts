@@ -184,7 +184,13 @@ export async function codeBreakdown(db: D1Database, crawlId: string): Promise<Co
 }
 
 /** Codes of URLs the site did not let a crawl with credentials in, or that its credentials kept from being fetched. */
-const ACCESS_CODES = ['auth_required', 'login_redirect', 'login_failed', 'credentials_unavailable'] as const;
+const ACCESS_CODES = [
+  'auth_required',
+  'credentials_refused',
+  'login_redirect',
+  'login_failed',
+  'credentials_unavailable',
+] as const;
 
 /** A crawl's failures by access code (domain/credentials/outcomes.ts), each with one of its reasons. */
 export async function accessFailures(
