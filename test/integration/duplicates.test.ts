@@ -274,6 +274,34 @@ describe('duplicates', () => {
     });
   });
 
+  it('gives a duplicate by content back when the page it named fails for good, and the content key to it', async () => {
+    const crawlId = crypto.randomUUID();
+    const stub = env.CRAWL.getByName(crawlId);
+    const [a, b, c] = ['https://x.test/a', 'https://x.test/b', 'https://x.test/c'];
+    await stub.start(crawlId, testConfig({ seeds: [a, b, c] }));
+    const candidate = (url: string) => ({ url, canonical: null, key: 'shared', unchanged: false });
+    // a claims the key, but its chunk could not be recorded: handed back, to be fetched again.
+    await stub.claim([a, b]);
+    expect(await stub.dedupe([candidate(a)])).toEqual([{ duplicate: false }]);
+    await stub.complete([{ kind: 'released', url: a, fetched: true, reason: 'storage error' }]);
+    // b has the same content meanwhile: a duplicate of a.
+    expect(await stub.dedupe([candidate(b)])).toEqual([{ duplicate: true, of: a, reason: 'content' }]);
+    await stub.complete([{ kind: 'duplicate', url: b, fetched: true, reason: 'content', of: a }]);
+    // a then fails for good: b is offered again, to be fetched and stored (its content is no longer lost).
+    await stub.claim([a]);
+    const failed = await stub.complete([{ kind: 'failed', url: a, fetched: true, reason: 'http 500', code: 'http_5xx' }]);
+    expect(failed.accepted.map((e) => e.url)).toEqual([b]);
+    expect((await stub.snapshot())?.counts).toMatchObject({ duplicates: 0, failed: 1 });
+    // b, fetched again, now holds the key: it is unique, and a later page of that content is a duplicate of b.
+    await stub.claim([b, c]);
+    expect(await stub.dedupe([candidate(b)])).toEqual([{ duplicate: false }]);
+    await stub.complete([{ kind: 'stored', url: b, fetched: true }]);
+    expect(await stub.dedupe([candidate(c)])).toEqual([{ duplicate: true, of: b, reason: 'content' }]);
+    await runInDurableObject(stub, (_instance, state) => {
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM reclaims').one().n).toBe(1);
+    });
+  });
+
   it('keeps the first URL of each key across a restart, and past the in-memory capacity', async () => {
     const crawlId = crypto.randomUUID();
     const stub = env.CRAWL.getByName(crawlId);

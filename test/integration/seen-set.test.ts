@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA } from '../../src/objects/crawl/seen-set';
 import type { CrawlConfig, FrontierEntry } from '../../src/types';
 import { namespace, site, siteLog } from '../support/api';
 import { insertCrawlRow, testConfig } from '../support/fixtures';
@@ -204,5 +205,49 @@ describe('the sweeper (Durable Object alarm)', () => {
       for (const lease of instance.parts.work.leases.held.values()) lease.until = 1;
     });
     expect((await stub.claim(['https://example.com/'])).claims[0]?.attempts).toBe(2);
+  });
+
+  it("measures an ended crawl's reach from its URLs' outcome codes, never from their reasons' words", async () => {
+    const ended = async (code: 'credentials_refused' | 'http_4xx' | 'trap', reason: string) => {
+      const { stub } = await startedCoordinator();
+      await stub.claim(['https://example.com/']);
+      await stub.complete([{ kind: 'failed', url: 'https://example.com/', fetched: true, reason, code }]);
+      return (await stub.summary())?.reach?.cuts;
+    };
+    // A refused credential worded as a redirect is still a page kept back; a 404 worded oddly is still an answer.
+    expect(await ended('credentials_refused', 'redirect 301 to https://example.com/elsewhere')).toEqual(['unread']);
+    expect(await ended('http_4xx', 'credentials refused: the words of another kind')).toEqual([]);
+    expect(await ended('trap', 'trap: repeated path segments (/a/a/a/)')).toEqual(['traps']);
+  });
+
+  it('gives the URLs a crawl ended before codes were kept theirs once, from their words (schema step 7)', async () => {
+    const { stub } = await startedCoordinator();
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      const rows: [string, string][] = [
+        ['http 404', 'http_4xx'],
+        ['http 429', 'rate_limited'],
+        ['http 401', 'auth_required'],
+        ['credentials refused: http 403 (the session expired)', 'credentials_refused'],
+        ['login page: redirect 302 to https://a.test/login (expired)', 'login_redirect'],
+        ['redirect 301 to https://a.test/b', 'redirect'],
+        ['blocked by robots.txt', 'robots_disallowed'],
+        ['timeout after 15000 ms', 'other'],
+      ];
+      rows.forEach(([reason], i) =>
+        sql.exec(
+          'INSERT INTO urls (url, depth, hops, state, enqueued_at, reason) VALUES (?, 1, 0, 3, 0, ?)',
+          `https://old.test/${i}`,
+          reason,
+        ),
+      );
+      const step = SCHEMA[6] ?? '';
+      sql.exec(step.slice(step.indexOf('UPDATE')));
+      const codes = sql
+        .exec<{ reason: string; code: string }>("SELECT reason, code FROM urls WHERE url LIKE 'https://old.test/%'")
+        .toArray()
+        .map((r) => [r.reason, r.code]);
+      expect(new Map(codes)).toEqual(new Map(rows));
+    });
   });
 });

@@ -6,7 +6,7 @@ import {
   type Verdict,
 } from '../../domain/crawl/duplicates';
 import { type FrontierEntry, type Outcome, UrlState } from '../../domain/crawl/url-life';
-import { ContentClaims } from './content-claims';
+import { ContentClaims, type KeyClaim } from './content-claims';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
 
@@ -53,21 +53,73 @@ export class Duplicates {
       if (verdict.duplicate) this.pending.set(candidate.url, candidate.canonical);
       return verdict.duplicate ? verdict : null;
     });
-    const firsts = this.claims.claim(
-      candidates.flatMap((c, i) => (verdicts[i] === null && c.key !== null ? [{ key: c.key, url: c.url }] : [])),
+    const asked = candidates.flatMap((c, i) =>
+      verdicts[i] === null && c.key !== null ? [{ key: c.key, url: c.url }] : [],
     );
+    const firsts = this.holders(asked);
     return candidates.map(
       (c, i) => verdicts[i] ?? contentVerdict(c, c.key === null ? null : (firsts.get(c.key) ?? null)),
     );
   }
 
   /**
-   * After outcomes are recorded: each duplicate of a canonical is kept under it (one row), and the duplicates of a
-   * canonical that ended without content (failed or skipped, now or before) go back to the frontier: fetched again,
-   * they are stored, their canonical's state says so (canonicalVerdict). Returns them, to be enqueued.
+   * The URL that holds each key asked (ContentClaims: the first to claim it), unless that URL ended without content
+   * (failed or skipped: a page that was given back, then failed for good): then the key's holder is its reclaim, the
+   * first URL of the call to ask for it once no holder has content (one `reclaims` row per such key).
+   */
+  private holders(asked: readonly KeyClaim[]): Map<string, string> {
+    const firsts = this.claims.claim(asked);
+    const mine = new Set(asked.map((a) => a.url));
+    const lost = this.endedWithout([...new Set([...firsts.values()].filter((url) => !mine.has(url)))]);
+    const lostKeys = [...firsts].flatMap(([key, url]) => (lost.has(url) ? [key] : []));
+    if (lostKeys.length === 0) return firsts;
+    const reclaimed = new Map(
+      this.ledger
+        .exec<{ hash: string; url: string }>(
+          'SELECT hash, url FROM reclaims WHERE hash IN (SELECT value FROM json_each(?))',
+          JSON.stringify(lostKeys),
+        )
+        .map((r) => [r.hash, r.url]),
+    );
+    const gone = this.endedWithout([...reclaimed.values()]);
+    const fresh: [string, string][] = [];
+    for (const key of lostKeys) {
+      const holder = reclaimed.get(key);
+      if (holder !== undefined && !gone.has(holder)) firsts.set(key, holder);
+      else {
+        const url = asked.find((a) => a.key === key)?.url;
+        if (url === undefined) continue;
+        firsts.set(key, url);
+        fresh.push([key, url]);
+      }
+    }
+    if (fresh.length > 0)
+      this.ledger.exec(
+        `INSERT INTO reclaims (hash, url) SELECT value->>0, value->>1 FROM json_each(?) WHERE true
+         ON CONFLICT (hash) DO UPDATE SET url = excluded.url`,
+        JSON.stringify(fresh),
+      );
+    return firsts;
+  }
+
+  /** Of these URLs, those that ended without content: failed or skipped. */
+  private endedWithout(urls: readonly string[]): Set<string> {
+    if (urls.length === 0) return new Set();
+    return new Set(
+      [...this.seen.find(urls).values()]
+        .filter((r) => r.state === UrlState.Failed || r.state === UrlState.Skipped)
+        .map((r) => r.url),
+    );
+  }
+
+  /**
+   * After outcomes are recorded: each duplicate is kept under the URL its content is stored under (one row), and the
+   * duplicates of a URL that ended without content (failed or skipped, now or before) go back to the frontier:
+   * fetched again, they are stored, as that URL's state says (canonicalVerdict, and the content key's holder).
+   * Returns them, to be enqueued.
    */
   giveBack(outcomes: readonly Outcome[], now: number): FrontierEntry[] {
-    const pairs = outcomes.flatMap((o) => (o.kind === 'duplicate' && o.reason === 'canonical' ? [[o.of, o.url]] : []));
+    const pairs = outcomes.flatMap((o) => (o.kind === 'duplicate' ? [[o.of, o.url]] : []));
     if (pairs.length > 0)
       this.ledger.exec(
         `INSERT INTO canonicals (target, url) SELECT value->>0, value->>1 FROM json_each(?) WHERE true
@@ -75,13 +127,7 @@ export class Duplicates {
         JSON.stringify(pairs),
       );
     const ended = outcomes.flatMap((o) => (o.kind === 'failed' || o.kind === 'skipped' ? [o.url] : []));
-    const targets = pairs.map(([target]) => target ?? '');
-    const endedBefore =
-      targets.length === 0
-        ? []
-        : [...this.seen.find(targets).values()]
-            .filter((r) => r.state === UrlState.Failed || r.state === UrlState.Skipped)
-            .map((r) => r.url);
+    const endedBefore = [...this.endedWithout(pairs.map(([target]) => target ?? ''))];
     if (ended.length + endedBefore.length === 0) return [];
     const reopened = this.seen.reopenDuplicatesOf([...ended, ...endedBefore], now);
     this.ledger.bump('duplicates', -reopened.length);

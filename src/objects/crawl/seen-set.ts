@@ -60,6 +60,10 @@ export const SCHEMA: SchemaStep[] = [
      WHEN reason = 'cancelled' THEN 'cancelled'
      ELSE 'other' END
    WHERE state IN (3, 4) AND code IS NULL;`,
+  // 8: a content key whose first URL ended without content (failed, skipped), and the URL that holds it since: a row per
+  // such key, rare (objects/crawl/duplicates.ts). Since this step `canonicals` also holds each duplicate by content
+  // under the URL it named, so that one that fails gives its duplicates back too.
+  'CREATE TABLE IF NOT EXISTS reclaims (hash TEXT PRIMARY KEY, url TEXT NOT NULL) WITHOUT ROWID',
 ];
 
 export interface UrlRow {
