@@ -528,6 +528,40 @@ function settingsCard(/** @type {CrawlView['config']} */ config) {
 }
 
 /**
+ * What the crawl's trap rules found (docs/crawling.md, "Traps"): the patterns, the URLs they kept out by reason, and
+ * the links a host's page budget refused. Nothing when there is nothing to say.
+ * @param {Stats['traps']} traps
+ */
+function trapTables(traps) {
+  const rules = traps.rules.map((r) => [h('code', {}, r.rule), r.pattern]);
+  const skipped = traps.skipped.map((r) => [r.reason, fmt(r.count)]);
+  const budget =
+    traps.overHostBudget > 0
+      ? [
+          h(
+            'p',
+            { class: 'muted' },
+            `${fmt(traps.overHostBudget)} links not taken: their host had its maxPagesPerHost.`,
+          ),
+        ]
+      : [];
+  if (rules.length === 0 && skipped.length === 0) return budget;
+  return [
+    table('Traps found', ['Rule', ['Pattern', 'wide']], rules, 'No trap pattern declared.'),
+    table(
+      'URLs kept out of traps',
+      [
+        ['Reason', 'wide'],
+        ['URLs', 'num'],
+      ],
+      skipped,
+      'No URL kept out.',
+    ),
+    ...budget,
+  ];
+}
+
+/**
  * The crawl page's tables: statuses, errors by kind of reason and by code, hosts, recent pages.
  * @param {ReturnType<typeof crawlLayout>} boxes @param {Stats} s @param {HostState[]} hostList @param {Page[]} pages @param {(url: string) => Node} short
  */
@@ -540,6 +574,7 @@ function renderTables(boxes, s, hostList, pages, short) {
     table('Errors by reason', ['Outcome', 'Reason', ['URLs', 'num']], kindRows, 'No errors.'),
     // The same errors by code (GET /errors lists each URL's): what a script groups by.
     ...(codeRows.length > 0 ? [table('Errors by code', ['Outcome', 'Code', ['URLs', 'num']], codeRows)] : []),
+    ...trapTables(s.traps),
   );
   boxes.hosts.replaceChildren(hostsTable(hostList));
   const pageRows = pages.map((p) => [

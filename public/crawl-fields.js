@@ -26,8 +26,18 @@ export function field(reg, key, label, control, hint) {
 export const check = (box, label) => h('div', { class: 'check' }, box, h('label', { for: box.id }, label));
 
 /** @param {string} id @param {string} name @param {number} min @param {number} max */
-export const int = (id, name, min, max) =>
-  h('input', { id, name, type: 'number', min, max, step: 1, inputmode: 'numeric', 'data-kind': 'int' });
+export const intAttrs = (id, name, min, max) => ({
+  id,
+  name,
+  type: 'number',
+  min,
+  max,
+  step: 1,
+  inputmode: 'numeric',
+  'data-kind': 'int',
+});
+/** @param {string} id @param {string} name @param {number} min @param {number} max */
+export const int = (id, name, min, max) => h('input', intAttrs(id, name, min, max));
 /** @param {string} id @param {string} name @param {Record<string, string>} [attrs] */
 export const text = (id, name, attrs = {}) => h('input', { id, name, type: 'text', 'data-kind': 'text', ...attrs });
 /** One value per line. @param {string} id @param {string} name @param {string} [placeholder] */
@@ -78,6 +88,9 @@ function requestValue(el) {
       return v === el.dataset.default ? undefined : v;
     case 'flag':
       return el instanceof HTMLInputElement && el.checked ? true : undefined;
+    case 'off':
+      // A setting on by default: only a cleared box says something (false).
+      return el instanceof HTMLInputElement && !el.checked ? false : undefined;
     case 'set':
       return el instanceof HTMLInputElement && el.checked ? [v] : undefined;
     case 'headers':

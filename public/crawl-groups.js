@@ -1,7 +1,7 @@
 // @ts-check
 // The new-crawl form's groups of settings, each field registered by the path of its setting (crawl-fields.js).
 
-import { check, choice, field, group, int, lines, text } from './crawl-fields.js';
+import { check, choice, field, group, int, intAttrs, lines, text } from './crawl-fields.js';
 import { h } from './dom.js';
 import { extractionFields } from './spec-editor.js';
 
@@ -28,8 +28,21 @@ function scopeGroup(reg) {
     h(
       'div',
       { class: 'field-row' },
-      field(reg, 'maxPages', 'Max pages', int('max-pages', 'maxPages', 1, 100_000_000)),
+      field(
+        reg,
+        'maxPages',
+        'Max pages',
+        h('input', { ...intAttrs('max-pages', 'maxPages', 1, 100_000_000), placeholder: '10000' }),
+        'Empty: 10,000, so a crawl left alone always ends.',
+      ),
       field(reg, 'maxDepth', 'Max depth', int('max-depth', 'maxDepth', 0, 10_000)),
+    ),
+    field(
+      reg,
+      'maxPagesPerHost',
+      'Max pages per host',
+      int('max-pages-per-host', 'maxPagesPerHost', 1, 100_000_000),
+      "For crawls of many hosts: one host's pages never use up the crawl. Empty: no per-host limit.",
     ),
     field(reg, 'scope', 'Scope', choice('scope', 'scope', scopes)),
     field(
@@ -90,10 +103,36 @@ function politenessGroup(reg) {
   );
 }
 
+/** The crawler-trap rules, each on unless its box is cleared (docs/crawling.md, "Traps"). */
+const TRAP_RULES = [
+  ['repeatedSegments', 'Skip paths that repeat a segment (/a/a/a/)'],
+  ['deepPaths', "Skip paths far deeper than the host's pages"],
+  ['pathEchoes', "Skip paths whose page is a shorter path's again (relative-link loops)"],
+  ['urlPatterns', 'Skip URL patterns of near-identical pages (calendars, facets, sort orders)'],
+  ['sessionParams', 'Strip session ids and tracking parameters (utm_*, sid, …)'],
+  ['soft404', 'Tell soft 404s (200 "not found" pages): not stored, links not followed'],
+];
+
+/** The trap rules, as checkboxes that are on by default. @param {Registry} reg */
+function trapsGroup(reg) {
+  const boxes = TRAP_RULES.map(([rule, label]) =>
+    check(
+      h('input', { type: 'checkbox', id: `trap-${rule}`, name: `traps.${rule}`, checked: true, 'data-kind': 'off' }),
+      label,
+    ),
+  );
+  const error = h('p', { id: 'traps-error', class: 'error field-error' });
+  const set = h('fieldset', { class: 'choices', id: 'traps', tabindex: -1, 'aria-describedby': 'traps-error' });
+  set.append(h('legend', {}, 'Trap rules (all on by default)'), h('div', { class: 'checks' }, ...boxes), error);
+  reg.set('traps', { control: set, error, label: 'Trap rules' });
+  return group('traps', 'Traps', false, set);
+}
+
 /** Page cache, duplicates, comparison with an earlier crawl; retention. @param {Registry} reg */
 function recrawlGroups(reg) {
   const duplicates = [
     ['skip', 'skip: store each content once'],
+    ['similar', 'similar: also pages almost the same (another sort order, a counter)'],
     ['keep', 'keep: store every URL'],
   ];
   return [
@@ -203,6 +242,7 @@ export function settingGroups(reg) {
     scopeGroup(reg),
     renderingGroup(reg),
     politenessGroup(reg),
+    trapsGroup(reg),
     group('extraction', 'Extraction', false, ...extractionFields(reg)),
     ...recrawlGroups(reg),
     webhookGroup(reg),

@@ -118,7 +118,8 @@ try {
     const started = performance.now();
     const crawl = await crawlToEnd(
       worker,
-      { seeds: [`${sites.siteA}/t/${ns}/${variant}/`], ...EXTRACT },
+      // maxPages null: PAGES may be more than a crawl's default budget.
+      { seeds: [`${sites.siteA}/t/${ns}/${variant}/`], maxPages: null, ...EXTRACT },
       1_800_000,
       250,
     );

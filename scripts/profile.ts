@@ -109,7 +109,7 @@ try {
   const crawl = await crawlToEnd(
     worker,
     // A plain crawl, as the profiles in docs were taken (crawls extract markdown and metadata by default).
-    { seeds: [`${sites.siteA}/t/prof${Date.now().toString(36)}/${variant}/`], extract: null },
+    { seeds: [`${sites.siteA}/t/prof${Date.now().toString(36)}/${variant}/`], extract: null, maxPages: null },
     1_800_000,
     250,
   );

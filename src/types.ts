@@ -143,6 +143,13 @@ export interface Processed {
   canonical?: string;
   /** The text of the page's first <h1>, when extraction read one (domain/crawl/duplicates.ts contentKey compares it). */
   heading?: string;
+  /** The status of a response whose page is not recorded as one (a soft 404: its errors row keeps the status). */
+  httpStatus?: number;
+  /**
+   * Similarity sketches of the page's main text (domain/similarity), made once here: `text` finds near-duplicates,
+   * `template` (digits and the URL's own words masked) is what the trap rules compare pages of one pattern by.
+   */
+  sketches?: { text: string | null; template: string | null };
 }
 
 /** A claimed URL, as the Durable Object knows it. */
@@ -154,4 +161,9 @@ export interface Claim {
   attempts: number;
   /** A slot reserved for the URL on its host's timeline when it was last throttled (epoch ms of its start). */
   reservedAt?: number;
+  /**
+   * A trap rule keeps the URL out (its pattern was found a trap after it was queued): end it skipped, code `trap`, for
+   * this reason, without a request; `fold`: the URL without a parameter that never changes a page, to offer instead.
+   */
+  trap?: { reason: string; fold?: string };
 }

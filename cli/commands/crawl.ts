@@ -9,9 +9,18 @@ import { MODEL_OPTIONS, MODEL_USAGE, type ModelAsk, readModelFlags, withModel } 
 import { writePages } from '../pages-out.ts';
 import { PROGRESS_MODES, waitForCrawl } from '../wait.ts';
 
+/** The crawler-trap rules (src/domain/traps/rules.ts): what --no-trap takes. */
+const TRAP_RULES = ['repeatedSegments', 'deepPaths', 'pathEchoes', 'urlPatterns', 'sessionParams', 'soft404'] as const;
+type TrapRule = (typeof TRAP_RULES)[number];
+
 const USAGE = `Usage: edgecrawl crawl URL... [options]
   Starts a crawl from the seed URLs and prints its id.
-  --max-pages N        at most N pages             --max-depth N    links at most N hops from a seed
+  --max-pages N        at most N pages (default 10,000; 0: no limit)
+  --max-depth N        links at most N hops from a seed
+  --max-pages-per-host N  at most N pages of any one host
+  --no-trap RULE       turn a crawler-trap rule off (repeatable): repeatedSegments, deepPaths, pathEchoes,
+                       urlPatterns, sessionParams, soft404
+  --similar            also record pages almost the same as one before as duplicates (duplicates: similar)
   --scope S            same-host (default), same-origin, same-domain, any
   --include P          URL pattern a link must match (repeatable)
   --exclude P          URL pattern of links to drop (repeatable)
@@ -33,6 +42,9 @@ ${MODEL_USAGE}
 const OPTIONS = {
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
+  'max-pages-per-host': { type: 'string' },
+  'no-trap': { type: 'string', multiple: true },
+  similar: { type: 'boolean' },
   scope: { type: 'string' },
   include: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
@@ -56,10 +68,14 @@ export async function crawl(args: string[], client: Client): Promise<void> {
   const ask = readModelFlags(values, USAGE);
   const extract = withAsk(readExtract(values.extract, values.out !== undefined), ask);
   const maxModelPages = integer(values['max-model-pages'], '--max-model-pages', USAGE);
+  const maxPages = integer(values['max-pages'], '--max-pages', USAGE);
   const request: CrawlRequest = {
     seeds: positionals,
-    maxPages: integer(values['max-pages'], '--max-pages', USAGE),
+    maxPages: maxPages === 0 ? null : maxPages,
     maxDepth: integer(values['max-depth'], '--max-depth', USAGE),
+    maxPagesPerHost: integer(values['max-pages-per-host'], '--max-pages-per-host', USAGE),
+    ...readTrapFlags(values['no-trap']),
+    ...(values.similar ? { duplicates: 'similar' as const } : {}),
     scope: oneOf(values.scope, ['same-origin', 'same-host', 'same-domain', 'any'], '--scope', USAGE),
     include: values.include,
     exclude: values.exclude,
@@ -80,6 +96,13 @@ export async function crawl(args: string[], client: Client): Promise<void> {
     process.stderr.write(`wrote ${files} markdown files for ${pages} pages to ${values.out} (index: index.jsonl)\n`);
   }
   if (end.status !== 'completed') throw new CliError(`crawl ${id} ended ${end.status}`);
+}
+
+/** The trap rules turned off by --no-trap (each a rule's name), as the API's `traps` object. */
+function readTrapFlags(rules: string[] | undefined): { traps?: Partial<Record<TrapRule, boolean>> } {
+  if (rules === undefined || rules.length === 0) return {};
+  const names = rules.map((rule) => oneOf(rule, TRAP_RULES, '--no-trap', USAGE));
+  return { traps: Object.fromEntries(names.map((rule) => [rule, false])) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { CHANGE_KINDS } from '../domain/crawl/reach';
 import { crawlSettingsSchema } from '../domain/crawl/settings';
 import { metadataValueSchema, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '../domain/crawl/webhook-setting';
 import { shownCredentialsSchema } from '../domain/credentials/access';
+import { TRAP_RULES } from '../domain/traps/rules';
 
 /**
  * What each /v1 route answers, as zod schemas: the OpenAPI document is generated from them, the dashboard's and the
@@ -386,6 +387,20 @@ export const statsSchema = z
       .array(z.object({ outcome: z.enum(['failed', 'skipped']), code: outcomeCode, count: z.number().int() }))
       .describe('Errors by code, most first: the same whatever the words of their reasons.'),
     hosts: z.array(z.object({ host: z.string(), pages: z.number().int() })),
+    traps: z
+      .object({
+        rules: z
+          .array(z.object({ rule: z.enum(TRAP_RULES), pattern: z.string() }))
+          .describe('The traps the rules found as the crawl went: a URL pattern, a parameter, a path that echoes.'),
+        skipped: z
+          .array(z.object({ reason: z.string(), count: z.number().int() }))
+          .describe('URLs a trap rule kept out (code trap), by reason: `trap: <rule> (<pattern>)`, most first.'),
+        overHostBudget: z
+          .number()
+          .int()
+          .describe('Links not taken because their host had its maxPagesPerHost (not listed, as those past maxPages).'),
+      })
+      .describe('Crawler traps (docs/crawling.md, "Traps").'),
   })
   .meta({ id: 'CrawlStats' });
 

@@ -1,15 +1,21 @@
-import { contentKey, type DedupeCandidate, type Verdict } from '../domain/crawl/duplicates';
+import { contentKey, type DedupeCandidate, skipsDuplicates, type Verdict } from '../domain/crawl/duplicates';
+import { trapsLearn } from '../domain/traps/rules';
 import type { CrawlConfig, Processed } from '../types';
 import type { CrawlStub, Finished } from './finished';
 
-/** A stored page of the chunk, as deduplication is asked about it; null: not one to compare (a sitemap, no page). */
-async function candidateOf({ task, processed }: Finished): Promise<DedupeCandidate | null> {
-  const { outcome, page, heading } = processed;
+/**
+ * A stored page of the chunk, as the crawl's object is asked about it (null: not one to ask of: a sitemap, no page):
+ * what duplicates are decided by when the crawl skips them, and what the trap rules learn from.
+ */
+async function candidateOf({ task, processed }: Finished, skips: boolean): Promise<DedupeCandidate | null> {
+  const { outcome, page, heading, sketches } = processed;
   if (task.kind === 'sitemap' || outcome.kind !== 'stored' || !page) return null;
-  const key = await contentKey({ ...page, heading: heading ?? null });
-  const canonical = processed.canonical ?? null;
-  if (key === null && canonical === null) return null;
-  return { url: outcome.url, canonical, key, unchanged: page.status === 304 };
+  const key = skips ? await contentKey({ ...page, heading: heading ?? null }) : null;
+  const canonical = skips ? (processed.canonical ?? null) : null;
+  const sketch = skips ? (sketches?.text ?? null) : null;
+  const template = sketches?.template ?? null;
+  if (key === null && canonical === null && sketch === null && template === null) return null;
+  return { url: outcome.url, canonical, key, unchanged: page.status === 304, sketch, template };
 }
 
 /**
@@ -50,12 +56,13 @@ function asDuplicate(processed: Processed, verdict: Extract<Verdict, { duplicate
  * nothing to compare, makes no call. Throws when the coordinator cannot be reached.
  */
 export async function dedupeChunk(chunk: Finished[], config: CrawlConfig, stub: CrawlStub): Promise<Finished[]> {
-  if (config.duplicates !== 'skip') return chunk;
-  const candidates = await Promise.all(chunk.map(candidateOf));
+  const skips = skipsDuplicates(config.duplicates);
+  if (!skips && !trapsLearn(config.traps)) return chunk;
+  const candidates = await Promise.all(chunk.map((f) => candidateOf(f, skips)));
   const asked = candidates.flatMap((candidate, i) => (candidate ? [{ i, candidate }] : []));
   if (asked.length === 0) return chunk;
   const verdicts = await stub.dedupe(asked.map((a) => a.candidate));
-  if (verdicts === null) return chunk;
+  if (verdicts === null || !skips) return chunk;
   const out = [...chunk];
   asked.forEach(({ i }, n) => {
     const verdict = verdicts[n];

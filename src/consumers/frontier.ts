@@ -3,13 +3,13 @@ import { comparisonOf, extractionOf } from '../domain/crawl/settings';
 import { transition } from '../domain/crawl/url-life';
 import { UsageMeter } from '../domain/crawl/usage';
 import { screenshotOf, waitBudgetMs } from '../domain/render/rules';
-import { compileLinkPolicy, compileSitemapPolicy, type LinkPolicy } from '../domain/url/link-policy';
+import { compileLinkPolicy, compileSitemapPolicy, compileUrlCleaner, type LinkPolicy } from '../domain/url/link-policy';
 import { type Limit, limiter } from '../lib/limit';
 import { MemoryBudget } from '../lib/memory-budget';
 import { log } from '../log';
 import { POOL_NAME } from '../objects/browser-pool';
 import { reportUsage } from '../objects/crawl-usage';
-import { hostGateClient } from '../objects/host-gate-client';
+import { hostGateClient, notFoundClient } from '../objects/host-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { cacheLookup } from '../page/cache';
 import { type Connections, invocationConnections } from '../page/connections';
@@ -146,6 +146,7 @@ async function claimAndFetch(
     cache,
     render: { ...renderDeps(config, context.invocation.browser, clock, stub), guard: renderGuard },
     access,
+    notFound: config.traps.soft404 ? notFoundClient(env.HOSTS, config.hostIntervalMs ?? 0, context.meter) : null,
     duplicates: config.duplicates,
     limit: context.invocation.limit,
     connections: context.invocation.connections,
@@ -211,6 +212,7 @@ function crawlCore(crawlId: string, config: CrawlConfig, { env, settings, meter 
     sitemapInScope,
     readSitemaps: config.sitemaps,
     extract: extractionOf(config),
+    cleanUrl: compileUrlCleaner(config),
   };
 }
 

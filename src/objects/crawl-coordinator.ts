@@ -6,6 +6,8 @@ import { WAKE_QUIET_MS } from '../domain/crawl/sweep';
 import type { FrontierEntry, Outcome } from '../domain/crawl/url-life';
 import { emptyUsage, estimateCost, type Usage } from '../domain/crawl/usage';
 import { DEFAULT_MAX_RENDERS } from '../domain/render/rules';
+import { sameTemplate } from '../domain/traps/compare';
+import type { TrapRule } from '../domain/traps/rules';
 import { log } from '../log';
 import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus, CrawlSummary } from '../types';
@@ -20,7 +22,16 @@ import { measureReach } from './crawl/reach';
 import { SCHEMA, SeenSet } from './crawl/seen-set';
 import { StatusMirror } from './crawl/status-mirror';
 import { Sweeper } from './crawl/sweeper';
-import { type ClaimAnswer, type CompleteAnswer, type RetryAnswer, seedEntry, Work } from './crawl/work';
+import { TrapWatch } from './crawl/traps';
+import {
+  type ClaimAnswer,
+  type CompleteAnswer,
+  NO_LIMITS,
+  type OfferRules,
+  type RetryAnswer,
+  seedEntry,
+  Work,
+} from './crawl/work';
 import { migrateSchema } from './sqlite-schema';
 
 /** The model step silent this long with pages waiting: they were lost, and the crawl stops waiting for them. */
@@ -52,6 +63,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private readonly work: Work;
   private readonly sweeper: Sweeper;
   private readonly duplicates: Duplicates;
+  /** The crawl's trap rules (undefined: not made yet; see traps()). */
+  private trapWatch: TrapWatch | null | undefined;
   /** The ended crawl's reach, and the status and counts it was measured at. */
   private reach: { key: string; reach: Reach } | null = null;
   private readonly holds: HostHolds;
@@ -124,8 +137,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
     // When no seed is accepted, the crawl is done at once.
     const accepted = this.rpc(
       () => {
-        if (!failed) return this.work.offer(config.maxPages, config.seeds.map(seedEntry));
-        this.work.offer(null, [seedEntry(failed.url)]);
+        if (!failed)
+          return this.work.offer({ ...this.offerRules(), traps: null }, config.seeds.map(seedEntry)).accepted;
+        this.work.offer(NO_LIMITS, [seedEntry(failed.url)]);
         this.work.end('failed', { reason: failed.reason, code: failed.code }, [failed.url]);
         return [];
       },
@@ -142,7 +156,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       return { status, config, claims: urls.map(() => null), leaseUntil: now };
     this.sweeper.active(now);
     // Leases settle no URL: nothing pending changes.
-    const claimed = this.rpc(() => this.work.claim(urls, holders, now), { finishes: false });
+    const claimed = this.rpc(() => this.work.claim(urls, holders, now, this.traps()), { finishes: false });
     return { status, config, ...claimed };
   }
 
@@ -152,8 +166,21 @@ export class CrawlCoordinator extends DurableObject<Env> {
    */
   dedupe(candidates: DedupeCandidate[]): Verdict[] | null {
     if (this.meta.id === null) return null;
-    // Verdicts settle no URL: the chunk's outcomes are reported by complete().
-    return this.rpc(() => this.duplicates.decide(candidates), { finishes: false });
+    // Verdicts settle no URL: the chunk's outcomes are reported by complete(). The trap rules learn from the pages.
+    return this.rpc(
+      () => {
+        const verdicts = this.duplicates.decide(candidates);
+        this.traps()?.observe(
+          candidates.map((c, i) => ({
+            url: c.url,
+            sketch: c.template ?? null,
+            duplicate: verdicts[i]?.duplicate ?? false,
+          })),
+        );
+        return verdicts;
+      },
+      { finishes: false },
+    );
   }
 
   /**
@@ -165,19 +192,20 @@ export class CrawlCoordinator extends DurableObject<Env> {
     if (id === null) return { accepted: [], failed: [], stored: [], duplicates: [], status: 'cancelled' };
     const now = Date.now();
     this.sweeper.active(now);
-    const { done, accepted } = this.rpc(
+    const { done, accepted, trapped } = this.rpc(
       () => {
         const running = this.mirror.status === 'running';
         this.model.queued(modelQueued);
         const done = this.work.complete(outcomes, running, now);
         this.duplicates.settled(outcomes.map((o) => o.url));
         const givenBack = running ? this.duplicates.giveBack(outcomes, now) : [];
-        const links = running ? this.work.offer(this.meta.config?.maxPages ?? null, done.links) : [];
-        return { done, accepted: running ? [...givenBack, ...links] : [] };
+        const links = running ? this.work.offer(this.offerRules(), done.links) : { accepted: [], trapped: [] };
+        return { done, accepted: running ? [...givenBack, ...links.accepted] : [], trapped: links.trapped };
       },
       { finishes: true },
     );
     await this.sweeper.recordCancelled(this.env, id, done.cancelled);
+    await this.sweeper.recordTrapped(this.env, id, trapped);
     const { failed, stored, duplicates } = done;
     return { accepted, failed, stored, duplicates, status: this.mirror.status };
   }
@@ -260,6 +288,12 @@ export class CrawlCoordinator extends DurableObject<Env> {
     );
   }
 
+  /** The traps the crawl's rules declared, and the links refused by maxPagesPerHost (reads only, not counted). */
+  trapReport(): { declared: { rule: TrapRule; pattern: string }[]; overHostBudget: number } | null {
+    if (this.meta.id === null) return null;
+    return { declared: this.traps()?.list() ?? [], overHostBudget: this.ledger.counters.overHostBudget };
+  }
+
   usage(): { fetched: number; usage: Usage } | null {
     return this.meta.id === null ? null : { fetched: this.ledger.counters.fetched, usage: this.ledger.usage };
   }
@@ -287,7 +321,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   snapshot(): CrawlSnapshot | null {
     const id = this.meta.id;
     if (id === null) return null;
-    const { pending, modeling, modelPages: _modelPages, ...counts } = this.ledger.counters;
+    const { pending, modeling, modelPages: _m, trapped: _t, overHostBudget: _o, ...counts } = this.ledger.counters;
     // Pages waiting for the model step are pending too: the crawl has not completed.
     const waiting = pending + modeling;
     return { id, status: this.mirror.status, counts, pending: waiting, finishedAt: this.mirror.finishedAt };
@@ -323,6 +357,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.meta.forget();
     this.work.leases.clear();
     this.duplicates.forget();
+    this.trapWatch = undefined;
     this.ledger.reset();
   }
 
@@ -363,7 +398,11 @@ export class CrawlCoordinator extends DurableObject<Env> {
           log('error', 'model step silent: its pages are no longer waited for', { crawlId: id, pages: lost });
         if (this.mirror.status === 'cancelled') return this.sweeper.endCancelled(this.env, id);
         if (this.mirror.status === 'running')
-          return this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
+          return this.sweeper.resend(this.env, id, {
+            config,
+            rules: this.offerRules(),
+            stallAfterMs: this.settings.stallAfterMs,
+          });
         return false;
       },
       { finishes: true, save: 'flush' },
@@ -381,6 +420,24 @@ export class CrawlCoordinator extends DurableObject<Env> {
       this.ctx.waitUntil(this.syncStatus());
       this.ctx.waitUntil(this.holds.giveBack(this.env, id, false));
     }
+  }
+
+  /** The crawl's trap rules that learn as it goes (objects/crawl/traps.ts); null before it has a config. */
+  private traps(): TrapWatch | null {
+    if (this.trapWatch !== undefined) return this.trapWatch;
+    const config = this.meta.config;
+    this.trapWatch = config === null ? null : new TrapWatch(this.ledger, config.traps, sameTemplate);
+    return this.trapWatch;
+  }
+
+  /** What URLs found by the crawl are offered under: its caps and its trap rules. */
+  private offerRules(): OfferRules {
+    const config = this.meta.config;
+    return {
+      maxPages: config?.maxPages ?? null,
+      maxPagesPerHost: config?.maxPagesPerHost ?? null,
+      traps: this.traps(),
+    };
   }
 
   private async syncStatus(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { UsageMeter } from '../domain/crawl/usage';
 import { reservationDelayMs } from '../domain/politeness/reservation';
+import type { NotFoundAnswer } from '../domain/traps/soft-404';
 import { hostKey } from '../domain/url/normalize';
 import { limiter } from '../lib/limit';
 import { sleep } from '../lib/sleep';
@@ -219,4 +220,19 @@ export async function releaseCrawl(
     ),
   );
   return freed.reduce((sum, n) => sum + n, 0);
+}
+
+/**
+ * What a page's host answers for a made-up path (HostGate.notFound: soft 404s), asked of its gate in the crawl's name:
+ * a Durable Object call, made only for a page that reads as not found.
+ */
+export function notFoundClient(
+  hosts: Env['HOSTS'],
+  minIntervalMs: number,
+  meter?: UsageMeter,
+): (url: string) => Promise<NotFoundAnswer | null> {
+  return (url) => {
+    meter?.count('durableObjectRequests');
+    return hosts.getByName(hostKey(url)).notFound(url, minIntervalMs);
+  };
 }

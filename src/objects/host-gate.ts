@@ -1,7 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { FetchFailure } from '../domain/fetch/failure';
+import { type NotFoundAnswer, probeOf } from '../domain/traps/soft-404';
+import { fetchNotFound } from '../page/not-found-probe';
 import { fetchRobots } from '../page/robots-fetch';
 import { readSettings, type Settings } from '../settings';
+import { NotFoundCache } from './host-not-found';
 import { HostPacing, PACING_TABLE, type SlotRequest } from './host-pacing';
 import { RobotsCache, type RobotsEntry, type RobotsState } from './host-robots';
 import { migrateSchema, type SchemaStep } from './sqlite-schema';
@@ -68,6 +71,11 @@ const SCHEMA: SchemaStep[] = [
    ALTER TABLE robots ADD COLUMN failure_message TEXT;`,
   // 3: the pacing state and the timeline's runs with their crawls, in one row (host-pacing.ts); `pacing` is read once.
   PACING_TABLE,
+  // 4: what each origin and section answers for a made-up path (soft 404s: host-not-found.ts).
+  `CREATE TABLE IF NOT EXISTS not_found (
+     key TEXT PRIMARY KEY, status INTEGER NOT NULL, reads_not_found INTEGER NOT NULL, sketch TEXT,
+     expires_at INTEGER NOT NULL
+   ) WITHOUT ROWID`,
 ];
 
 /**
@@ -82,6 +90,7 @@ export class HostGate extends DurableObject<Env> {
   private readonly settings: Settings;
   private readonly pacing: HostPacing;
   private readonly robots: RobotsCache;
+  private readonly notFounds: NotFoundCache;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -92,6 +101,10 @@ export class HostGate extends DurableObject<Env> {
     // robots.txt is a request to the host: paced like the rest (see HostPacing.paced).
     this.robots = new RobotsCache(sql, this.settings.userAgent, (origin, minIntervalMs) =>
       this.pacing.paced(minIntervalMs, () => fetchRobots(origin, this.settings)),
+    );
+    // So is the made-up path a soft 404 is told by.
+    this.notFounds = new NotFoundCache(sql, (url, minIntervalMs) =>
+      this.pacing.paced(minIntervalMs, () => fetchNotFound(url, this.settings)),
     );
   }
 
@@ -122,6 +135,16 @@ export class HostGate extends DurableObject<Env> {
    */
   async robotsRules(origin: string): Promise<{ kind: RobotsState['kind']; body: string | null }> {
     return this.robots.rules(origin);
+  }
+
+  /**
+   * What the host answers, for `pageUrl`'s origin and section, to a path it surely does not have (asked once a day
+   * however many crawls ask, paced like any request to it): how a page that reads as not found is told a soft 404
+   * (domain/traps/soft-404.ts). Null when it could not be asked.
+   */
+  async notFound(pageUrl: string, minIntervalMs: number): Promise<NotFoundAnswer | null> {
+    const probe = probeOf(pageUrl, `edgecrawl-missing-${crypto.randomUUID().slice(0, 13)}`);
+    return this.notFounds.answer(probe.key, probe.url, minIntervalMs);
   }
 
   /**

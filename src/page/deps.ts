@@ -7,6 +7,7 @@ import type { DuplicateMode } from '../domain/crawl/duplicates';
 import type { Access } from '../domain/credentials/access';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import type { Action, RenderOptions } from '../domain/render/rules';
+import type { NotFoundAnswer } from '../domain/traps/soft-404';
 import type { LinkPolicy } from '../domain/url/link-policy';
 import type { Limit } from '../lib/limit';
 import type { Settings } from '../settings';
@@ -31,6 +32,8 @@ export interface PipelineCore {
   readSitemaps: boolean;
   /** What each HTML page is extracted into; null: links and title only. */
   extract: ExtractSpec | null;
+  /** What is done to every URL the crawl finds before it is checked: session ids stripped (compileUrlCleaner). */
+  cleanUrl?: (url: string) => string;
 }
 
 /** What a run may add; pipelineDeps() says what each one left out is. */
@@ -57,6 +60,11 @@ export interface PipelineParts {
    * own; null: nothing. A string: the crawl has credentials that could not be opened, why (every URL fails with it).
    */
   access: Access | string | null;
+  /**
+   * What a page's host answers for a made-up path (soft 404s: domain/traps/soft-404.ts), asked of its gate only for a
+   * page that reads as not found; null: soft 404s are not told (a scrape, a map, a crawl with the rule off).
+   */
+  notFound: ((url: string) => Promise<NotFoundAnswer | null>) | null;
 }
 
 /** The pipeline's dependencies, every part present (off or on). */
@@ -74,6 +82,7 @@ export function pipelineDeps(core: PipelineCore, parts: Partial<PipelineParts> =
     connections: parts.connections ?? ALONE,
     beforeFetch: parts.beforeFetch ?? (async () => null),
     access: parts.access ?? null,
+    notFound: parts.notFound ?? null,
   };
 }
 

@@ -1,10 +1,27 @@
 import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import type { PreviousVersion } from '../storage/d1/previous-versions';
-import type { Claim, CrawlTask, Outcome, PageRecord, Processed } from '../types';
+import type { Claim, CrawlTask, FrontierEntry, Outcome, PageRecord, Processed } from '../types';
 import type { PipelineDeps } from './deps';
 
 /** Outgoing links recorded per page, in R2 beside its body (all of them are still considered for crawling). */
 export const MAX_LINKS_RECORDED = 1000;
+
+/**
+ * The URLs found on the job's page that the crawl follows, one level deeper (at `depth`): each cleaned as the crawl
+ * cleans URLs (session ids stripped), taken by its policy, once each.
+ */
+export function followable(job: Job, urls: readonly string[], depth = job.claim.depth + 1): FrontierEntry[] {
+  const clean = job.deps.cleanUrl ?? ((url: string) => url);
+  const seen = new Set<string>();
+  const out: FrontierEntry[] = [];
+  for (const found of urls) {
+    const url = clean(found);
+    if (seen.has(url) || !job.deps.policy(url, depth)) continue;
+    seen.add(url);
+    out.push({ url, depth, hops: 0 });
+  }
+  return out;
+}
 
 /** A claimed task being worked on: the one place outcomes are built. */
 export interface Job {

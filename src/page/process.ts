@@ -17,7 +17,7 @@ import { fromCache } from './cache';
 import type { PipelineDeps } from './deps';
 import { BodyTooLargeError, type FetchedResponse, fetchOnce, NetworkError } from './fetcher';
 import type { GateReport, GateResult } from './gate';
-import { finish, type Job, transient, withChange } from './job';
+import { finish, followable, type Job, transient, withChange } from './job';
 import { readBody } from './read';
 
 export const MAX_REDIRECT_HOPS = 5;
@@ -35,6 +35,7 @@ export async function processTask(
   deliveries = 1,
 ): Promise<Processed> {
   const job: Job = { task, claim, deps, deliveries };
+  if (claim.trap) return trapped(job, claim.trap);
   const seed = deps.readSitemaps && claim.kind === 'page' && claim.depth === 0 && claim.hops === 0;
   if (isRefusedUrl(task.url, deps.settings.allowPrivateNetworks))
     return finish(job, {
@@ -61,6 +62,16 @@ export async function processTask(
   const robotsSitemaps =
     admission.kind === 'go' || admission.kind === 'disallowed' ? (admission.robotsSitemaps ?? []) : [];
   return withSitemaps(processed, task.url, robotsSitemaps, deps.sitemapInScope);
+}
+
+/**
+ * A URL whose pattern a trap rule found a trap after it was queued: skipped without a request, and the URL folded from
+ * it (a parameter that never changes a page taken out) offered in its place.
+ */
+function trapped(job: Job, trap: NonNullable<Claim['trap']>): Processed {
+  const { depth, hops } = job.claim;
+  const links = trap.fold === undefined ? [] : [{ url: trap.fold, depth, hops }];
+  return finish(job, { kind: 'skipped', fetched: false, reason: trap.reason, code: 'trap', links });
 }
 
 /** A seed of a crawl that reads sitemaps offers its origin's: robots.txt Sitemap lines and /sitemap.xml. */
@@ -283,7 +294,7 @@ async function unchanged(
   };
   const links = await linksOf(job.task.url, previous);
   const depth = job.claim.depth + 1;
-  const candidates = links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
+  const candidates = followable(job, links, depth);
   // The previous crawl's links are pointed at, not written again.
   return finish(job, { kind: 'stored', fetched: true, links: candidates }, { page: kept });
 }
@@ -291,7 +302,8 @@ async function unchanged(
 /** A redirect is a new task for its target (every hop is checked again); this URL is skipped. */
 function redirect(job: Job, fetched: PageRecord, location: string, status: number): Processed {
   const { claim, deps } = job;
-  const target = normalizeUrl(location, job.task.url);
+  const found = normalizeUrl(location, job.task.url);
+  const target = found === null || deps.cleanUrl === undefined ? found : deps.cleanUrl(found);
   const page: PageRecord = { ...fetched, redirectTo: target };
   if (target === null)
     return finish(

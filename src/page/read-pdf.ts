@@ -3,7 +3,7 @@ import { pdfExtract } from '../domain/pdf/record';
 import { limiter } from '../lib/limit';
 import { encodeRecord } from '../storage/records';
 import type { PageRecord, Processed } from '../types';
-import { finish, type Job, MAX_LINKS_RECORDED } from './job';
+import { finish, followable, type Job, MAX_LINKS_RECORDED } from './job';
 
 /**
  * One PDF read at a time per isolate: pdf.js holds a copy of a document's bytes and 10-40 MB more while it reads it
@@ -28,7 +28,7 @@ export async function readPdfBody(job: Job, page: PageRecord, body: Uint8Array):
     warnings: [...(page.warnings ?? []), ...extract.warnings],
   };
   const depth = job.claim.depth + 1;
-  const candidates = read.links.filter((url) => job.deps.policy(url, depth)).map((url) => ({ url, depth, hops: 0 }));
+  const candidates = followable(job, read.links, depth);
   return finish(
     job,
     { kind: 'stored', fetched: true, links: candidates },

@@ -1,17 +1,20 @@
-import { canonicalTarget } from '../domain/crawl/duplicates';
+import { canonicalTarget, skipsDuplicates } from '../domain/crawl/duplicates';
 import { extractPage, type PageExtract } from '../domain/extract';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import { discoverLinks } from '../domain/html/discover';
 import { decodeBody, isHtml } from '../domain/html/page';
+import { visibleText } from '../domain/html/visible-text';
 import { isPdf } from '../domain/pdf/document';
 import { CONTENT_WORDS, renderNeed } from '../domain/render/need';
 import { isGzip, parseSitemap } from '../domain/robots/sitemap';
+import { pageSketches, sameTemplate } from '../domain/traps/compare';
+import { isSoft404, readsAsNotFound } from '../domain/traps/soft-404';
 import { normalizeUrl } from '../domain/url/normalize';
 import { sha256Hex } from '../domain/util/hash';
 import { encodeRecord } from '../storage/records';
 import type { FrontierEntry, PageRecord, Processed } from '../types';
 import { gunzipCapped } from './fetcher';
-import { finish, type Job, MAX_LINKS_RECORDED } from './job';
+import { finish, followable, type Job, MAX_LINKS_RECORDED } from './job';
 import { readPdfBody } from './read-pdf';
 import { renderStep } from './rendering';
 
@@ -45,6 +48,8 @@ async function readHtml(job: Job, page: PageRecord, body: Uint8Array): Promise<P
   const earlier = page.warnings ?? [];
   const plain = await readPage(job, page.contentType, body);
   const fetched: PageRecord = { ...page, ...plain.facts };
+  const notFound = await soft404(job, fetched, plain);
+  if (notFound) return notFound;
   const step = await renderStep(job, () => pageNeed(body, fetched.contentType, fetched.wordCount ?? null));
   if (step.kind === 'requeue') return step.processed;
   if (step.kind === 'failed')
@@ -77,8 +82,26 @@ function storedPage(
       ...(read.record ? { record: read.record } : {}),
       ...(canonical ? { canonical } : {}),
       ...(read.heading ? { heading: read.heading } : {}),
+      sketches: pageSketches(read.text, job.task.url),
     },
   );
+}
+
+/**
+ * A page that reads as not found (its title, first heading or opening words), when the crawl tells soft 404s: what its
+ * host answers for a made-up path decides (domain/traps/soft-404.ts). A soft 404 fails with the code `soft_404`, its
+ * status kept on its errors row; nothing of it is stored (no page row, body or record) and its links are not followed.
+ */
+async function soft404(job: Job, page: PageRecord, read: Read): Promise<Processed | null> {
+  const ask = job.deps.notFound;
+  if (!ask || !readsAsNotFound({ title: page.title ?? null, heading: read.heading ?? null, text: read.text }))
+    return null;
+  const answer = await ask(job.task.url).catch(() => null);
+  const mine = pageSketches(read.text, job.task.url).template;
+  const same = answer?.sketch != null && mine !== null && sameTemplate(answer.sketch, mine);
+  if (!isSoft404(answer, same)) return null;
+  const reason = `soft 404: reads as the host's "not found" page (${(page.title ?? read.text).slice(0, 120)})`;
+  return finish(job, { kind: 'failed', fetched: true, reason, code: 'soft_404' }, { httpStatus: page.status });
 }
 
 /**
@@ -88,14 +111,11 @@ function storedPage(
  */
 function linksToFollow(job: Job, read: Read): { candidates: FrontierEntry[]; canonical: string | null } {
   const { claim, deps, task } = job;
-  const depth = claim.depth + 1;
-  const canonical =
-    deps.duplicates === 'skip'
-      ? canonicalTarget(task.url, read.canonical, claim.hops, (url) => deps.policy(url, claim.depth))
-      : null;
-  const candidates = read.links
-    .filter((url) => url !== canonical && deps.policy(url, depth))
-    .map((url): FrontierEntry => ({ url, depth, hops: 0 }));
+  const named = read.canonical === null || deps.cleanUrl === undefined ? read.canonical : deps.cleanUrl(read.canonical);
+  const canonical = skipsDuplicates(deps.duplicates)
+    ? canonicalTarget(task.url, named, claim.hops, (url) => deps.policy(url, claim.depth))
+    : null;
+  const candidates = followable(job, read.links).filter((entry) => entry.url !== canonical);
   if (canonical) candidates.unshift({ url: canonical, depth: claim.depth, hops: claim.hops + 1 });
   return { candidates, canonical };
 }
@@ -123,10 +143,11 @@ function withWarnings(read: Read, others: string[]): Read {
 async function streamLinks(job: Job, contentType: string | null, body: Uint8Array): Promise<Read> {
   try {
     const parsed = await discoverLinks(body, contentType, job.task.url);
-    return { links: parsed.links, canonical: parsed.canonical, warnings: [], facts: { title: parsed.title } };
+    const text = visibleText(decodeBody(body, contentType));
+    return { links: parsed.links, canonical: parsed.canonical, warnings: [], facts: { title: parsed.title }, text };
   } catch (error) {
     const warning = `links: the page could not be parsed (${messageOf(error)})`;
-    return { links: [], canonical: null, warnings: [warning], facts: {} };
+    return { links: [], canonical: null, warnings: [warning], facts: {}, text: '' };
   }
 }
 
@@ -140,6 +161,8 @@ interface Read {
   canonical: string | null;
   warnings: string[];
   facts: PageFacts;
+  /** The page's main text (its visible text outside nav and chrome when not extracted): what sketches are made of. */
+  text: string;
   heading?: string | null;
   record?: Uint8Array;
   result?: PageExtract;
@@ -156,7 +179,8 @@ async function discovered(job: Job, contentType: string | null, body: Uint8Array
     if (result?.links) {
       const { summary } = result;
       const facts = { title: summary.title, contentHash: result.record.contentHash };
-      return { links: result.links, canonical: result.canonical, warnings: [], heading: summary.heading, facts };
+      const { links, canonical, text } = result;
+      return { links, canonical, warnings: [], heading: summary.heading, facts, text };
     }
   }
   const contentHash = await sha256Hex(body);
@@ -198,11 +222,12 @@ async function extracted(job: Job, contentType: string | null, body: Uint8Array,
   }
   const { facts, record } = extractFacts(result);
   const { heading } = result.summary;
+  const { text } = result;
   if (result.links !== null)
-    return { links: result.links, canonical: result.canonical, warnings: [], heading, record, result, facts };
+    return { links: result.links, canonical: result.canonical, warnings: [], heading, record, result, facts, text };
   // Not parsed into a DOM (too large): links by streaming, as without extraction (its title the stream's).
   const streamed = await streamLinks(job, contentType, body);
-  return { ...streamed, heading, record, result, facts: { ...facts, ...streamed.facts } };
+  return { ...streamed, heading, record, result, facts: { ...facts, ...streamed.facts }, text };
 }
 
 async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promise<Processed> {
@@ -225,9 +250,7 @@ async function readSitemap(job: Job, page: PageRecord, body: Uint8Array): Promis
       ? links
           .filter((url) => deps.sitemapInScope(url))
           .map((url) => ({ url, depth: claim.depth, hops: 0, kind: 'sitemap' as const }))
-      : links
-          .filter((url) => deps.policy(url, claim.depth + 1))
-          .map((url) => ({ url, depth: claim.depth + 1, hops: 0 }));
+      : followable(job, links);
   return finish(
     job,
     { kind: 'stored', fetched: true, links: candidates },

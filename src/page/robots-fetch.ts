@@ -19,7 +19,7 @@ export type RobotsFetch =
 const MAX_ROBOTS_REDIRECTS = 5;
 
 /** Reads at most `limit` bytes of a body; the rest is discarded (robots.txt is parsed up to a limit). */
-async function readUpTo(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
+export async function readUpTo(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
   if (!stream) return new Uint8Array(0);
   const reader = stream.getReader();
   const out = new Uint8Array(limit);

@@ -289,7 +289,9 @@ describe('duplicates', () => {
     await stub.complete([{ kind: 'duplicate', url: b, fetched: true, reason: 'content', of: a }]);
     // a then fails for good: b is offered again, to be fetched and stored (its content is no longer lost).
     await stub.claim([a]);
-    const failed = await stub.complete([{ kind: 'failed', url: a, fetched: true, reason: 'http 500', code: 'http_5xx' }]);
+    const failed = await stub.complete([
+      { kind: 'failed', url: a, fetched: true, reason: 'http 500', code: 'http_5xx' },
+    ]);
     expect(failed.accepted.map((e) => e.url)).toEqual([b]);
     expect((await stub.snapshot())?.counts).toMatchObject({ duplicates: 0, failed: 1 });
     // b, fetched again, now holds the key: it is unique, and a later page of that content is a duplicate of b.

@@ -20,7 +20,7 @@ const entry = (i: number, depth = 1): FrontierEntry => ({ url: `https://example.
 /** Offers URLs to a crawl's seen-set from inside its Durable Object, as complete() does with the links it is given. */
 const offer = (id: string, entries: FrontierEntry[], maxPages: number | null = null) =>
   runInDurableObject(env.CRAWL.getByName(id), (instance) => {
-    const accepted = instance.parts.work.offer(maxPages, entries);
+    const { accepted } = instance.parts.work.offer({ maxPages, maxPagesPerHost: null, traps: null }, entries);
     instance.parts.ledger.save();
     return accepted;
   });
@@ -241,12 +241,13 @@ describe('the sweeper (Durable Object alarm)', () => {
           reason,
         ),
       );
-      const step = SCHEMA[6] ?? '';
+      const step = SCHEMA[6];
+      if (typeof step !== 'string') throw new Error('step 7 is SQL');
       sql.exec(step.slice(step.indexOf('UPDATE')));
       const codes = sql
         .exec<{ reason: string; code: string }>("SELECT reason, code FROM urls WHERE url LIKE 'https://old.test/%'")
         .toArray()
-        .map((r) => [r.reason, r.code]);
+        .map((r): [string, string] => [r.reason, r.code]);
       expect(new Map(codes)).toEqual(new Map(rows));
     });
   });

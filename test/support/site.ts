@@ -31,6 +31,8 @@
  *   long-<kb>         a root linking to short.html ("Short note") and long.html ("Long read", kb KiB of
  *                     paragraphs), for reading a page in parts.
  *   private           a site behind a login: cookie, basic and header pages, a login form (private-site.ts).
+ *   trap-<kind>       twelve pages of prose beside a crawler trap: calendar, agenda, facets, loop, session, visit,
+ *                     soft404 (see trap-sites.ts).
  *   misc              redirects (ok, duplicate, loop, over-long chain, out of scope, to file:), a 404,
  *                     text/plain with markup in it, a 503-then-200 page, other port and other host links;
  *                     not linked: always-503, and fixable.html (404 until PUT /__fix/<ns>).
@@ -49,6 +51,7 @@ import { privateControl, privateSite } from './private-site.ts';
 import { productSite } from './product-site.ts';
 import { shopSite } from './shop-site.ts';
 import { spaSite, trapHit, trapHits } from './spa-site.ts';
+import { TRAP_KINDS, trapSite } from './trap-sites.ts';
 import { watchSite } from './watch-site.ts';
 
 export interface SiteServer {
@@ -763,6 +766,14 @@ function handler(ports: Ports) {
     const fault = /^\/t\/([A-Za-z0-9_-]+)\/faults\/(.*)$/.exec(url.pathname);
     if (fault && faults(fault[1] as string, fault[2] as string, req, res, ports.a)) return;
     if (await pdfSite(url.pathname, req, res)) return;
+    const trapped = /^(\/t\/[A-Za-z0-9_-]+\/trap-([a-z0-9]+)\/)(.*)$/.exec(url.pathname);
+    const kind = TRAP_KINDS.find((k) => k === trapped?.[2]);
+    if (trapped && kind) {
+      const trapReply = trapSite(kind, trapped[1] as string, `${trapped[3] ?? ''}`, url.searchParams);
+      res.writeHead(trapReply.status, trapReply.headers);
+      res.end(trapReply.body);
+      return;
+    }
     const reply = route(url.pathname, ports, host);
     const send = () => {
       res.writeHead(reply.status, reply.headers ?? {});

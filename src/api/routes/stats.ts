@@ -2,7 +2,13 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { chooseInterval, fillSeries, MAX_POINTS } from '../../domain/crawl/series';
 import type { CrawlRow } from '../../storage/d1/crawls';
-import { codeBreakdown, failedSeries, reasonBreakdown, reasonKindBreakdown } from '../../storage/d1/errors';
+import {
+  codeBreakdown,
+  failedSeries,
+  reasonBreakdown,
+  reasonKindBreakdown,
+  trapBreakdown,
+} from '../../storage/d1/errors';
 import { crawlActivity, hostBreakdown, pageSeries, statusBreakdown } from '../../storage/d1/page-stats';
 import type { CrawlSnapshot } from '../../types';
 import { endedAt, isoOrNull } from '../crawl-time';
@@ -79,14 +85,17 @@ export const stats = new Hono<CrawlEnv>()
       const query = c.req.valid('query');
       const now = Date.now();
       const db = c.env.DB;
-      const [snapshot, activity, statuses, errors, errorKinds, errorCodes, hosts] = await Promise.all([
-        c.env.CRAWL.getByName(crawl.id).snapshot(),
+      const stub = c.env.CRAWL.getByName(crawl.id);
+      const [snapshot, activity, statuses, errors, errorKinds, errorCodes, hosts, trapped, rules] = await Promise.all([
+        stub.snapshot(),
         crawlActivity(db, crawl.id, now - query.window * 1000),
         statusBreakdown(db, crawl.id),
         reasonBreakdown(db, crawl.id, BREAKDOWN_ROWS),
         reasonKindBreakdown(db, crawl.id),
         codeBreakdown(db, crawl.id),
         hostBreakdown(db, crawl.id, BREAKDOWN_ROWS),
+        trapBreakdown(db, crawl.id, BREAKDOWN_ROWS),
+        stub.trapReport(),
       ]);
       if (!snapshot) throw notFound(`no crawl with id ${JSON.stringify(crawl.id)}`);
       const finishedAt = endedAt(snapshot, crawl.finishedAt);
@@ -109,6 +118,7 @@ export const stats = new Hono<CrawlEnv>()
         errorKinds,
         errorCodes,
         hosts,
+        traps: { rules: rules?.declared ?? [], skipped: trapped, overHostBudget: rules?.overHostBudget ?? 0 },
       });
     },
   )

@@ -7,9 +7,15 @@
 import { sha256Hex } from '../util/hash';
 import type { DuplicateReason } from './url-life';
 
-/** What the crawl does with duplicates: skip (recorded as a duplicate, its content not stored again), or keep. */
-export const DUPLICATE_MODES = ['skip', 'keep'] as const;
+/**
+ * What the crawl does with duplicates: skip (recorded as a duplicate, its content not stored again), similar (also
+ * pages whose main text is almost the same: near-duplicates), or keep.
+ */
+export const DUPLICATE_MODES = ['skip', 'similar', 'keep'] as const;
 export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
+
+/** Whether a crawl records duplicates (skip, similar) rather than keeping every URL. */
+export const skipsDuplicates = (mode: DuplicateMode): boolean => mode !== 'keep';
 
 /** Canonicals followed one after another at most (each is a hop, as a redirect is): a chain of them ends. */
 export const MAX_CANONICAL_HOPS = 5;
@@ -59,6 +65,10 @@ export interface DedupeCandidate {
   key: string | null;
   /** A recrawl's 304 (unchanged): it keeps its previous status, and only claims its key for the pages after it. */
   unchanged: boolean;
+  /** The similarity sketch of its main text (domain/similarity): what near-duplicates are found by. */
+  sketch?: string | null;
+  /** Its template sketch (digits and its URL's words masked): what the trap rules compare pages of a pattern by. */
+  template?: string | null;
 }
 
 /** What is known of a candidate's canonical when it is decided: not seen yet, still to be fetched, or how it ended. */

@@ -3,6 +3,8 @@ import { storedCredentialsSchema } from '../credentials/access';
 import { type CredentialRequest, crawlCredentialFields, hasCredentials } from '../credentials/fields';
 import { type ExtractSpec, extractSpecSchema, selectorSchema } from '../extract/spec-schema';
 import { DEFAULT_MAX_RENDERS, MAX_WAIT_FOR_MS, RENDER_MODES, screenshotOf } from '../render/rules';
+import { allTraps, trapSettingsSchema } from '../traps/rules';
+import { compileUrlCleaner } from '../url/link-policy';
 import { normalizeUrl } from '../url/normalize';
 import { checkPattern, compilePattern, PatternError } from '../url/patterns';
 import { SCOPES } from '../url/scope';
@@ -16,6 +18,8 @@ import { webhookSchema } from './webhook-setting';
  */
 
 export const MAX_SEEDS = 1000;
+/** URLs a crawl takes when it does not say (maxPages): enough for a site, and a crawl left alone always ends. */
+export const DEFAULT_MAX_PAGES = 10_000;
 /** What to do with more seeds than a crawl takes. */
 export const MORE_SEEDS =
   "for more, start from a page or a sitemap that lists them (sitemaps: true reads the seeds' sitemaps), or split them over several crawls";
@@ -95,7 +99,17 @@ const settings = {
   include: patterns(`${PATTERNS} A URL must match one to be crawled.`),
   exclude: patterns(`${PATTERNS} A URL that matches one is never crawled.`),
   maxDepth: count(0, 10_000).default(null).describe('Links followed from a seed; null: no limit.'),
-  maxPages: count(1, 100_000_000).default(null).describe('Pages fetched at most; null: no limit.'),
+  maxPages: count(1, 100_000_000)
+    .default(DEFAULT_MAX_PAGES)
+    .describe(
+      `URLs the crawl takes at most (each fetched once; URLs a trap rule skipped do not count). Not given: ${DEFAULT_MAX_PAGES.toLocaleString('en-US')}, so a crawl left alone on the web always ends; null: no limit.`,
+    ),
+  maxPagesPerHost: count(1, 100_000_000)
+    .default(null)
+    .describe(
+      "URLs the crawl takes at most of one host name (any scheme or port), for crawls of many hosts: one host's pages never use up the crawl's budget. null: no per-host limit.",
+    ),
+  traps: trapSettingsSchema.default(allTraps),
   hostIntervalMs: count(0, 600_000)
     .default(null)
     .describe(
@@ -128,7 +142,7 @@ const settings = {
     .enum(DUPLICATE_MODES)
     .default('skip')
     .describe(
-      'skip: a page whose rel=canonical names another URL of the crawl, or whose content another page had first, is recorded as a duplicate of it (no second copy); keep: every URL stored.',
+      'skip: a page whose rel=canonical names another URL of the crawl, or whose content another page had first, is recorded as a duplicate of it (no second copy); similar: also a page whose main text is almost the same as a page the crawl had first (another sort order, a changing counter), recorded with its similarity; keep: every URL stored.',
     ),
   retentionDays: count(1, 3650).default(null).describe("Days the crawl's data is kept once it ended; null: kept."),
   previousCrawlId: z
@@ -163,6 +177,9 @@ export const SCREENSHOT_NEEDS_BROWSER = {
 };
 
 const uniqueSeeds = <C extends { seeds: string[] }>(c: C): C => ({ ...c, seeds: [...new Set(c.seeds)] });
+/** A crawl's seeds as it crawls them: cleaned as every URL it finds is (session ids stripped, unless turned off). */
+const cleanSeeds = <C extends { seeds: string[]; traps: { sessionParams: boolean } }>(c: C): C =>
+  uniqueSeeds({ ...c, seeds: c.seeds.map(compileUrlCleaner(c)) });
 
 /** `credentialsFor` names where credentials go: it says nothing without them. */
 export const credentialsForNeedsCredentials = (c: CredentialRequest) =>
@@ -182,7 +199,7 @@ export const crawlSettingsObject = z.object({ ...settings, ...crawlCredentialFie
 export const crawlSettingsSchema = crawlSettingsObject
   .refine(screenshotNeedsBrowser, SCREENSHOT_NEEDS_BROWSER)
   .refine(credentialsForNeedsCredentials, CREDENTIALS_FOR_ALONE)
-  .transform(uniqueSeeds)
+  .transform(cleanSeeds)
   .meta({ id: 'CrawlSettings' });
 
 /**

@@ -53,8 +53,11 @@ export type Outcome =
     }
   | { kind: 'released'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
 
-/** Why a page is a duplicate: it declares another URL of the crawl canonical, or another page had its content first. */
-export type DuplicateReason = 'canonical' | 'content';
+/**
+ * Why a page is a duplicate: it declares another URL of the crawl canonical, another page had its content first, or
+ * (duplicates: "similar") another page had almost the same main text first.
+ */
+export type DuplicateReason = 'canonical' | 'content' | 'similar';
 
 export type FinalKind = 'stored' | 'skipped' | 'failed' | 'duplicate';
 type Requeued = Extract<Outcome, { kind: 'retry' | 'throttled' | 'released' }>;

@@ -59,6 +59,8 @@ export interface PageExtract {
   canonical: string | null;
   source: ContentSource | null;
   encoding: string;
+  /** The content's text (as the `text` format gives it, asked for or not): what similarity sketches are made of. */
+  text: string;
 }
 
 /** Words of a text: runs of letters or digits, and each ideograph or kana on its own. */
@@ -119,6 +121,7 @@ export async function extractPage(
       canonical: null,
       source: null,
       encoding,
+      text: '',
     };
   }
   const { document, whole } = parseBounded(html, warnings);
@@ -151,5 +154,5 @@ export async function extractPage(
   };
   // A page cut short has its links found by the streaming parser, which reads it all.
   const parsed = whole ? { links: read.links, canonical: read.canonical } : { links: null, canonical: null };
-  return { record, outputs, summary, ...parsed, source, encoding };
+  return { record, outputs, summary, ...parsed, source, encoding, text };
 }

@@ -99,7 +99,7 @@ function crawlSettings(request: CrawlRequestInput, hostFloorMs: number, warnings
     sitemaps: sitemap !== 'skip',
     hostIntervalMs: delayMs === null ? null : Math.max(delayMs, hostFloorMs),
     hostConcurrency: request.maxConcurrency === undefined ? null : Math.min(request.maxConcurrency, 256),
-    duplicates: request.deduplicateSimilarURLs === false ? 'keep' : 'skip',
+    duplicates: request.deduplicateSimilarURLs === false ? 'keep' : 'similar',
   };
 }
 

@@ -1,5 +1,6 @@
 import { compileFilters } from './patterns';
 import { compileScope, type Scope } from './scope';
+import { stripSessionParams } from './session-params';
 
 /** What a crawl's link policy is made of (a crawl config has it). */
 export interface PolicyRules {
@@ -22,4 +23,12 @@ export function compileLinkPolicy<C extends PolicyRules>(config: C): LinkPolicy 
   const inScope = compileScope(config.scope, config.seeds);
   const passes = compileFilters(config.include, config.exclude);
   return (url, depth) => (config.maxDepth === null || depth <= config.maxDepth) && inScope(url) && passes(url);
+}
+
+/**
+ * What a crawl does to every URL it finds before it is checked and offered: session ids and tracking parameters
+ * stripped (session-params.ts), unless the crawl turned its sessionParams trap rule off.
+ */
+export function compileUrlCleaner(config: { traps: { sessionParams: boolean } }): (url: string) => string {
+  return config.traps.sessionParams ? stripSessionParams : (url) => url;
 }

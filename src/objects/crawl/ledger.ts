@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addUsage, emptyModelUsage, emptyUsage, type Operations, type Usage } from '../../domain/crawl/usage';
 import type { Counts } from '../../types';
 
-type CounterName = keyof Counts | 'pending' | 'modeling' | 'modelPages';
+type CounterName = keyof Counts | 'pending' | 'modeling' | 'modelPages' | 'trapped' | 'overHostBudget';
 
 const ledgerSchema = z.object({
   counters: z.object({
@@ -17,6 +17,10 @@ const ledgerSchema = z.object({
     modeling: z.number().default(0),
     /** Pages the model read for the crawl (cached answers and learned selectors not counted): maxModelPages. */
     modelPages: z.number().default(0),
+    /** URLs ended skipped by a trap rule (among skipped): they do not count against maxPages. */
+    trapped: z.number().default(0),
+    /** Links refused because their host had its maxPagesPerHost (not in the seen-set, like those past maxPages). */
+    overHostBudget: z.number().default(0),
   }),
   usage: z.object({
     operations: z.object({
@@ -58,6 +62,8 @@ const fresh = (): LedgerState => ({
     pending: 0,
     modeling: 0,
     modelPages: 0,
+    trapped: 0,
+    overHostBudget: 0,
   },
   usage: emptyUsage(),
 });

@@ -64,6 +64,9 @@ export const SCHEMA: SchemaStep[] = [
   // such key, rare (objects/crawl/duplicates.ts). Since this step `canonicals` also holds each duplicate by content
   // under the URL it named, so that one that fails gives its duplicates back too.
   'CREATE TABLE IF NOT EXISTS reclaims (hash TEXT PRIMARY KEY, url TEXT NOT NULL) WITHOUT ROWID',
+  // 9: the traps the crawl's rules declared (objects/crawl/traps.ts): a row per pattern, parameter or echo, read back
+  // when the object wakes; what the rules learn before declaring one is kept in memory.
+  'CREATE TABLE IF NOT EXISTS traps (key TEXT PRIMARY KEY, rule TEXT NOT NULL, pattern TEXT NOT NULL) WITHOUT ROWID',
 ];
 
 export interface UrlRow {
@@ -123,6 +126,34 @@ export class SeenSet {
       }
     }
     return entries.filter((e) => inserted.delete(e.url)).map(entryOf);
+  }
+
+  /**
+   * Inserts URLs the seen-set has not had as ended at once (a trap rule's: skipped, with a reason each and one code):
+   * one statement. Returns those inserted (a URL already known keeps its state).
+   */
+  insertEnded(
+    kind: FinalKind,
+    code: OutcomeCode,
+    entries: readonly (FrontierEntry & { reason: string })[],
+    now: number,
+  ): (FrontierEntry & { reason: string })[] {
+    if (entries.length === 0) return [];
+    const rows = JSON.stringify(entries.map((e) => [e.url, e.depth, e.hops, e.kind ?? 'page', e.reason]));
+    const inserted = new Set(
+      this.ledger
+        .exec<{ url: string }>(
+          `INSERT INTO urls (url, depth, hops, kind, state, enqueued_at, reason, code)
+           SELECT value->>0, value->>1, value->>2, value->>3, ?, ?, value->>4, ? FROM json_each(?) WHERE true
+           ON CONFLICT (url) DO NOTHING RETURNING url`,
+          FINAL_STATE[kind],
+          now,
+          code,
+          rows,
+        )
+        .map((row) => row.url),
+    );
+    return entries.filter((e) => inserted.delete(e.url));
   }
 
   /** The rows of `urls` the seen-set has, by URL: one statement. */

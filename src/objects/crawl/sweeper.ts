@@ -1,7 +1,8 @@
+import type { OutcomeCode } from '../../domain/crawl/outcome-codes';
 import { nextSweepAt, type SweepPlan, sweepPlan } from '../../domain/crawl/sweep';
 import { CANCELLED_CODE, CANCELLED_REASON, type FrontierEntry } from '../../domain/crawl/url-life';
 import { UsageMeter } from '../../domain/crawl/usage';
-import { compileLinkPolicy } from '../../domain/url/link-policy';
+import { compileLinkPolicy, compileUrlCleaner } from '../../domain/url/link-policy';
 import { log } from '../../log';
 import { enqueueTasks } from '../../queues/frontier';
 import { recordErrors } from '../../storage/d1/errors';
@@ -11,7 +12,7 @@ import type { CrawlConfig } from '../../types';
 import type { HostHolds } from './host-holds';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
-import { NO_WHY, type Work } from './work';
+import { NO_WHY, type OfferRules, type Trapped, type Work } from './work';
 
 /** URLs re-sent, or ended by a cancel, per step. */
 const SWEEP_STEP = 1000;
@@ -90,14 +91,19 @@ export class Sweeper {
    * Re-sends the lost URLs (see lost()), less those a consumer stored before it could report them: those are recorded
    * stored now and their links followed, so no stored page is fetched twice. True when a restart's recovery has more.
    */
-  async resend(env: Env, crawlId: string, config: CrawlConfig, stallAfterMs: number): Promise<boolean> {
+  async resend(
+    env: Env,
+    crawlId: string,
+    { config, rules, stallAfterMs }: { config: CrawlConfig; rules: OfferRules; stallAfterMs: number },
+  ): Promise<boolean> {
     if (!this.recovered && this.plan(Date.now(), stallAfterMs).why === 'wake')
       await this.forgetReservations(env, crawlId);
     const { entries, why, more } = this.lost(Date.now(), stallAfterMs);
     if (entries.length === 0) return more;
     const meter = new UsageMeter();
-    const found = await this.storedUnreported(env, crawlId, config, entries, meter);
-    const lost = [...entries.filter((e) => !found.stored.has(e.url)), ...found.links];
+    const found = await this.storedUnreported(env, crawlId, { config, rules }, entries, meter);
+    await this.recordTrapped(env, crawlId, found.trapped);
+    const lost = [...entries.filter((e) => !found.stored.has(e.url)), ...found.accepted];
     log('warn', 'sweeper re-sent lost URLs', {
       crawlId,
       count: entries.length - found.stored.size,
@@ -134,7 +140,7 @@ export class Sweeper {
   private async storedUnreported(
     env: Env,
     crawlId: string,
-    config: CrawlConfig,
+    { config, rules }: { config: CrawlConfig; rules: OfferRules },
     lost: readonly FrontierEntry[],
     meter: UsageMeter,
   ) {
@@ -145,16 +151,16 @@ export class Sweeper {
       meter,
     );
     const stored = new Set(this.seen.queued(pages.map((p) => p.url)).map((e) => e.url));
-    const policy = compileLinkPolicy(config);
+    const [policy, clean] = [compileLinkPolicy(config), compileUrlCleaner(config)];
     const candidates: FrontierEntry[] = [];
     for (const page of pages.filter((p) => stored.has(p.url))) {
-      const links = (await readLinks(env.BODIES, page.linksAt, meter)) ?? [];
+      const links = ((await readLinks(env.BODIES, page.linksAt, meter)) ?? []).map(clean);
       const depth = page.depth + 1;
       candidates.push(...links.filter((url) => policy(url, depth)).map((url) => ({ url, depth, hops: 0 })));
     }
     this.work.end('stored', NO_WHY, [...stored]);
     this.ledger.bump('fetched', stored.size);
-    return { stored, links: this.work.offer(config.maxPages, candidates) };
+    return { stored, ...this.work.offer(rules, candidates) };
   }
 
   /**
@@ -177,17 +183,32 @@ export class Sweeper {
   }
 
   /** D1 errors rows for URLs ended skipped because the crawl was cancelled (a consumer writes the rows of the rest). */
-  async recordCancelled(env: Env, crawlId: string, urls: readonly string[]): Promise<void> {
-    if (urls.length === 0) return;
+  recordCancelled(env: Env, crawlId: string, urls: readonly string[]): Promise<void> {
+    return this.recordSkipped(
+      env,
+      crawlId,
+      urls.map((url) => ({ url, reason: CANCELLED_REASON, code: CANCELLED_CODE })),
+    );
+  }
+
+  /** D1 errors rows for URLs a trap rule kept out as they were offered (objects/crawl/work.ts). */
+  recordTrapped(env: Env, crawlId: string, trapped: readonly Trapped[]): Promise<void> {
+    return this.recordSkipped(
+      env,
+      crawlId,
+      trapped.map(({ url, reason }) => ({ url, reason, code: 'trap' as const })),
+    );
+  }
+
+  /** D1 errors rows for URLs this object ended skipped. */
+  private async recordSkipped(
+    env: Env,
+    crawlId: string,
+    ended: readonly { url: string; reason: string; code: OutcomeCode }[],
+  ): Promise<void> {
+    if (ended.length === 0) return;
     const meter = new UsageMeter();
-    const rows = urls.map((url) => ({
-      url,
-      outcome: 'skipped' as const,
-      reason: CANCELLED_REASON,
-      code: CANCELLED_CODE,
-      attempts: 0,
-      httpStatus: null,
-    }));
+    const rows = ended.map((e) => ({ ...e, outcome: 'skipped' as const, attempts: 0, httpStatus: null }));
     await recordErrors(env.DB, crawlId, rows, Date.now(), meter);
     this.ledger.add(meter.usage);
   }

@@ -9,10 +9,13 @@ import {
   recordOf,
   UrlState,
 } from '../../domain/crawl/url-life';
+import { trapReason } from '../../domain/traps/rules';
 import type { Settings } from '../../settings';
 import type { Claim, CrawlConfig, CrawlStatus } from '../../types';
+import { HostBudget } from './host-budget';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
+import type { TrapWatch } from './traps';
 
 /** What a claim answers: the crawl's status and config, a claim per URL (null: ack unfetched), the leases' end. */
 export type ClaimAnswer = {
@@ -41,6 +44,57 @@ export interface Why {
 }
 export const NO_WHY: Why = { reason: null, code: null };
 
+/** What the crawl's rules are as URLs are offered: its caps, and its trap rules (none for its seeds). */
+export interface OfferRules {
+  maxPages: number | null;
+  maxPagesPerHost: number | null;
+  traps: TrapWatch | null;
+}
+
+/** No cap and no trap rule: a URL offered as it is. */
+export const NO_LIMITS: OfferRules = { maxPages: null, maxPagesPerHost: null, traps: null };
+
+/** A URL a trap rule kept out, recorded skipped: the D1 row its reason goes in is the caller's to write. */
+export interface Trapped {
+  url: string;
+  reason: string;
+}
+
+/** What an offer took: the entries accepted (to enqueue), and those a trap rule kept out. */
+export interface Offered {
+  accepted: FrontierEntry[];
+  trapped: Trapped[];
+}
+
+/**
+ * The entries a trap rule passes, and those it keeps out with their reasons; a parameter that never changes a page is
+ * folded: the URL without it is offered instead. Sitemaps and a crawl's seeds (depth 0, no redirect) are not asked.
+ */
+function screen(traps: TrapWatch, entries: readonly FrontierEntry[]) {
+  const pass: FrontierEntry[] = [];
+  const trapped: (FrontierEntry & { reason: string })[] = [];
+  for (const entry of entries) {
+    const check = entry.kind === 'sitemap' || (entry.depth === 0 && entry.hops === 0) ? null : traps.check(entry.url);
+    if (check === null) pass.push(entry);
+    else {
+      trapped.push({ ...entry, reason: trapReason(check.hit) });
+      if (check.fold !== undefined) pass.push({ ...entry, url: check.fold });
+    }
+  }
+  return { pass, trapped };
+}
+
+/**
+ * A queued URL a trap rule would keep out now (its pattern was found a trap after it was offered): its claim says so,
+ * and the consumer ends it skipped without a request (with the URL folded from it, if any, as its link).
+ */
+function trapOf(traps: TrapWatch | null, entry: FrontierEntry): Pick<Claim, 'trap'> {
+  if (traps === null || entry.kind === 'sitemap' || (entry.depth === 0 && entry.hops === 0)) return {};
+  const check = traps.check(entry.url);
+  if (check === null) return {};
+  return { trap: { reason: trapReason(check.hit), ...(check.fold === undefined ? {} : { fold: check.fold }) } };
+}
+
 /** What retry-errors answers: the URLs reopened (to enqueue), how many failed ones remain, the crawl's status. */
 export type RetryAnswer = { entries: FrontierEntry[]; remaining: number; status: CrawlStatus };
 
@@ -62,12 +116,15 @@ export interface Completion {
  */
 export class Work {
   readonly leases = new Leases();
+  private readonly budget: HostBudget;
 
   constructor(
     private readonly seen: SeenSet,
     private readonly ledger: Ledger,
     private readonly settings: Settings,
-  ) {}
+  ) {
+    this.budget = new HostBudget(ledger);
+  }
 
   /**
    * Leases each URL that is queued and not leased to another message (`holders[i]`, the id of the message that
@@ -78,6 +135,7 @@ export class Work {
     urls: readonly string[],
     holders: readonly (string | null)[] | undefined,
     now: number,
+    traps: TrapWatch | null = null,
   ): { claims: (Claim | null)[]; leaseUntil: number } {
     const rows = this.seen.find(urls);
     const leaseUntil =
@@ -93,7 +151,7 @@ export class Work {
       const attempts = this.leases.grant(url, holders?.[i] ?? null, row.attempts, now, leaseUntil);
       if (attempts === null) return null;
       const reserved = row.reserved_at === null ? {} : { reservedAt: row.reserved_at };
-      return { depth: row.depth, hops: row.hops, kind: row.kind, attempts, ...reserved };
+      return { depth: row.depth, hops: row.hops, kind: row.kind, attempts, ...reserved, ...trapOf(traps, row) };
     });
     return { claims, leaseUntil };
   }
@@ -140,16 +198,43 @@ export class Work {
     return done;
   }
 
-  /** Offers entries to the seen-set, the crawl's discovered URLs kept within maxPages; counts those accepted. */
-  offer(maxPages: number | null, entries: readonly FrontierEntry[]): FrontierEntry[] {
-    const accepted = this.seen.offer(
-      entries,
-      (maxPages ?? Number.POSITIVE_INFINITY) - this.ledger.counters.discovered,
-      Date.now(),
-    );
+  /**
+   * Offers entries to the seen-set: those a trap rule keeps out are recorded skipped at once (their D1 rows are the
+   * caller's to write: `trapped`), the rest taken within the host's maxPagesPerHost and the crawl's maxPages (URLs a
+   * trap rule skipped do not count against it). Counts what it took and returns the entries accepted, to enqueue.
+   */
+  offer(rules: OfferRules, entries: readonly FrontierEntry[]): Offered {
+    const now = Date.now();
+    const screened = rules.traps ? screen(rules.traps, entries) : { pass: [...entries], trapped: [] };
+    const trapped = this.seen.insertEnded('skipped', 'trap', screened.trapped, now);
+    for (const name of ['discovered', 'skipped', 'trapped'] as const) this.ledger.bump(name, trapped.length);
+    const budgeted = this.withinHostBudget(rules.maxPagesPerHost, screened.pass);
+    const { discovered, trapped: skippedByRules } = this.ledger.counters;
+    const room = (rules.maxPages ?? Number.POSITIVE_INFINITY) - (discovered - skippedByRules);
+    const accepted = this.seen.offer(budgeted.entries, room, now);
+    if (budgeted.fresh.length > 0) {
+      const taken = new Set(accepted.map((e) => e.url));
+      this.budget.giveBack(budgeted.fresh.filter((url) => !taken.has(url)));
+    }
     this.ledger.bump('discovered', accepted.length);
     this.ledger.bump('pending', accepted.length);
-    return accepted;
+    return { accepted, trapped: trapped.map(({ url, reason }) => ({ url, reason })) };
+  }
+
+  /** The entries within their hosts' maxPagesPerHost (URLs the seen-set already has take no place), and the new ones. */
+  private withinHostBudget(
+    max: number | null,
+    entries: FrontierEntry[],
+  ): { entries: FrontierEntry[]; fresh: string[] } {
+    if (max === null || entries.length === 0) return { entries, fresh: [] };
+    const known = this.seen.find(entries.map((e) => e.url));
+    const unique = [...new Map(entries.map((e) => [e.url, e])).values()];
+    const within = this.budget.within(unique, max, (url) => !known.has(url));
+    this.ledger.bump('overHostBudget', unique.length - within.length);
+    return {
+      entries: within,
+      fresh: within.filter((e) => !known.has(e.url) && e.kind !== 'sitemap').map((e) => e.url),
+    };
   }
 
   /**

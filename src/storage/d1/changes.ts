@@ -24,7 +24,10 @@ export interface ChangeQuery extends Comparison {
   previousCrawlId: string | null;
 }
 
-/** Statuses that say the site no longer has a page at that URL: not found, gone, moved for good. */
+/**
+ * Statuses that say the site no longer has a page at that URL: not found, gone, moved for good; and so does a page
+ * that answered 200 as the host's "not found" page (its errors row's code `soft_404`: it has no page row).
+ */
 const GONE_STATUSES = '404, 410, 301, 308';
 
 /**
@@ -36,7 +39,8 @@ function kindsSql(where: '> ?5' | '= ?5' | ''): string {
   const url = (table: string) => (where === '' ? '' : ` AND ${table}.url ${where}`);
   return `SELECT q.url AS url, q.title AS title, CASE
       WHEN q.change <> 'new' THEN q.change
-      WHEN r.status IN (200, 304, ${GONE_STATUSES}) OR (r.url IS NULL AND f.url IS NULL AND ?3) THEN 'new'
+      WHEN r.status IN (200, 304, ${GONE_STATUSES}) OR f.code = 'soft_404' OR (r.url IS NULL AND f.url IS NULL AND ?3)
+        THEN 'new'
       ELSE 'unreachedBefore' END AS kind
     FROM pages q
     LEFT JOIN pages r ON q.change = 'new' AND r.crawl_id = ?2 AND r.url = q.url
@@ -44,7 +48,7 @@ function kindsSql(where: '> ?5' | '= ?5' | ''): string {
     WHERE q.crawl_id = ?1 AND q.change IS NOT NULL${url('q')}
   UNION ALL
   SELECT p.url AS url, p.title AS title, CASE
-      WHEN q.status IN (${GONE_STATUSES}) OR (q.url IS NULL AND e.url IS NULL AND ?4) THEN 'gone'
+      WHEN q.status IN (${GONE_STATUSES}) OR e.code = 'soft_404' OR (q.url IS NULL AND e.url IS NULL AND ?4) THEN 'gone'
       ELSE 'unreached' END AS kind
     FROM pages p
     LEFT JOIN pages q ON q.crawl_id = ?1 AND q.url = p.url

@@ -128,6 +128,22 @@ export async function reasonBreakdown(db: D1Database, crawlId: string, limit: nu
   return results;
 }
 
+/** URLs a trap rule kept out, by reason (`trap: <rule> (<pattern>)`), most first. */
+export async function trapBreakdown(
+  db: D1Database,
+  crawlId: string,
+  limit: number,
+): Promise<{ reason: string; count: number }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT reason, COUNT(*) AS count FROM errors WHERE crawl_id = ? AND code = 'trap'
+       GROUP BY reason ORDER BY count DESC, reason LIMIT ?`,
+    )
+    .bind(crawlId, limit)
+    .all<{ reason: string; count: number }>();
+  return results;
+}
+
 /** reasonHead (domain/crawl/reasons) in SQLite: the reason cut before its first ' to ' or ': ', so its groups are few. */
 const REASON_HEAD = `CASE
   WHEN instr(reason, ' to ') > 0 AND (instr(reason, ': ') = 0 OR instr(reason, ' to ') < instr(reason, ': ')) THEN substr(reason, 1, instr(reason, ' to ') - 1)

@@ -25,7 +25,7 @@ export async function writeResults(
         reason: outcome.reason,
         code: outcome.code,
         attempts: r.attempts,
-        httpStatus: r.page?.status ?? null,
+        httpStatus: r.page?.status ?? r.httpStatus ?? null,
       },
     ];
   });

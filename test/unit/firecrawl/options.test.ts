@@ -132,6 +132,9 @@ describe('Firecrawl crawl options', () => {
     expect(crawled('https://example.com/docs/api/a.pdf')).toBe(false);
     expect(crawled('https://example.com/docs/api/a.html?page=2')).toBe(false);
     expect(crawled('https://example.com/blog/docs/api/a.html')).toBe(false);
+    // deduplicateSimilarURLs (Firecrawl's default, true) is near-duplicates by content: duplicates "similar".
+    expect(crawlOf({ url: 'https://example.com/' }).config.duplicates).toBe('similar');
+    expect(crawlOf({ url: 'https://example.com/', deduplicateSimilarURLs: true }).config.duplicates).toBe('similar');
   });
 
   it('keeps a crawl under its start folder unless crawlEntireDomain, and follows external links when allowed', () => {

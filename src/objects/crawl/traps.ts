@@ -1,0 +1,314 @@
+import { z } from 'zod';
+import { repeatedSegments, segmentsOf, tooDeep } from '../../domain/traps/paths';
+import {
+  describeGroup,
+  originOf,
+  PATTERN_WINDOW,
+  type ParamEvidence,
+  paramIgnored,
+  paramsDiffering,
+  paramsOf,
+  pathGroup,
+  patternTrapped,
+  shapeGroup,
+  withoutParams,
+} from '../../domain/traps/patterns';
+import { TRAP_RULES, type TrapHit, type TrapSettings } from '../../domain/traps/rules';
+import { hostKey } from '../../domain/url/normalize';
+import { pathOf } from '../../domain/url/patterns';
+import type { Ledger } from './ledger';
+
+/** Whether two template sketches are of the same page (domain/similarity): injected, so the rules stay testable. */
+export type SameTemplate = (a: string, b: string) => boolean;
+
+/** A page the crawl stored (or found a duplicate), as the trap rules learn from it. */
+export interface ObservedPage {
+  url: string;
+  /** Its template sketch (domain/similarity), null when it has no text to compare. */
+  sketch: string | null;
+  /** It was decided a duplicate of another URL of the crawl. */
+  duplicate: boolean;
+}
+
+/** What a rule says of a URL: the hit, and, for a parameter that never changes a page, the URL without it to offer. */
+export interface TrapCheck {
+  hit: TrapHit;
+  fold?: string;
+}
+
+interface Member {
+  url: string;
+  params: Map<string, string>;
+  sketch: string;
+}
+
+interface GroupWatch {
+  recent: boolean[];
+  members: Member[];
+  trapped: boolean;
+  /** Parameters a page changed with: URLs with only these still pass a trapped group. */
+  relevant: Set<string>;
+}
+
+interface HostWatch {
+  /** Segments of the deepest page of the host with content of its own; null until read (after a wake). */
+  depth: number | null;
+  params: Map<string, ParamEvidence>;
+  ignored: Set<string>;
+  /** URL prefixes (origin and path, ending in /) under which pages echo a shorter path's. */
+  echoes: string[];
+  /** The template sketch of recent pages by origin and path, to find echoes. */
+  paths: Map<string, string>;
+}
+
+/** Groups and hosts watched at most (the oldest forgotten first; a trap declared is kept in its table). */
+const MAX_GROUPS = 20_000;
+const MAX_HOSTS = 50_000;
+const MAX_PATHS_PER_HOST = 1_000;
+/** Stored URLs of an origin read after a wake to find how deep its pages go. */
+const DEPTH_SAMPLE = 5_000;
+
+const declarationSchema = z.object({ key: z.string(), rule: z.enum(TRAP_RULES), pattern: z.string() });
+type Declaration = z.output<typeof declarationSchema>;
+
+/**
+ * The trap rules of one crawl (domain/traps), with what they learn in memory: the groups of URL patterns and how their
+ * pages compared, each host's parameters and echoes, how deep its pages of their own go. A trap once declared is one
+ * row of `traps` (read back when the object wakes); the rest is relearned after a wake, at the cost of a few pages.
+ */
+export class TrapWatch {
+  private readonly groups = new Map<string, GroupWatch>();
+  private readonly hosts = new Map<string, HostWatch>();
+  private readonly declared = new Map<string, Declaration>();
+  private loaded = false;
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly rules: TrapSettings,
+    private readonly same: SameTemplate,
+  ) {}
+
+  /** What a rule says of a page URL found by the crawl (seeds are never asked: the user chose them). */
+  check(url: string): TrapCheck | null {
+    this.load();
+    if (this.rules.repeatedSegments) {
+      const hit = repeatedSegments(url);
+      if (hit) return { hit };
+    }
+    const host = this.host(url);
+    if (this.rules.deepPaths) {
+      const hit = tooDeep(url, this.depthOf(url, host));
+      if (hit) return { hit };
+    }
+    if (this.rules.pathEchoes) {
+      const prefix = host.echoes.find((p) => url.startsWith(p));
+      if (prefix) return { hit: { rule: 'pathEchoes', pattern: `${prefix}…: the same page as a shorter path's` } };
+    }
+    return this.rules.urlPatterns ? this.patternCheck(url, host) : null;
+  }
+
+  private patternCheck(url: string, host: HostWatch): TrapCheck | null {
+    const params = paramsOf(url);
+    const ignored = [...params.keys()].filter((name) => host.ignored.has(name));
+    if (ignored.length > 0)
+      return {
+        hit: { rule: 'urlPatterns', pattern: `${originOf(url)}/…?${ignored.join('&')}=… never changes a page` },
+        fold: withoutParams(url, new Set(ignored)),
+      };
+    const shape = shapeGroup(url);
+    if (shape !== null && this.groups.get(shape)?.trapped)
+      return { hit: { rule: 'urlPatterns', pattern: `${describeGroup(shape, true)}: near-identical pages` } };
+    const path = this.groups.get(pathGroup(url));
+    if (path?.trapped && params.size > 0 && ![...params.keys()].every((name) => path.relevant.has(name)))
+      return {
+        hit: { rule: 'urlPatterns', pattern: `${describeGroup(pathGroup(url), false)}: near-identical pages` },
+      };
+    return null;
+  }
+
+  /** Learns from pages stored (or found duplicates): returns the traps it declared now. */
+  observe(pages: readonly ObservedPage[]): Declaration[] {
+    this.load();
+    const fresh: Declaration[] = [];
+    for (const page of pages) {
+      const host = this.host(page.url);
+      const repeated = page.sketch !== null && this.learn(page as ObservedPage & { sketch: string }, host, fresh);
+      if (!page.duplicate && !repeated)
+        host.depth = Math.max(this.depthOf(page.url, host), segmentsOf(page.url).length);
+    }
+    if (fresh.length > 0)
+      this.ledger.exec(
+        `INSERT INTO traps (key, rule, pattern) SELECT value->>0, value->>1, value->>2 FROM json_each(?) WHERE true
+         ON CONFLICT (key) DO NOTHING`,
+        JSON.stringify(fresh.map((d) => [d.key, d.rule, d.pattern])),
+      );
+    return fresh;
+  }
+
+  /** One page's lesson; true when it repeats a page before it (in a group of its pattern, or a shorter path's). */
+  private learn(page: ObservedPage & { sketch: string }, host: HostWatch, fresh: Declaration[]): boolean {
+    let repeated = false;
+    const params = paramsOf(page.url);
+    for (const [key, byShape] of [
+      [pathGroup(page.url), false],
+      [shapeGroup(page.url), true],
+    ] as const) {
+      if (key === null) continue;
+      const group = this.group(key);
+      const similar = this.compare(group, { url: page.url, params, sketch: page.sketch }, byShape ? null : host);
+      if (!byShape) this.ignoreParams(host, page.url, fresh);
+      repeated ||= similar;
+      if (!group.trapped && patternTrapped(group.recent)) {
+        group.trapped = true;
+        if (this.rules.urlPatterns) this.declare(fresh, `pattern\t${key}`, 'urlPatterns', describeGroup(key, byShape));
+      }
+    }
+    if (this.echo(page, host, fresh)) repeated = true;
+    return repeated;
+  }
+
+  /**
+   * Compares a page with its group's recent pages: its own similarity recorded, and, in a path's group (`host` given),
+   * what the pages differing from it in one parameter alone say of that parameter. True when near-identical to one.
+   */
+  private compare(group: GroupWatch, member: Member, host: HostWatch | null): boolean {
+    let similar = false;
+    for (const other of group.members) {
+      if (other.url === member.url) continue;
+      const same = this.same(other.sketch, member.sketch);
+      similar ||= same;
+      const differing = paramsDiffering(other.params, member.params);
+      if (host === null || differing.length !== 1) continue;
+      const name = differing[0] as string;
+      const evidence = host.params.get(name) ?? { same: 0, differs: 0 };
+      host.params.set(
+        name,
+        same ? { ...evidence, same: evidence.same + 1 } : { ...evidence, differs: evidence.differs + 1 },
+      );
+      if (!same) group.relevant.add(name);
+    }
+    group.recent = [...group.recent, similar].slice(-PATTERN_WINDOW);
+    group.members = [...group.members.filter((m) => m.url !== member.url), member].slice(-PATTERN_WINDOW);
+    return similar;
+  }
+
+  /** Parameters of the host that never changed a page become ignored (declared once each). */
+  private ignoreParams(host: HostWatch, url: string, fresh: Declaration[]): void {
+    if (!this.rules.urlPatterns) return;
+    for (const [name, evidence] of host.params)
+      if (!host.ignored.has(name) && paramIgnored(evidence)) {
+        host.ignored.add(name);
+        this.declare(fresh, `param\t${hostKey(url)}\t${name}`, 'urlPatterns', `${hostKey(url)} ?${name}=`);
+      }
+  }
+
+  /**
+   * A page that is a shorter path's page again (/docs/guide/guide/ reads as /docs/guide/): the URLs under it are
+   * echoes, declared once. Records the page's own path for the pages after it. True when it echoes.
+   */
+  private echo(page: ObservedPage & { sketch: string }, host: HostWatch, fresh: Declaration[]): boolean {
+    const origin = originOf(page.url);
+    const path = pathOf(page.url);
+    const segments = segmentsOf(page.url);
+    let echoes = false;
+    for (let k = segments.length - 1; k >= 1 && !echoes; k--) {
+      const shorter = host.paths.get(`${origin}/${segments.slice(0, k).join('/')}/`);
+      echoes = shorter !== undefined && this.same(shorter, page.sketch);
+    }
+    if (echoes && this.rules.pathEchoes) {
+      const prefix = `${origin}${path.endsWith('/') ? path : `${path}/`}`;
+      if (!host.echoes.includes(prefix)) {
+        host.echoes.push(prefix);
+        this.declare(fresh, `echo\t${prefix}`, 'pathEchoes', prefix);
+      }
+    }
+    if (host.paths.size >= MAX_PATHS_PER_HOST) host.paths.delete(host.paths.keys().next().value ?? '');
+    host.paths.set(`${origin}${path}`, page.sketch);
+    return echoes;
+  }
+
+  private declare(fresh: Declaration[], key: string, rule: TrapHit['rule'], pattern: string): void {
+    if (this.declared.has(key)) return;
+    const declaration = { key, rule, pattern };
+    this.declared.set(key, declaration);
+    fresh.push(declaration);
+  }
+
+  /** Every trap declared so far, for people: its rule and pattern. */
+  list(): { rule: TrapHit['rule']; pattern: string }[] {
+    this.load();
+    return [...this.declared.values()].map(({ rule, pattern }) => ({ rule, pattern }));
+  }
+
+  /** Forgets what is in memory (the crawl's storage was deleted). */
+  forget(): void {
+    this.groups.clear();
+    this.hosts.clear();
+    this.declared.clear();
+    this.loaded = false;
+  }
+
+  private group(key: string): GroupWatch {
+    let group = this.groups.get(key);
+    if (!group) {
+      if (this.groups.size >= MAX_GROUPS) this.evict();
+      group = { recent: [], members: [], trapped: false, relevant: new Set() };
+      this.groups.set(key, group);
+    }
+    return group;
+  }
+
+  /** The oldest group not trapped is forgotten (a trapped one is kept: its URLs are still to be skipped). */
+  private evict(): void {
+    for (const [key, group] of this.groups)
+      if (!group.trapped) {
+        this.groups.delete(key);
+        return;
+      }
+  }
+
+  private host(url: string): HostWatch {
+    const key = hostKey(url);
+    let host = this.hosts.get(key);
+    if (!host) {
+      if (this.hosts.size >= MAX_HOSTS) this.hosts.delete(this.hosts.keys().next().value ?? '');
+      host = { depth: null, params: new Map(), ignored: new Set(), echoes: [], paths: new Map() };
+      this.hosts.set(key, host);
+    }
+    return host;
+  }
+
+  /**
+   * How deep the host's pages of their own go: learned as pages are stored, or, the first time after a wake, read from
+   * the stored URLs of this URL's origin (at most DEPTH_SAMPLE rows, by its key's range).
+   */
+  private depthOf(url: string, host: HostWatch): number {
+    if (host.depth !== null) return host.depth;
+    const origin = originOf(url);
+    const rows = this.ledger.exec<{ url: string }>(
+      'SELECT url FROM urls WHERE url >= ? AND url < ? AND state = 2 LIMIT ?',
+      `${origin}/`,
+      `${origin}0`,
+      DEPTH_SAMPLE,
+    );
+    host.depth = rows.reduce((max, row) => Math.max(max, segmentsOf(row.url).length), 0);
+    return host.depth;
+  }
+
+  /** The traps declared before the object woke (once). */
+  private load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    for (const raw of this.ledger.exec('SELECT key, rule, pattern FROM traps')) {
+      const row = declarationSchema.parse(raw);
+      this.declared.set(row.key, row);
+      const [kind, a = '', b = ''] = row.key.split('\t');
+      if (kind === 'pattern') this.group(a).trapped = true;
+      if (kind === 'echo') this.host(a).echoes.push(a);
+      if (kind === 'param') {
+        const host = this.hosts.get(a) ?? this.host(`http://${a}/`);
+        host.ignored.add(b);
+      }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { errorListSchema } from '../../src/api/responses';
+import { allPages, api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
+import { realPaths, spentInTrap, type TrapKind } from '../support/trap-sites';
+
+/** At most this many requests go into any trap (issue 43's goal, with every real page stored). */
+const TRAP_BUDGET = 25;
+
+/** Crawls a trap site with the defaults a user gets; what it stored, its errors, and the requests it made. */
+async function crawlTrap(kind: TrapKind, request: Record<string, unknown> = {}) {
+  const ns = namespace();
+  const base = `/t/${ns}/trap-${kind}/`;
+  const id = await createCrawl({ seeds: [`${site()}${base}`], ...request });
+  const crawl = await waitForCrawl(id);
+  const rests = (await siteLog(ns))
+    .map((entry) => entry.split(' ')[1] ?? '')
+    .filter((path) => path.startsWith(base))
+    .map((path) => path.slice(base.length));
+  const pages = await allPages(id);
+  const errors = errorListSchema.parse(await (await api(`/v1/crawls/${id}/errors?limit=1000`)).json()).errors;
+  const stored = new Set(pages.filter((p) => p.duplicateOf === null && p.status === 200).map((p) => p.url));
+  return { id, crawl, base: `${site()}${base}`, rests, stored, pages, errors };
+}
+
+/** Every real page of the site stored, under its own URL (session ids stripped) or a URL of it with a query. */
+function expectRealPagesStored(kind: TrapKind, base: string, stored: ReadonlySet<string>, pages: { url: string }[]) {
+  const urls = pages.map((p) => p.url);
+  for (const path of realPaths(kind)) {
+    const url = `${base}${path}`;
+    const found = stored.has(url) || urls.some((u) => u === url || u.startsWith(`${url}?`));
+    expect(found, `real page ${path || '(home)'} of ${kind}`).toBe(true);
+  }
+}
+
+describe('crawler traps, defended by default', () => {
+  it.each(['calendar', 'agenda', 'facets', 'loop', 'soft404'] as const)(
+    '%s: at most 25 requests in the trap, every real page stored, the trap explained',
+    async (kind) => {
+      const { crawl, base, rests, stored, pages, errors } = await crawlTrap(kind);
+      expect(crawl.status).toBe('completed');
+      const spent = rests.filter((rest) => spentInTrap(kind, rest));
+      expect(spent.length, `requests in the ${kind} trap: ${spent.join(' ')}`).toBeLessThanOrEqual(TRAP_BUDGET);
+      expectRealPagesStored(kind, base, stored, pages);
+      const code = kind === 'soft404' ? 'soft_404' : 'trap';
+      expect(
+        errors.some((e) => e.code === code),
+        `an error coded ${code}`,
+      ).toBe(true);
+      // Counts agree with what is listed: every URL ended one way.
+      const { discovered, stored: kept, duplicates, failed, skipped } = crawl.counts;
+      expect(kept + duplicates + failed + skipped).toBe(discovered);
+    },
+  );
+
+  it('session ids: stripped, so no request carries one and every page is fetched once', async () => {
+    const { crawl, base, rests, stored, pages } = await crawlTrap('session');
+    expect(crawl.status).toBe('completed');
+    expect(rests.filter((rest) => spentInTrap('session', rest))).toEqual([]);
+    expectRealPagesStored('session', base, stored, pages);
+    expect(new Set(rests).size).toBe(rests.length);
+  });
+
+  it('a parameter no list names that never changes a page is learned and folded', async () => {
+    const { crawl, base, rests, pages, errors } = await crawlTrap('visit');
+    expect(crawl.status).toBe('completed');
+    expect(rests.filter((rest) => spentInTrap('visit', rest)).length).toBeLessThanOrEqual(TRAP_BUDGET);
+    expectRealPagesStored('visit', base, new Set(), pages);
+    expect(errors.find((e) => e.code === 'trap')?.reason).toMatch(/^trap: urlPatterns \(.*\?visit=/);
+  });
+
+  it('each rule can be turned off: the same calendar crawled with urlPatterns off goes on to its cap', async () => {
+    const { crawl, rests, errors } = await crawlTrap('calendar', {
+      traps: { urlPatterns: false },
+      maxPages: 60,
+    });
+    expect(crawl.config.traps).toMatchObject({ urlPatterns: false, repeatedSegments: true });
+    expect(rests.filter((rest) => spentInTrap('calendar', rest)).length).toBeGreaterThan(40);
+    expect(errors.filter((e) => e.code === 'trap')).toEqual([]);
+  });
+});
