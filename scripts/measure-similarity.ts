@@ -140,7 +140,7 @@ function reportSynthetic(title: string, pairs: Scored[], k: number) {
       .sort((a, b) => a - b);
     const q = (x: number) => ds[Math.min(ds.length - 1, Math.floor(x * ds.length))];
     console.log(
-      `  ${kind.padEnd(30)} ${String(ds.length).padStart(6)} pairs, found ${pct(ds.filter((d) => d <= k).length, ds.length).padStart(6)}; distance median ${q(0.5)}, p90 ${q(0.9)}, max ${ds.at(-1)}`,
+      `  ${kind.padEnd(30)} ${String(ds.length).padStart(6)} pairs, found ${pct(ds.filter((d) => d <= k).length, ds.length).padStart(6)}; distance min ${ds[0]}, median ${q(0.5)}, p90 ${q(0.9)}, max ${ds.at(-1)}`,
     );
   }
 }
