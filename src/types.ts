@@ -114,6 +114,8 @@ export interface PageRecord {
   duplicateOf?: string | null;
   /** Why it is a duplicate: its rel=canonical names `duplicateOf`, or that page had its content first. */
   duplicateReason?: DuplicateReason | null;
+  /** A near-duplicate's similarity to duplicateOf (1 - differing sketch bits / 64); null for any other page. */
+  similarity?: number | null;
 }
 
 /** What extraction sets on a page's row: its facts and where its record is. */

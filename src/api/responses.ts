@@ -196,9 +196,19 @@ const pageSchema = z
       .nullable()
       .describe('A duplicate: the URL of the crawl its content is stored under (no body or record of its own).'),
     duplicateReason: z
-      .enum(['canonical', 'content'])
+      .enum(['canonical', 'content', 'similar'])
       .nullable()
-      .describe('Why: its rel=canonical names duplicateOf, or that page had the same content first.'),
+      .describe(
+        'Why: its rel=canonical names duplicateOf, or that page had the same content first, or (duplicates: "similar") almost the same main text first.',
+      ),
+    similarity: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe(
+        "A near-duplicate's similarity to duplicateOf (1 - differing bits of their text sketches / 64); else null.",
+      ),
     wordCount: z.number().int().nullable().describe('Words of its extracted text; null: not extracted.'),
   })
   .meta({ id: 'Page' });

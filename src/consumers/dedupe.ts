@@ -1,4 +1,10 @@
-import { contentKey, type DedupeCandidate, skipsDuplicates, type Verdict } from '../domain/crawl/duplicates';
+import {
+  contentKey,
+  type DedupeCandidate,
+  nameLabels,
+  skipsDuplicates,
+  type Verdict,
+} from '../domain/crawl/duplicates';
 import { trapsLearn } from '../domain/traps/rules';
 import type { CrawlConfig, Processed } from '../types';
 import type { CrawlStub, Finished } from './finished';
@@ -7,15 +13,19 @@ import type { CrawlStub, Finished } from './finished';
  * A stored page of the chunk, as the crawl's object is asked about it (null: not one to ask of: a sitemap, no page):
  * what duplicates are decided by when the crawl skips them, and what the trap rules learn from.
  */
-async function candidateOf({ task, processed }: Finished, skips: boolean): Promise<DedupeCandidate | null> {
+async function candidateOf(
+  { task, processed }: Finished,
+  { skips, similar }: { skips: boolean; similar: boolean },
+): Promise<DedupeCandidate | null> {
   const { outcome, page, heading, sketches } = processed;
   if (task.kind === 'sitemap' || outcome.kind !== 'stored' || !page) return null;
   const key = skips ? await contentKey({ ...page, heading: heading ?? null }) : null;
   const canonical = skips ? (processed.canonical ?? null) : null;
-  const sketch = skips ? (sketches?.text ?? null) : null;
+  const sketch = similar ? (sketches?.text ?? null) : null;
+  const labels = sketch === null ? null : nameLabels(page.title, heading);
   const template = sketches?.template ?? null;
   if (key === null && canonical === null && sketch === null && template === null) return null;
-  return { url: outcome.url, canonical, key, unchanged: page.status === 304, sketch, template };
+  return { url: outcome.url, canonical, key, unchanged: page.status === 304, sketch, labels, template };
 }
 
 /**
@@ -44,6 +54,7 @@ function asDuplicate(processed: Processed, verdict: Extract<Verdict, { duplicate
             recordAt: null,
             duplicateOf: verdict.of,
             duplicateReason: verdict.reason,
+            similarity: verdict.similarity ?? null,
           },
         }
       : {}),
@@ -58,7 +69,8 @@ function asDuplicate(processed: Processed, verdict: Extract<Verdict, { duplicate
 export async function dedupeChunk(chunk: Finished[], config: CrawlConfig, stub: CrawlStub): Promise<Finished[]> {
   const skips = skipsDuplicates(config.duplicates);
   if (!skips && !trapsLearn(config.traps)) return chunk;
-  const candidates = await Promise.all(chunk.map((f) => candidateOf(f, skips)));
+  const modes = { skips, similar: config.duplicates === 'similar' };
+  const candidates = await Promise.all(chunk.map((f) => candidateOf(f, modes)));
   const asked = candidates.flatMap((candidate, i) => (candidate ? [{ i, candidate }] : []));
   if (asked.length === 0) return chunk;
   const verdicts = await stub.dedupe(asked.map((a) => a.candidate));

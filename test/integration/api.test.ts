@@ -177,7 +177,17 @@ describe('POST /v1/crawls validation', () => {
       exclude: [],
       maxDepth: null,
       maxModelPages: null,
-      maxPages: null,
+      // A crawl left alone always ends (issue 43): 10,000 URLs unless told otherwise (null: no limit).
+      maxPages: 10_000,
+      maxPagesPerHost: null,
+      traps: {
+        repeatedSegments: true,
+        deepPaths: true,
+        pathEchoes: true,
+        urlPatterns: true,
+        sessionParams: true,
+        soft404: true,
+      },
       hostIntervalMs: null,
       hostConcurrency: null,
       sitemaps: false,

@@ -75,6 +75,7 @@ describe('exports', () => {
         'cachedFrom',
         'duplicateOf',
         'duplicateReason',
+        'similarity',
         'stored',
       ]);
       expect(rows).toHaveLength(pages.length);

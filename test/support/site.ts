@@ -266,13 +266,23 @@ function faults(ns: string, rest: string, req: http.IncomingMessage, res: http.S
   }
 }
 
+/** A made-up word of letters only (no digit, so searches for numbers find the page's own): 'z' and five more. */
+const madeUp = (x: number): string =>
+  `z${Array.from({ length: 5 }, (_, i) => String.fromCharCode(97 + (Math.floor(x / 26 ** i) % 26))).join('')}`;
+
+/**
+ * Text of about `bytes` bytes, different for every seed: words of a small vocabulary, and every eighth a made-up word
+ * of the page's own (a name, a place), so that pages of one site are different pages as real pages are, not copies of
+ * one another in another order (the crawler's trap rules and near-duplicates tell such copies apart).
+ */
 function filler(seed: number, bytes: number): string {
   const words = ['crawl', 'edge', 'queue', 'durable', 'object', 'polite', 'fetch', 'parse', 'store', 'worker'];
   let out = '';
   let x = seed + 1;
-  while (out.length < bytes) {
+  for (let n = 1; out.length < bytes; n++) {
     x = (x * 1103515245 + 12345) % 2147483648;
-    out += words[x % words.length] + (x % 7 === 0 ? '.\n' : ' ');
+    const word = n % 8 === 0 ? madeUp(x) : words[x % words.length];
+    out += word + (x % 7 === 0 ? '.\n' : ' ');
   }
   return out;
 }

@@ -9,192 +9,11 @@
  *   session    every link carries a new session id (?sid=...) on every answer.
  *   visit      the same, with a parameter no list names (?visit=...).
  *   soft404    links to pages that are gone; any unknown path answers 200 "Page not found", linking two more.
+ *   near       no trap: pages almost the same as others (near-duplicates): one list in three sort orders
+ *              (list-price.html, list-name.html, list-new.html), one article under two URLs with a view counter that
+ *              changes on every answer (article.html, article-print.html).
  * Paths are relative to the site's base (the path it is served under). `spentInTrap` says which requests were the trap's.
  */
-
-export const TRAP_KINDS = ['calendar', 'agenda', 'facets', 'loop', 'session', 'visit', 'soft404'] as const;
-export type TrapKind = (typeof TRAP_KINDS)[number];
-
-export interface TrapReply {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-const REAL = ['', 'about.html', 'news.html', ...Array.from({ length: 9 }, (_, i) => `p${i + 1}.html`)];
-
-const htmlReply = (body: string, status = 200): TrapReply => ({
-  status,
-  headers: { 'content-type': 'text/html; charset=utf-8' },
-  body,
-});
-
-/** A page of the site: a nav, its heading and paragraphs, more links, a footer. */
-function page(base: string, title: string, paragraphs: string[], links: string[], link = (href: string) => href) {
-  const nav = [
-    ['', 'Home'],
-    ['about.html', 'About'],
-    ['news.html', 'News'],
-  ]
-    .map(([href, text]) => `<a href="${link(`${base}${href}`)}">${text}</a>`)
-    .join(' ');
-  const more = links.map(
-    (href) => `<li><a href="${link(href)}">${href.split('/').filter(Boolean).pop() ?? 'home'}</a></li>`,
-  );
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
-<header><nav>${nav}</nav></header>
-<main><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}<ul>${more.join('')}</ul></main>
-<footer><p>Copyright the site. All rights reserved.</p></footer></body></html>`;
-}
-
-/** The trap's entry links on the home page. */
-const ENTRIES: Record<TrapKind, string[]> = {
-  calendar: ['events/2026/12/'],
-  agenda: ['events?month=2026-12'],
-  facets: ['shop/'],
-  loop: ['docs/'],
-  session: [],
-  visit: [],
-  soft404: ['old-1.html', 'old-2.html'],
-};
-
-/** A real page of the site, or null for a path that is not one. */
-function realPage(kind: TrapKind, base: string, rest: string, link: (href: string) => string): TrapReply | null {
-  const i = REAL.indexOf(rest);
-  if (i === -1) return null;
-  const seed = `${kind} ${base} ${rest}`;
-  const others = REAL.filter((p) => p !== rest).map((p) => `${base}${p}`);
-  const entries = rest === '' ? ENTRIES[kind].map((e) => `${base}${e}`) : [];
-  const gone = kind === 'soft404' && i > 2 ? [`${base}old-${i}.html`] : [];
-  return htmlReply(page(base, titleOf(seed), prose(seed, 3), [...others, ...entries, ...gone], link));
-}
-
-const MONTH_NAMES = 'January February March April May June July August September October November December'.split(' ');
-
-/** A month of a calendar (year, month 1-12), with the month before and after as `href(year, month)`. */
-function monthPage(base: string, year: number, month: number, href: (y: number, m: number) => string, event = '') {
-  const at = (delta: number) => {
-    const m = (year * 12 + month - 1 + delta) % 12;
-    return [Math.floor((year * 12 + month - 1 + delta) / 12), m + 1] as const;
-  };
-  const text = event || 'No events are scheduled this month. Check back later for new dates.';
-  return htmlReply(
-    page(base, `Events in ${MONTH_NAMES[month - 1]} ${year}`, [text], [href(...at(-1)), href(...at(1))]),
-  );
-}
-
-function calendar(base: string, rest: string, search: URLSearchParams): TrapReply | null {
-  const path = /^events\/(\d{4})\/(\d{1,2})\/$/.exec(rest);
-  if (path) {
-    const [year, month] = [Number(path[1]), Number(path[2])];
-    return monthPage(base, year, month, (y, m) => `${base}events/${y}/${String(m).padStart(2, '0')}/`);
-  }
-  const query = /^(\d{4})-(\d{2})$/.exec(search.get('month') ?? '');
-  if (rest === 'events' && query) {
-    const [year, month] = [Number(query[1]), Number(query[2])];
-    // Some months have an event of their own: a calendar is not all the same page.
-    const event =
-      (year * 12 + month) % 5 === 0 ? `The ${MONTH_NAMES[month - 1]} fair opens on the ${month + 3}th.` : '';
-    return monthPage(base, year, month, (y, m) => `${base}events?month=${y}-${String(m).padStart(2, '0')}`, event);
-  }
-  return null;
-}
-
-const FACETS: Record<string, string[]> = {
-  color: ['red', 'blue', 'green'],
-  size: ['s', 'm', 'l'],
-  sort: ['price', 'name', 'new'],
-  view: ['grid', 'list'],
-};
-const ITEMS = Array.from({ length: 8 }, (_, i) => `Item ${i + 1}: ${titleOf(`item ${i + 1}`)}`);
-const PAGE_TWO = Array.from({ length: 4 }, (_, i) => `Item ${i + 9}: ${titleOf(`item ${i + 9}`)}`);
-
-/** The shop's list under any filters: the same items (reordered by a sort), links to one more filter each. */
-function shop(base: string, rest: string, search: URLSearchParams): TrapReply | null {
-  if (rest !== 'shop/') return null;
-  const params = [...search.keys()];
-  if (params.some((p) => p !== 'page' && !(p in FACETS))) return null;
-  const second = search.get('page') === '2';
-  const items = second ? PAGE_TWO : search.get('sort') === 'name' ? [...ITEMS].reverse() : ITEMS;
-  const more = Object.entries(FACETS).flatMap(([name, values]) =>
-    values.map((value) => {
-      const next = new URLSearchParams(search);
-      next.set(name, value);
-      return `${base}shop/?${next.toString()}`;
-    }),
-  );
-  const pages = second ? [`${base}shop/`] : [`${base}shop/?page=2`];
-  return htmlReply(
-    page(base, second ? 'Shop, page 2' : 'Shop', [`Showing ${items.length} products.`, ...items], [...pages, ...more]),
-  );
-}
-
-/** docs/ and any path under it: the same page, with relative links. */
-function docs(kind: TrapKind, base: string, rest: string): TrapReply | null {
-  if (!rest.startsWith('docs/')) return null;
-  const seed = `${kind} ${base} docs`;
-  const body = page(base, 'Documentation', prose(seed, 4), ['guide/', 'reference/', `${base}about.html`]);
-  return htmlReply(body);
-}
-
-/** What any path the site does not have answers: 200, "Page not found", linking two more made-up paths. */
-function notFound(base: string, rest: string): TrapReply {
-  const n = rest.length;
-  return htmlReply(
-    page(
-      base,
-      'Page not found',
-      [`Sorry, the page /${rest} could not be found. It may have moved, or it never existed.`],
-      [`${base}missing-${n}-a.html`, `${base}missing-${n}-b.html`, `${base}p1.html`],
-    ),
-  );
-}
-
-/** A session id a server makes up for each answer. */
-const sessionId = () => Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-
-/** The reply of a trap site for the path after its base (`rest`) and query. */
-export function trapSite(kind: TrapKind, base: string, rest: string, search: URLSearchParams): TrapReply {
-  const param = kind === 'session' ? 'sid' : kind === 'visit' ? 'visit' : null;
-  const link =
-    param === null
-      ? (href: string) => href
-      : (href: string) => `${href}${href.includes('?') ? '&' : '?'}${param}=${sessionId()}`;
-  const real = realPage(kind, base, rest, link);
-  if (real) return real;
-  if (kind === 'calendar' || kind === 'agenda') return calendar(base, rest, search) ?? missing();
-  if (kind === 'facets') return shop(base, rest, search) ?? missing();
-  if (kind === 'loop') return docs(kind, base, rest) ?? missing();
-  if (kind === 'soft404') return notFound(base, rest);
-  return missing();
-}
-
-const missing = (): TrapReply => ({ status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' });
-
-/** The real pages of a trap site (paths after its base, with its query for the facets' second page). */
-export function realPaths(kind: TrapKind): string[] {
-  return [...REAL, ...(kind === 'facets' ? ['shop/', 'shop/?page=2'] : []), ...(kind === 'loop' ? ['docs/'] : [])];
-}
-
-/** Whether a request (path after the base, with its query) was spent in the trap. */
-export function spentInTrap(kind: TrapKind, rest: string): boolean {
-  const [path = '', query = ''] = rest.split('?');
-  switch (kind) {
-    case 'calendar':
-    case 'agenda':
-      return path.startsWith('events');
-    case 'facets':
-      return path === 'shop/' && query !== '' && query !== 'page=2';
-    case 'loop':
-      return path.startsWith('docs/') && path !== 'docs/';
-    case 'session':
-      return /(^|&)sid=/.test(query);
-    case 'visit':
-      return /(^|&)visit=/.test(query);
-    case 'soft404':
-      return !REAL.includes(path) && path !== 'robots.txt';
-  }
-}
 
 // ---- deterministic prose: paragraphs different for every seed, so the real pages are truly different pages ----
 
@@ -295,4 +114,207 @@ function titleOf(seed: string): string {
   const next = generator(`title ${seed}`);
   const object = pick(OBJECTS, next);
   return `${object.charAt(0).toUpperCase()}${object.slice(1)}`;
+}
+
+export const TRAP_KINDS = ['calendar', 'agenda', 'facets', 'loop', 'session', 'visit', 'soft404', 'near'] as const;
+export type TrapKind = (typeof TRAP_KINDS)[number];
+
+export interface TrapReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const REAL = ['', 'about.html', 'news.html', ...Array.from({ length: 9 }, (_, i) => `p${i + 1}.html`)];
+
+const htmlReply = (body: string, status = 200): TrapReply => ({
+  status,
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body,
+});
+
+/** A page of the site: a nav, its heading and paragraphs, more links, a footer. */
+function page(base: string, title: string, paragraphs: string[], links: string[], link = (href: string) => href) {
+  const nav = [
+    ['', 'Home'],
+    ['about.html', 'About'],
+    ['news.html', 'News'],
+  ]
+    .map(([href, text]) => `<a href="${link(`${base}${href}`)}">${text}</a>`)
+    .join(' ');
+  const more = links.map(
+    (href) => `<li><a href="${link(href)}">${href.split('/').filter(Boolean).pop() ?? 'home'}</a></li>`,
+  );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
+<header><nav>${nav}</nav></header>
+<main><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}<ul>${more.join('')}</ul></main>
+<footer><p>Copyright the site. All rights reserved.</p></footer></body></html>`;
+}
+
+/** The trap's entry links on the home page. */
+const ENTRIES: Record<TrapKind, string[]> = {
+  calendar: ['events/2026/12/'],
+  agenda: ['events?month=2026-12'],
+  facets: ['shop/'],
+  loop: ['docs/'],
+  session: [],
+  visit: [],
+  soft404: ['old-1.html', 'old-2.html'],
+  near: ['list-price.html', 'list-name.html', 'list-new.html', 'article.html', 'article-print.html'],
+};
+
+/** A real page of the site, or null for a path that is not one. */
+function realPage(kind: TrapKind, base: string, rest: string, link: (href: string) => string): TrapReply | null {
+  const i = REAL.indexOf(rest);
+  if (i === -1) return null;
+  const seed = `${kind} ${base} ${rest}`;
+  const others = REAL.filter((p) => p !== rest).map((p) => `${base}${p}`);
+  const entries = rest === '' ? ENTRIES[kind].map((e) => `${base}${e}`) : [];
+  const gone = kind === 'soft404' && i > 2 ? [`${base}old-${i}.html`] : [];
+  return htmlReply(page(base, titleOf(seed), prose(seed, 3), [...others, ...entries, ...gone], link));
+}
+
+const MONTH_NAMES = 'January February March April May June July August September October November December'.split(' ');
+
+/** A month of a calendar (year, month 1-12), with the month before and after as `href(year, month)`. */
+function monthPage(base: string, year: number, month: number, href: (y: number, m: number) => string, event = '') {
+  const at = (delta: number) => {
+    const m = (year * 12 + month - 1 + delta) % 12;
+    return [Math.floor((year * 12 + month - 1 + delta) / 12), m + 1] as const;
+  };
+  const text = event || 'No events are scheduled this month. Check back later for new dates.';
+  return htmlReply(
+    page(base, `Events in ${MONTH_NAMES[month - 1]} ${year}`, [text], [href(...at(-1)), href(...at(1))]),
+  );
+}
+
+function calendar(base: string, rest: string, search: URLSearchParams): TrapReply | null {
+  const path = /^events\/(\d{4})\/(\d{1,2})\/$/.exec(rest);
+  if (path) {
+    const [year, month] = [Number(path[1]), Number(path[2])];
+    return monthPage(base, year, month, (y, m) => `${base}events/${y}/${String(m).padStart(2, '0')}/`);
+  }
+  const query = /^(\d{4})-(\d{2})$/.exec(search.get('month') ?? '');
+  if (rest === 'events' && query) {
+    const [year, month] = [Number(query[1]), Number(query[2])];
+    // Some months have an event of their own: a calendar is not all the same page.
+    const event =
+      (year * 12 + month) % 5 === 0 ? `The ${MONTH_NAMES[month - 1]} fair opens on the ${month + 3}th.` : '';
+    return monthPage(base, year, month, (y, m) => `${base}events?month=${y}-${String(m).padStart(2, '0')}`, event);
+  }
+  return null;
+}
+
+const FACETS: Record<string, string[]> = {
+  color: ['red', 'blue', 'green'],
+  size: ['s', 'm', 'l'],
+  sort: ['price', 'name', 'new'],
+  view: ['grid', 'list'],
+};
+const ITEMS = Array.from({ length: 8 }, (_, i) => `Item ${i + 1}: ${titleOf(`item ${i + 1}`)}`);
+const PAGE_TWO = Array.from({ length: 4 }, (_, i) => `Item ${i + 9}: ${titleOf(`item ${i + 9}`)}`);
+
+/** The shop's list under any filters: the same items (reordered by a sort), links to one more filter each. */
+function shop(base: string, rest: string, search: URLSearchParams): TrapReply | null {
+  if (rest !== 'shop/') return null;
+  const params = [...search.keys()];
+  if (params.some((p) => p !== 'page' && !(p in FACETS))) return null;
+  const second = search.get('page') === '2';
+  const items = second ? PAGE_TWO : search.get('sort') === 'name' ? [...ITEMS].reverse() : ITEMS;
+  const more = Object.entries(FACETS).flatMap(([name, values]) =>
+    values.map((value) => {
+      const next = new URLSearchParams(search);
+      next.set(name, value);
+      return `${base}shop/?${next.toString()}`;
+    }),
+  );
+  const pages = second ? [`${base}shop/`] : [`${base}shop/?page=2`];
+  return htmlReply(
+    page(base, second ? 'Shop, page 2' : 'Shop', [`Showing ${items.length} products.`, ...items], [...pages, ...more]),
+  );
+}
+
+/** docs/ and any path under it: the same page, with relative links. */
+function docs(kind: TrapKind, base: string, rest: string): TrapReply | null {
+  if (!rest.startsWith('docs/')) return null;
+  const seed = `${kind} ${base} docs`;
+  const body = page(base, 'Documentation', prose(seed, 4), ['guide/', 'reference/', `${base}about.html`]);
+  return htmlReply(body);
+}
+
+/** What any path the site does not have answers: 200, "Page not found", linking two more made-up paths. */
+function notFound(base: string, rest: string): TrapReply {
+  const n = rest.length;
+  return htmlReply(
+    page(
+      base,
+      'Page not found',
+      [`Sorry, the page /${rest} could not be found. It may have moved, or it never existed.`],
+      [`${base}missing-${n}-a.html`, `${base}missing-${n}-b.html`, `${base}p1.html`],
+    ),
+  );
+}
+
+/** A session id a server makes up for each answer. */
+const sessionId = () => Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+
+/** The near site's lookalikes: a list in three orders, an article with a counter under two URLs. */
+function lookalike(base: string, rest: string): TrapReply | null {
+  const order = /^list-(price|name|new)\.html$/.exec(rest)?.[1];
+  if (order) {
+    const items = Array.from({ length: 10 }, (_, i) => `${titleOf(`near item ${i}`)}, ${(i * 7) % 13} euros.`);
+    const sorted = order === 'price' ? items : order === 'name' ? [...items].sort() : [...items].reverse();
+    return htmlReply(page(base, 'Our catalogue', ['Everything we sell, in one list.', ...sorted], []));
+  }
+  if (rest === 'article.html' || rest === 'article-print.html') {
+    const views = `This article was read ${Math.floor(Math.random() * 100_000)} times.`;
+    return htmlReply(page(base, 'A history of the harbour', [...prose('near article', 5), views], []));
+  }
+  return null;
+}
+
+/** The reply of a trap site for the path after its base (`rest`) and query. */
+export function trapSite(kind: TrapKind, base: string, rest: string, search: URLSearchParams): TrapReply {
+  const param = kind === 'session' ? 'sid' : kind === 'visit' ? 'visit' : null;
+  const link =
+    param === null
+      ? (href: string) => href
+      : (href: string) => `${href}${href.includes('?') ? '&' : '?'}${param}=${sessionId()}`;
+  const real = realPage(kind, base, rest, link);
+  if (real) return real;
+  if (kind === 'calendar' || kind === 'agenda') return calendar(base, rest, search) ?? missing();
+  if (kind === 'facets') return shop(base, rest, search) ?? missing();
+  if (kind === 'loop') return docs(kind, base, rest) ?? missing();
+  if (kind === 'soft404') return notFound(base, rest);
+  if (kind === 'near') return lookalike(base, rest) ?? missing();
+  return missing();
+}
+
+const missing = (): TrapReply => ({ status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' });
+
+/** The real pages of a trap site (paths after its base, with its query for the facets' second page). */
+export function realPaths(kind: TrapKind): string[] {
+  return [...REAL, ...(kind === 'facets' ? ['shop/', 'shop/?page=2'] : []), ...(kind === 'loop' ? ['docs/'] : [])];
+}
+
+/** Whether a request (path after the base, with its query) was spent in the trap. */
+export function spentInTrap(kind: TrapKind, rest: string): boolean {
+  const [path = '', query = ''] = rest.split('?');
+  switch (kind) {
+    case 'calendar':
+    case 'agenda':
+      return path.startsWith('events');
+    case 'facets':
+      return path === 'shop/' && query !== '' && query !== 'page=2';
+    case 'loop':
+      return path.startsWith('docs/') && path !== 'docs/';
+    case 'session':
+      return /(^|&)sid=/.test(query);
+    case 'visit':
+      return /(^|&)visit=/.test(query);
+    case 'soft404':
+      return !REAL.includes(path) && path !== 'robots.txt';
+    case 'near':
+      return false;
+  }
 }

@@ -65,8 +65,12 @@ export interface DedupeCandidate {
   key: string | null;
   /** A recrawl's 304 (unchanged): it keeps its previous status, and only claims its key for the pages after it. */
   unchanged: boolean;
-  /** The similarity sketch of its main text (domain/similarity): what near-duplicates are found by. */
+  /**
+   * duplicates: "similar": the similarity sketch of its main text (domain/similarity), what near-duplicates are found
+   * by, and the labels of its title and first heading (nameLabels), one of which a near-duplicate must share.
+   */
   sketch?: string | null;
+  labels?: string | null;
   /** Its template sketch (digits and its URL's words masked): what the trap rules compare pages of a pattern by. */
   template?: string | null;
 }
@@ -75,7 +79,9 @@ export interface DedupeCandidate {
 export type CanonicalState = 'unseen' | 'queued' | 'stored' | 'duplicate' | 'failed' | 'skipped';
 
 /** A candidate's verdict: unique (store it), or a duplicate of `of`. */
-export type Verdict = { duplicate: false } | { duplicate: true; of: string; reason: DuplicateReason };
+export type Verdict =
+  | { duplicate: false }
+  | { duplicate: true; of: string; reason: DuplicateReason; similarity?: number };
 
 const UNIQUE: Verdict = { duplicate: false };
 
@@ -94,3 +100,22 @@ export function contentVerdict(candidate: DedupeCandidate, first: string | null)
   if (candidate.key === null || candidate.unchanged || first === null || first === candidate.url) return UNIQUE;
   return { duplicate: true, of: first, reason: 'content' };
 }
+
+/** 32-bit FNV-1a of a text, as 8 hex digits; '-' for none. */
+function label(text: string | null | undefined): string {
+  if (!text) return '-';
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** A page's title and first heading, hashed: what a near-duplicate must share with the page it names. */
+export const nameLabels = (title: string | null | undefined, heading: string | null | undefined): string =>
+  `${label(title)}.${label(heading)}`;
+
+/**
+ * Whether two pages of almost the same text are one page by their names: the same title and the same first heading,
+ * as the content rule asks of exact copies (contentKey). Pages of one template with a name of their own (three
+ * products, each out of stock) are three pages; a list under another sort order, or with a counter, keeps its name.
+ */
+export const sharesName = (a: string, b: string): boolean => a === b;

@@ -1,8 +1,27 @@
-/** Whether two template sketches are of the same page. PLACEHOLDER until domain/similarity lands. */
-export const sameTemplate = (a: string, b: string): boolean => a === b;
+/**
+ * How the crawl compares pages (docs/similarity.md): the similarity sketches of a page's main text made once in the
+ * consumer, and the distances under which two are the same page: near-duplicates (`duplicates: "similar"`) by the
+ * text's sketch, the trap rules' repeats (a calendar's months, a facet's lists, an echoed path, a "not found" page)
+ * by the template sketch, which masks digits, month and day names and the page's own URL's words.
+ */
+import {
+  hammingDistance,
+  NEAR_DUPLICATE_DISTANCE,
+  sketch,
+  TEMPLATE_DISTANCE,
+  templateSketch,
+} from '../similarity/sketch';
 
-/** A page's sketches: of its main text, and of its template. PLACEHOLDER until domain/similarity lands. */
-export function pageSketches(text: string, _url: string): { text: string | null; template: string | null } {
-  const t = text.trim();
-  return t === '' ? { text: null, template: null } : { text: t.slice(0, 16), template: t.slice(0, 16) };
+/** A page's sketches: of its main text, and of its template; null for a text without a word. */
+export function pageSketches(text: string, url: string): { text: string | null; template: string | null } {
+  return { text: sketch(text), template: templateSketch(text, url) };
+}
+
+/** Whether two template sketches are of the same page (a page of a pattern repeating one before it). */
+export const sameTemplate = (a: string, b: string): boolean => hammingDistance(a, b) <= TEMPLATE_DISTANCE;
+
+/** How alike two text sketches are (1 - distance / 64), when they are near-duplicates; null when they are not. */
+export function nearDuplicate(a: string, b: string): number | null {
+  const distance = hammingDistance(a, b);
+  return distance <= NEAR_DUPLICATE_DISTANCE ? 1 - distance / 64 : null;
 }

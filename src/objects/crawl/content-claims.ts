@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { FingerprintIndex } from '../../domain/crawl/fingerprints';
 import type { Ledger } from './ledger';
+import { type ClaimPair, claimPairsSchema, NearIndex } from './near-index';
 
 /**
  * Keys the index holds at most (16 MiB of slots): past them, a new key is a row of `contents`, as every key was before
@@ -8,12 +8,14 @@ import type { Ledger } from './ledger';
  */
 const INDEX_CAPACITY = 1_572_864;
 
-const pairsSchema = z.array(z.tuple([z.string(), z.string()]));
-
-/** A content key and the URL that has it. */
+/**
+ * A content key and the URL that has it, with what near-duplicates are found by when the crawl looks for them: its
+ * text's sketch and its name's labels (near-index.ts nearValue).
+ */
 export interface KeyClaim {
   key: string;
   url: string;
+  near?: string | null;
 }
 
 /**
@@ -28,11 +30,15 @@ export class ContentClaims {
   private index: FingerprintIndex | null = null;
   /** Whether `contents` holds keys to look up. */
   private overflow = false;
+  /** The sketches of the pages that claimed keys (duplicates: "similar"). */
+  readonly near: NearIndex;
 
   constructor(
     private readonly ledger: Ledger,
     private readonly capacity = INDEX_CAPACITY,
-  ) {}
+  ) {
+    this.near = new NearIndex(ledger);
+  }
 
   /**
    * The first URL of each key asked, each key no URL has yet claimed for the first claim of it (in order: the first of
@@ -43,11 +49,11 @@ export class ContentClaims {
     if (claims.length === 0) return new Map();
     const index = this.load();
     const firsts = this.lookup(index, [...new Set(claims.map((c) => c.key))]);
-    const fresh: [string, string][] = [];
-    for (const { key, url } of claims) {
+    const fresh: ClaimPair[] = [];
+    for (const { key, url, near } of claims) {
       if (firsts.has(key)) continue;
       firsts.set(key, url);
-      fresh.push([key, url]);
+      fresh.push(near ? [key, url, near] : [key, url]);
     }
     this.record(index, fresh);
     return firsts;
@@ -57,6 +63,7 @@ export class ContentClaims {
   forget(): void {
     this.index = null;
     this.overflow = false;
+    this.near.forget();
   }
 
   /** The index, read from `claims` (every row, once per wake), and whether `contents` has rows. */
@@ -64,7 +71,7 @@ export class ContentClaims {
     if (this.index) return this.index;
     const index = new FingerprintIndex();
     for (const row of this.ledger.exec<{ seq: number; pairs: string }>('SELECT seq, pairs FROM claims'))
-      for (const [key] of pairsSchema.parse(JSON.parse(row.pairs))) index.add(key, row.seq);
+      for (const [key] of claimPairsSchema.parse(JSON.parse(row.pairs))) index.add(key, row.seq);
     this.overflow = this.ledger.exec('SELECT 1 AS one FROM contents LIMIT 1').length > 0;
     this.index = index;
     return index;
@@ -81,7 +88,7 @@ export class ContentClaims {
         JSON.stringify(seqs),
       );
       for (const row of rows)
-        for (const [key, url] of pairsSchema.parse(JSON.parse(row.pairs)))
+        for (const [key, url] of claimPairsSchema.parse(JSON.parse(row.pairs)))
           if (wanted.has(key) && !found.has(key)) found.set(key, url);
     }
     const missing = keys.filter((key) => !found.has(key));
@@ -95,7 +102,7 @@ export class ContentClaims {
   }
 
   /** Writes new claims: one `claims` row for those the index has room for, a `contents` row for each other. */
-  private record(index: FingerprintIndex, fresh: readonly [string, string][]): void {
+  private record(index: FingerprintIndex, fresh: readonly ClaimPair[]): void {
     const kept = fresh.slice(0, Math.max(0, this.capacity - index.size));
     const rest = fresh.slice(kept.length);
     if (kept.length > 0) {
@@ -103,13 +110,16 @@ export class ContentClaims {
         'INSERT INTO claims (pairs) VALUES (?) RETURNING seq',
         JSON.stringify(kept),
       );
-      if (row) for (const [key] of kept) index.add(key, row.seq);
+      if (row) {
+        for (const [key] of kept) index.add(key, row.seq);
+        this.near.added(row.seq, kept);
+      }
     }
     if (rest.length > 0) {
       this.ledger.exec(
         `INSERT INTO contents (hash, url) SELECT value->>0, value->>1 FROM json_each(?) WHERE true
          ON CONFLICT (hash) DO NOTHING`,
-        JSON.stringify(rest),
+        JSON.stringify(rest.map(([key, url]) => [key, url])),
       );
       this.overflow = true;
     }

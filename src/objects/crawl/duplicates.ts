@@ -3,12 +3,17 @@ import {
   canonicalVerdict,
   contentVerdict,
   type DedupeCandidate,
+  sharesName,
   type Verdict,
 } from '../../domain/crawl/duplicates';
 import { type FrontierEntry, type Outcome, UrlState } from '../../domain/crawl/url-life';
 import { ContentClaims, type KeyClaim } from './content-claims';
 import type { Ledger } from './ledger';
+import { nearValue } from './near-index';
 import type { SeenSet } from './seen-set';
+
+/** What a candidate's claim keeps for near-duplicates: its sketch and name, when the crawl looks for them. */
+const nearOf = (c: DedupeCandidate): string | null => (c.sketch && c.labels ? nearValue(c.sketch, c.labels) : null);
 
 const STATES: Record<number, CanonicalState> = {
   [UrlState.Queued]: 'queued',
@@ -54,12 +59,49 @@ export class Duplicates {
       return verdict.duplicate ? verdict : null;
     });
     const asked = candidates.flatMap((c, i) =>
-      verdicts[i] === null && c.key !== null ? [{ key: c.key, url: c.url }] : [],
+      verdicts[i] === null && c.key !== null ? [{ key: c.key, url: c.url, near: nearOf(c) }] : [],
     );
     const firsts = this.holders(asked);
-    return candidates.map(
+    const decided = candidates.map(
       (c, i) => verdicts[i] ?? contentVerdict(c, c.key === null ? null : (firsts.get(c.key) ?? null)),
     );
+    return this.nearDuplicates(candidates, decided);
+  }
+
+  /**
+   * duplicates: "similar": a candidate still unique whose text's sketch is near a page that first had its content (and
+   * still has it: not ended without content, not a duplicate itself) is a duplicate of the nearest such page, with
+   * its similarity. A candidate with no sketch (the crawl does not look for near-duplicates) keeps its verdict.
+   */
+  private nearDuplicates(candidates: readonly DedupeCandidate[], verdicts: Verdict[]): Verdict[] {
+    const asking = candidates.flatMap((c, i) =>
+      c.sketch && c.labels && !c.unchanged && !verdicts[i]?.duplicate
+        ? [{ i, sketch: c.sketch, url: c.url, labels: c.labels }]
+        : [],
+    );
+    if (asking.length === 0) return verdicts;
+    const near = asking.map((a) =>
+      this.claims.near.near(a.sketch).filter((n) => n.url !== a.url && sharesName(n.labels, a.labels)),
+    );
+    const others = [...new Set(near.flat().map((n) => n.url))];
+    const rows = others.length > 0 ? this.seen.find(others) : new Map();
+    const out = [...verdicts];
+    const gone = new Set(candidates.flatMap((c, i) => (out[i]?.duplicate ? [c.url] : [])));
+    // A page another one of the call was found a duplicate of keeps its content: no chain of near-duplicates.
+    const keepers = new Set<string>();
+    asking.forEach(({ i, url }, k) => {
+      if (keepers.has(url)) return;
+      const kept = near[k]?.find((n) => {
+        const state = rows.get(n.url)?.state;
+        const usable = state === undefined || state === UrlState.Queued || state === UrlState.Stored;
+        return usable && !gone.has(n.url) && !this.pending.has(n.url);
+      });
+      if (!kept) return;
+      out[i] = { duplicate: true, of: kept.url, reason: 'similar', similarity: 1 - kept.distance / 64 };
+      gone.add(url);
+      keepers.add(kept.url);
+    });
+    return out;
   }
 
   /**

@@ -65,6 +65,10 @@ interface HostWatch {
 const MAX_GROUPS = 20_000;
 const MAX_HOSTS = 50_000;
 const MAX_PATHS_PER_HOST = 1_000;
+/** URLs found on a page of their own pattern remembered at most (the oldest forgotten first). */
+const MAX_MADE = 100_000;
+const MADE_BY_PATH = 1;
+const MADE_BY_SHAPE = 2;
 /** Stored URLs of an origin read after a wake to find how deep its pages go. */
 const DEPTH_SAMPLE = 5_000;
 
@@ -80,6 +84,8 @@ export class TrapWatch {
   private readonly groups = new Map<string, GroupWatch>();
   private readonly hosts = new Map<string, HostWatch>();
   private readonly declared = new Map<string, Declaration>();
+  /** URLs found on a page of their own pattern (MADE_BY_PATH, MADE_BY_SHAPE): a pattern making more of itself. */
+  private readonly made = new Map<string, number>();
   private loaded = false;
 
   constructor(
@@ -126,6 +132,20 @@ export class TrapWatch {
     return null;
   }
 
+  /**
+   * A URL accepted that was found on the page `from`: noted when both are of one pattern (the same path, or the same
+   * shape), the evidence a trap needs besides repeats: a calendar's month links the next, a facet list more facets, a
+   * page past the end the page after it. A catalog's pages, linked from a list that is not one of them, never count.
+   */
+  found(url: string, from: string): void {
+    const bits =
+      (pathGroup(url) === pathGroup(from) ? MADE_BY_PATH : 0) |
+      (shapeGroup(url) !== null && shapeGroup(url) === shapeGroup(from) ? MADE_BY_SHAPE : 0);
+    if (bits === 0) return;
+    if (this.made.size >= MAX_MADE) this.made.delete(this.made.keys().next().value ?? '');
+    this.made.set(url, bits);
+  }
+
   /** Learns from pages stored (or found duplicates): returns the traps it declared now. */
   observe(pages: readonly ObservedPage[]): Declaration[] {
     this.load();
@@ -149,13 +169,16 @@ export class TrapWatch {
   private learn(page: ObservedPage & { sketch: string }, host: HostWatch, fresh: Declaration[]): boolean {
     let repeated = false;
     const params = paramsOf(page.url);
+    const made = this.made.get(page.url) ?? 0;
     for (const [key, byShape] of [
       [pathGroup(page.url), false],
       [shapeGroup(page.url), true],
     ] as const) {
       if (key === null) continue;
       const group = this.group(key);
-      const similar = this.compare(group, { url: page.url, params, sketch: page.sketch }, byShape ? null : host);
+      const member = { url: page.url, params, sketch: page.sketch };
+      const counts = (made & (byShape ? MADE_BY_SHAPE : MADE_BY_PATH)) !== 0;
+      const similar = this.compare(group, member, { host: byShape ? null : host, counts });
       if (!byShape) this.ignoreParams(host, page.url, fresh);
       repeated ||= similar;
       if (!group.trapped && patternTrapped(group.recent)) {
@@ -168,10 +191,11 @@ export class TrapWatch {
   }
 
   /**
-   * Compares a page with its group's recent pages: its own similarity recorded, and, in a path's group (`host` given),
+   * Compares a page with its group's recent pages: its similarity recorded when it `counts` (a page of the pattern
+   * found on a page of the same pattern: the pattern making more of itself), and, in a path's group (`host` given),
    * what the pages differing from it in one parameter alone say of that parameter. True when near-identical to one.
    */
-  private compare(group: GroupWatch, member: Member, host: HostWatch | null): boolean {
+  private compare(group: GroupWatch, member: Member, { host, counts }: { host: HostWatch | null; counts: boolean }) {
     let similar = false;
     for (const other of group.members) {
       if (other.url === member.url) continue;
@@ -187,7 +211,7 @@ export class TrapWatch {
       );
       if (!same) group.relevant.add(name);
     }
-    group.recent = [...group.recent, similar].slice(-PATTERN_WINDOW);
+    if (counts) group.recent = [...group.recent, similar].slice(-PATTERN_WINDOW);
     group.members = [...group.members.filter((m) => m.url !== member.url), member].slice(-PATTERN_WINDOW);
     return similar;
   }
@@ -242,6 +266,7 @@ export class TrapWatch {
 
   /** Forgets what is in memory (the crawl's storage was deleted). */
   forget(): void {
+    this.made.clear();
     this.groups.clear();
     this.hosts.clear();
     this.declared.clear();

@@ -70,13 +70,15 @@ export interface Offered {
  * The entries a trap rule passes, and those it keeps out with their reasons; a parameter that never changes a page is
  * folded: the URL without it is offered instead. Sitemaps and a crawl's seeds (depth 0, no redirect) are not asked.
  */
-function screen(traps: TrapWatch, entries: readonly FrontierEntry[]) {
+function screen(traps: TrapWatch, entries: readonly Found[]) {
   const pass: FrontierEntry[] = [];
   const trapped: (FrontierEntry & { reason: string })[] = [];
   for (const entry of entries) {
     const check = entry.kind === 'sitemap' || (entry.depth === 0 && entry.hops === 0) ? null : traps.check(entry.url);
-    if (check === null) pass.push(entry);
-    else {
+    if (check === null) {
+      pass.push(entry);
+      if (entry.from !== undefined) traps.found(entry.url, entry.from);
+    } else {
       trapped.push({ ...entry, reason: trapReason(check.hit) });
       if (check.fold !== undefined) pass.push({ ...entry, url: check.fold });
     }
@@ -107,8 +109,11 @@ export interface Completion {
   stored: string[];
   duplicates: string[];
   cancelled: string[];
-  links: FrontierEntry[];
+  links: Found[];
 }
+
+/** A URL offered to the seen-set, with the page it was found on (none for a seed, or a URL sent again). */
+export type Found = FrontierEntry & { from?: string };
 
 /**
  * A crawl's URLs at work: claims leased to queue messages and the outcomes of their attempts, applied to the seen-set
@@ -192,7 +197,8 @@ export class Work {
       if (change.kind === 'failed') done.failed.push(outcome.url);
       if (change.kind === 'stored') done.stored.push(outcome.url);
       if (change.kind === 'duplicate') done.duplicates.push(outcome.url);
-      if ('links' in outcome && outcome.links) done.links.push(...outcome.links);
+      if ('links' in outcome && outcome.links)
+        done.links.push(...outcome.links.map((l) => ({ ...l, from: outcome.url })));
     }
     for (const { kind, reason, code, urls } of finals.values()) this.end(kind, { reason, code }, urls);
     return done;
@@ -203,7 +209,7 @@ export class Work {
    * caller's to write: `trapped`), the rest taken within the host's maxPagesPerHost and the crawl's maxPages (URLs a
    * trap rule skipped do not count against it). Counts what it took and returns the entries accepted, to enqueue.
    */
-  offer(rules: OfferRules, entries: readonly FrontierEntry[]): Offered {
+  offer(rules: OfferRules, entries: readonly Found[]): Offered {
     const now = Date.now();
     const screened = rules.traps ? screen(rules.traps, entries) : { pass: [...entries], trapped: [] };
     const trapped = this.seen.insertEnded('skipped', 'trap', screened.trapped, now);

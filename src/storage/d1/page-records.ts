@@ -27,6 +27,7 @@ export const PAGE_RECORD_FIELDS = [
   'cachedFrom',
   'duplicateOf',
   'duplicateReason',
+  'similarity',
   'stored',
 ] as const satisfies readonly (keyof ExportRecord)[];
 

@@ -49,13 +49,18 @@ const integer: Reader<number> = (value, column) => {
   throw new PageRowError(column, value);
 };
 
+const fraction: Reader<number> = (value, column) => {
+  if (typeof value === 'number' && value >= 0 && value <= 1) return value;
+  throw new PageRowError(column, value);
+};
+
 const orNull =
   <T>(read: Reader<T>): Reader<T | null> =>
   (value, column) =>
     value === null ? null : read(value, column);
 
 const CHANGES = ['new', 'changed', 'unchanged'] as const;
-const DUPLICATE_REASONS = ['canonical', 'content'] as const;
+const DUPLICATE_REASONS = ['canonical', 'content', 'similar'] as const;
 
 const duplicateReason: Reader<StoredFields['duplicateReason']> = (value, column) => {
   if (value === null) return null;
@@ -148,7 +153,17 @@ const FIELDS: { [F in PageField]: Mapping<F> } = {
   exchangeAt: range('exchange_offset', 'exchange_length'),
   cachedFrom: column('cached_from', orNull(text)),
   duplicateOf: column('duplicate_of', orNull(text)),
-  duplicateReason: column('duplicate_reason', duplicateReason),
+  // A near-duplicate (duplicates: "similar") is stored as a duplicate by content with its similarity (the column's
+  // CHECK, migrations/0010, knows 'canonical' and 'content'): read back as 'similar' by its similarity.
+  duplicateReason: {
+    columns: ['duplicate_reason'],
+    read: (row) => {
+      const reason = duplicateReason(row.duplicate_reason, 'duplicate_reason');
+      return reason === 'content' && typeof row.similarity === 'number' ? 'similar' : reason;
+    },
+    write: (reason) => [reason === 'similar' ? 'content' : (reason ?? null)],
+  },
+  similarity: column('similarity', orNull(fraction)),
 };
 
 const isField = (name: string): name is PageField => name in FIELDS;

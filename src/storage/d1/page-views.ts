@@ -17,6 +17,7 @@ export const LISTED = [
   'cachedFrom',
   'duplicateOf',
   'duplicateReason',
+  'similarity',
   'wordCount',
 ] as const;
 
@@ -45,6 +46,7 @@ export const toPageView = (p: PageOf<(typeof LISTED)[number]>): PageView => ({
   cachedFrom: p.cachedFrom,
   duplicateOf: p.duplicateOf,
   duplicateReason: p.duplicateReason,
+  similarity: p.similarity,
   wordCount: p.wordCount,
 });
 
