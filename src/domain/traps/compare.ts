@@ -19,9 +19,3 @@ export function pageSketches(text: string, url: string): { text: string | null; 
 
 /** Whether two template sketches are of the same page (a page of a pattern repeating one before it). */
 export const sameTemplate = (a: string, b: string): boolean => hammingDistance(a, b) <= TEMPLATE_DISTANCE;
-
-/** How alike two text sketches are (1 - distance / 64), when they are near-duplicates; null when they are not. */
-export function nearDuplicate(a: string, b: string): number | null {
-  const distance = hammingDistance(a, b);
-  return distance <= NEAR_DUPLICATE_DISTANCE ? 1 - distance / 64 : null;
-}
