@@ -4,13 +4,7 @@
  * text's sketch, the trap rules' repeats (a calendar's months, a facet's lists, an echoed path, a "not found" page)
  * by the template sketch, which masks digits, month and day names and the page's own URL's words.
  */
-import {
-  hammingDistance,
-  NEAR_DUPLICATE_DISTANCE,
-  sketch,
-  TEMPLATE_DISTANCE,
-  templateSketch,
-} from '../similarity/sketch';
+import { hammingDistance, sketch, TEMPLATE_DISTANCE, templateSketch } from '../similarity/sketch';
 
 /** A page's sketches: of its main text, and of its template; null for a text without a word. */
 export function pageSketches(text: string, url: string): { text: string | null; template: string | null } {
