@@ -8,6 +8,8 @@ import {
   recordOf,
   UrlState,
 } from '../../domain/crawl/url-life';
+import { HostPlan } from '../../domain/politeness/spread';
+import { hostKey } from '../../domain/url/normalize';
 import type { Settings } from '../../settings';
 import type { Claim, CrawlConfig, CrawlStatus } from '../../types';
 import type { Ledger } from './ledger';
@@ -54,11 +56,17 @@ export interface Completion {
  */
 export class Work {
   readonly leases = new Leases();
+  /** When each host's next URL is planned (domain/politeness/spread.ts), in memory. */
+  private readonly plan = new HostPlan();
+  /** The origins, by host, of URLs accepted for hosts new to the plan: their gates fetch robots.txt ahead (takeNewHosts). */
+  private newHosts = new Map<string, string[]>();
 
+  /** `spacing`: the gap the crawl keeps between requests to a host, ms (0: politeness lifted), once it has started. */
   constructor(
     private readonly seen: SeenSet,
     private readonly ledger: Ledger,
     private readonly settings: Settings,
+    private readonly spacing: () => number = () => 0,
   ) {}
 
   /**
@@ -99,11 +107,15 @@ export class Work {
     const rows = this.seen.find(outcomes.map((o) => o.url));
     const finals = new Map<string, { kind: FinalKind; reason: string | null; urls: string[] }>();
     const done: Completion = { failed: [], stored: [], duplicates: [], cancelled: [], links: [] };
+    const spacing = this.spacing();
     for (const outcome of outcomes) {
       if (rows.get(outcome.url)?.state !== UrlState.Queued) continue;
       rows.delete(outcome.url);
       this.leases.release(outcome.url);
-      if (outcome.fetched) this.ledger.bump('fetched', 1);
+      if (outcome.fetched) {
+        this.ledger.bump('fetched', 1);
+        this.plan.fetched(hostKey(outcome.url), now, spacing, outcome.pace);
+      }
       const change = recordOf(outcome, running);
       if (!running && !isFinal(outcome)) done.cancelled.push(outcome.url);
       if (change.to === 'queued') {
@@ -129,16 +141,44 @@ export class Work {
     return done;
   }
 
-  /** Offers entries to the seen-set, the crawl's discovered URLs kept within maxPages; counts those accepted. */
+  /**
+   * Offers entries to the seen-set, the crawl's discovered URLs kept within maxPages; counts those accepted. Each is
+   * due when its host's plan has room for it (domain/politeness/spread.ts): its message is sent delayed until then.
+   */
   offer(maxPages: number | null, entries: readonly FrontierEntry[]): FrontierEntry[] {
+    const now = Date.now();
+    const spacing = this.spacing();
     const accepted = this.seen.offer(
       entries,
       (maxPages ?? Number.POSITIVE_INFINITY) - this.ledger.counters.discovered,
-      Date.now(),
+      now,
+      (fresh) => {
+        const hosts = fresh.map((e) => hostKey(e.url));
+        if (spacing > 0) this.noteNewHosts(fresh, hosts);
+        return this.plan.grouped(this.plan.plan(hosts, now, spacing), now, spacing);
+      },
     );
     this.ledger.bump('discovered', accepted.length);
     this.ledger.bump('pending', accepted.length);
     return accepted;
+  }
+
+  /** Notes the origins of entries whose hosts the plan does not know yet (before they are planned). */
+  private noteNewHosts(entries: readonly FrontierEntry[], hosts: readonly string[]): void {
+    hosts.forEach((host, i) => {
+      if (this.plan.knows(host)) return;
+      const origin = new URL(entries[i]?.url ?? '').origin;
+      const origins = this.newHosts.get(host) ?? [];
+      if (!origins.includes(origin)) origins.push(origin);
+      this.newHosts.set(host, origins);
+    });
+  }
+
+  /** The hosts (with their origins) first planned since the last call: their gates fetch robots.txt ahead. */
+  takeNewHosts(): Map<string, string[]> {
+    const hosts = this.newHosts;
+    this.newHosts = new Map();
+    return hosts;
   }
 
   /**
