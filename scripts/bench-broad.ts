@@ -14,8 +14,8 @@
  *   HOSTS=205 BASELINE=main npm run bench:broad     (also the polite crawl on main's src/, in the same run)
  *
  * HOSTS (default 1000, at most 1,000: the seeds of one crawl), RUNS (default 1), INTERVAL_MS (default 1000),
- * BASELINE (a git revision: its Worker crawls too, from a temporary worktree), CAPACITY=0 (skip the unpaced crawl;
- * the bound is then hosts x 1/interval), LOG_DIR (wrangler's output per crawl).
+ * BASELINE (git revisions, comma-separated: each one's Worker crawls too, from a temporary worktree), CAPACITY=0 (skip
+ * the unpaced crawl; the bound is then hosts x 1/interval), LOG_DIR (wrangler's output per crawl).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { api, median, startWorker, type Worker } from './lib/local.ts';
 const HOSTS = Number(process.env.HOSTS ?? 1000);
 const RUNS = Number(process.env.RUNS ?? 1);
 const INTERVAL_MS = Number(process.env.INTERVAL_MS ?? 1000);
-const BASELINE = process.env.BASELINE;
+const BASELINES = (process.env.BASELINE ?? '').split(',').filter((rev) => rev !== '');
 const CAPACITY = process.env.CAPACITY !== '0';
 const LOG_DIR = process.env.LOG_DIR;
 if (!(HOSTS >= 1 && HOSTS <= 1000)) throw new Error('HOSTS: 1 to 1,000 (the seeds of one crawl)');
@@ -196,12 +196,14 @@ function report(all: Figures[], label: string, bound: number): void {
 }
 
 const web = await spawnSimWeb({ hosts: HOSTS });
-const baseline = BASELINE ? baselineTree(BASELINE) : null;
+const baselines = BASELINES.map(baselineTree);
 const polite = { HOST_MIN_INTERVAL_MS: String(INTERVAL_MS) };
 const variants: Variant[] = [
-  ...(baseline
-    ? [{ label: `polite@${baseline.sha}`, vars: polite, args: ['--config', join(baseline.dir, 'wrangler.toml')] }]
-    : []),
+  ...baselines.map((baseline) => ({
+    label: `polite@${baseline.sha}`,
+    vars: polite,
+    args: ['--config', join(baseline.dir, 'wrangler.toml')],
+  })),
   { label: 'polite', vars: polite },
   ...(CAPACITY ? [{ label: 'capacity', vars: { HOST_MIN_INTERVAL_MS: '0' } }] : []),
 ];
@@ -232,5 +234,5 @@ try {
   for (const variant of variants) report(all, variant.label, variant.label === 'capacity' ? capacity : bound);
 } finally {
   await web.stop();
-  baseline?.remove();
+  for (const baseline of baselines) baseline.remove();
 }

@@ -381,9 +381,10 @@ export class CrawlCoordinator extends DurableObject<Env> {
         if (lost > 0)
           log('error', 'model step silent: its pages are no longer waited for', { crawlId: id, pages: lost });
         if (this.mirror.status === 'cancelled') return this.sweeper.endCancelled(this.env, id);
-        if (this.mirror.status === 'running')
-          return this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
-        return false;
+        if (this.mirror.status !== 'running') return false;
+        const more = await this.sweeper.resend(this.env, id, config, this.settings.stallAfterMs);
+        this.fetchRobotsAhead();
+        return more;
       },
       { finishes: true, save: 'flush' },
     );

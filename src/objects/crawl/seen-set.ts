@@ -153,13 +153,12 @@ export class SeenSet {
     );
   }
 
-  /** Marks URLs as sent again now. */
-  resent(urls: readonly string[], now: number): void {
-    if (urls.length > 0)
+  /** Marks URLs as sent again now, each due at its `dueAt` if it has one (one statement). */
+  resent(entries: readonly FrontierEntry[], now: number): void {
+    if (entries.length > 0)
       this.ledger.exec(
-        'UPDATE urls SET enqueued_at = ? WHERE url IN (SELECT value FROM json_each(?))',
-        now,
-        JSON.stringify(urls),
+        'UPDATE urls SET enqueued_at = j.value->>1 FROM json_each(?) AS j WHERE urls.url = j.value->>0',
+        JSON.stringify(entries.map((e) => [e.url, e.dueAt ?? now])),
       );
   }
 
@@ -183,14 +182,17 @@ export class SeenSet {
   }
 
   /**
-   * Queued URLs holding a reservation lose it, and are due at `dueAt` (a restart's recovery re-sends them with the
-   * rest): one statement, a row written per such URL.
+   * Queued URLs holding a reservation lose it, and they and those whose messages were delayed past `dueAt` (spread at
+   * their host's pace) are due at `dueAt` (a restart's recovery re-sends them with the rest): one statement, a row
+   * written per such URL.
    */
   forgetReservations(dueAt: number): void {
     this.ledger.exec(
-      'UPDATE urls SET reserved_at = NULL, enqueued_at = MIN(enqueued_at, ?) WHERE state = ? AND reserved_at IS NOT NULL',
+      `UPDATE urls SET reserved_at = NULL, enqueued_at = MIN(enqueued_at, ?)
+       WHERE state = ? AND (reserved_at IS NOT NULL OR enqueued_at > ?)`,
       dueAt,
       UrlState.Queued,
+      dueAt,
     );
   }
 

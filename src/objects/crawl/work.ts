@@ -147,20 +147,35 @@ export class Work {
    */
   offer(maxPages: number | null, entries: readonly FrontierEntry[]): FrontierEntry[] {
     const now = Date.now();
-    const spacing = this.spacing();
     const accepted = this.seen.offer(
       entries,
       (maxPages ?? Number.POSITIVE_INFINITY) - this.ledger.counters.discovered,
       now,
-      (fresh) => {
-        const hosts = fresh.map((e) => hostKey(e.url));
-        if (spacing > 0) this.noteNewHosts(fresh, hosts);
-        return this.plan.grouped(this.plan.plan(hosts, now, spacing), now, spacing);
-      },
+      (fresh) => this.dues(fresh, now),
     );
     this.ledger.bump('discovered', accepted.length);
     this.ledger.bump('pending', accepted.length);
     return accepted;
+  }
+
+  /**
+   * Entries sent again (the sweeper's lost work): each due when its host's plan has room for it, as a new URL is, with
+   * that time as its `dueAt` when it is later than now.
+   */
+  replan(entries: readonly FrontierEntry[], now: number): FrontierEntry[] {
+    const dues = this.dues(entries, now);
+    return entries.map((e, i) => {
+      const due = dues[i] ?? now;
+      return due > now ? { ...e, dueAt: due } : e;
+    });
+  }
+
+  /** When each entry's message is due: its host's plan, grouped as the crawl's breadth calls for. */
+  private dues(entries: readonly FrontierEntry[], now: number): number[] {
+    const spacing = this.spacing();
+    const hosts = entries.map((e) => hostKey(e.url));
+    if (spacing > 0) this.noteNewHosts(entries, hosts);
+    return this.plan.grouped(this.plan.plan(hosts, now, spacing), now, spacing);
   }
 
   /** Notes the origins of entries whose hosts the plan does not know yet (before they are planned). */
