@@ -9,6 +9,11 @@ declare module 'vitest' {
     portA: number;
     /** Base URLs on 127.0.0.2, 127.0.0.3, ...: hosts of their own, for robots.txt and politeness tests. */
     hosts: string[];
+    /**
+     * The simulated web (test/support/sim-web.ts): its sites' base URLs (127.1.0.1 ... on one port, 12 pages each) and
+     * its control server (GET /__log?host=...).
+     */
+    simWeb: { hosts: string[]; control: string };
     /** The fake model's base URL (…/v1, test/support/fake-llm.ts): GET <origin>/__requests lists what it was asked. */
     llm: string;
   }

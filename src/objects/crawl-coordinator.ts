@@ -4,7 +4,8 @@ import type { OutcomeCode } from '../domain/crawl/outcome-codes';
 import type { Reach } from '../domain/crawl/reach';
 import { WAKE_QUIET_MS } from '../domain/crawl/sweep';
 import type { FrontierEntry, Outcome } from '../domain/crawl/url-life';
-import { emptyUsage, estimateCost, type Usage } from '../domain/crawl/usage';
+import { emptyUsage, estimateCost, type Usage, UsageMeter } from '../domain/crawl/usage';
+import { spacingFor } from '../domain/politeness/spread';
 import { DEFAULT_MAX_RENDERS } from '../domain/render/rules';
 import { sameTemplate } from '../domain/traps/compare';
 import type { TrapRule } from '../domain/traps/rules';
@@ -32,6 +33,7 @@ import {
   seedEntry,
   Work,
 } from './crawl/work';
+import { prefetchRobots } from './host-gate-client';
 import { migrateSchema } from './sqlite-schema';
 
 /** The model step silent this long with pages waiting: they were lost, and the crawl stops waiting for them. */
@@ -79,7 +81,9 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.meta = new CrawlMeta(this.ledger);
     this.mirror = new StatusMirror(this.ledger);
     const seen = new SeenSet(this.ledger);
-    this.work = new Work(seen, this.ledger, this.settings);
+    // A crawl's URLs of one host are planned its spacing apart: the host's interval or the crawl's, the larger.
+    const spacing = () => spacingFor(Math.max(this.settings.hostMinIntervalMs, this.meta.config?.hostIntervalMs ?? 0));
+    this.work = new Work(seen, this.ledger, this.settings, spacing);
     this.holds = new HostHolds(seen, this.work.leases);
     this.sweeper = new Sweeper(seen, this.work, this.ledger, this.holds);
     this.duplicates = new Duplicates(seen, this.ledger);
@@ -146,7 +150,22 @@ export class CrawlCoordinator extends DurableObject<Env> {
       { finishes: true },
     );
     await this.ctx.storage.setAlarm(Date.now() + this.settings.sweepIntervalMs);
+    this.fetchRobotsAhead();
     return accepted;
+  }
+
+  /**
+   * The gates of hosts the crawl just planned its first URLs of fetch their robots.txt now, in the background (see
+   * HostGate.prefetchRobots): a Durable Object request per new host, counted in the crawl's usage.
+   */
+  private fetchRobotsAhead(): void {
+    const hosts = this.work.takeNewHosts();
+    if (hosts.size === 0) return;
+    const interval = Math.max(this.settings.hostMinIntervalMs, this.meta.config?.hostIntervalMs ?? 0);
+    const meter = new UsageMeter();
+    meter.count('durableObjectRequests', hosts.size);
+    this.ledger.add(meter.usage);
+    this.ctx.waitUntil(prefetchRobots(this.env.HOSTS, hosts, interval));
   }
 
   /** Leases URLs to the messages that carry them (see Work.claim); one call for a whole queue batch. */
@@ -204,6 +223,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
       },
       { finishes: true },
     );
+    this.fetchRobotsAhead();
     await this.sweeper.recordCancelled(this.env, id, done.cancelled);
     await this.sweeper.recordTrapped(this.env, id, trapped);
     const { failed, stored, duplicates } = done;
@@ -397,13 +417,14 @@ export class CrawlCoordinator extends DurableObject<Env> {
         if (lost > 0)
           log('error', 'model step silent: its pages are no longer waited for', { crawlId: id, pages: lost });
         if (this.mirror.status === 'cancelled') return this.sweeper.endCancelled(this.env, id);
-        if (this.mirror.status === 'running')
-          return this.sweeper.resend(this.env, id, {
-            config,
-            rules: this.offerRules(),
-            stallAfterMs: this.settings.stallAfterMs,
-          });
-        return false;
+        if (this.mirror.status !== 'running') return false;
+        const more = await this.sweeper.resend(this.env, id, {
+          config,
+          rules: this.offerRules(),
+          stallAfterMs: this.settings.stallAfterMs,
+        });
+        this.fetchRobotsAhead();
+        return more;
       },
       { finishes: true, save: 'flush' },
     );

@@ -184,8 +184,36 @@ async function goAhead(channel: HostChannel, admission: Extract<Admission, { kin
   return {
     kind: 'go',
     ...(admission.robotsSitemaps ? { robotsSitemaps: admission.robotsSitemaps } : {}),
+    ...(paced ? { paced: { spacing: admission.spacing, beganAt: Date.now() } } : {}),
     done: (report) => finishSlot(channel, admission.slot, paced, report),
   };
+}
+
+/** Host gates asked at once to fetch robots.txt ahead of a crawl's first URLs of them (a Durable Object call each). */
+const PREFETCH_CONCURRENCY = 32;
+
+/**
+ * A crawl accepted its first URLs of these hosts (origins by host name): each host's gate fetches their robots.txt
+ * now (HostGate.prefetchRobots), a spacing before the URLs are due. A gate that cannot be reached fetches it when the URL
+ * comes, as it always could.
+ */
+export async function prefetchRobots(
+  hosts: Env['HOSTS'],
+  origins: ReadonlyMap<string, string[]>,
+  minIntervalMs: number,
+): Promise<void> {
+  const limit = limiter(PREFETCH_CONCURRENCY);
+  await Promise.all(
+    [...origins].map(([key, list]) =>
+      limit(async () => {
+        try {
+          await hosts.getByName(key).prefetchRobots(list, minIntervalMs);
+        } catch (error) {
+          log('warn', 'a host gate could not fetch robots.txt ahead', { host: key, error: String(error) });
+        }
+      }),
+    ),
+  );
 }
 
 /** Host gates called at once when a crawl ends (a Durable Object call each). */

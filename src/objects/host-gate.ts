@@ -130,6 +130,18 @@ export class HostGate extends DurableObject<Env> {
   }
 
   /**
+   * A crawl accepted its first URLs of these origins, due a spacing from now (domain/politeness/spread.ts): their
+   * robots.txt is fetched now if it is not known, so that the URLs find it when they come (each origin's first request
+   * is its robots.txt, paced like any other). Answers at once; the fetches go on in the background.
+   */
+  prefetchRobots(origins: string[], minIntervalMs: number): void {
+    for (const origin of origins) {
+      const fetching = this.robots.prefetch(origin, minIntervalMs);
+      if (fetching) this.ctx.waitUntil(fetching);
+    }
+  }
+
+  /**
    * An origin's robots.txt as the gate knows it, fetched first if need be: for a caller that checks many URLs at once
    * (a map), with the same rules admit() applies.
    */

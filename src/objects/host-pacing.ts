@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Placement, planSlot, RESERVE_HORIZON_MS } from '../domain/politeness/reservation';
+import { spacingFor } from '../domain/politeness/spread';
 import { ahead, book, firstFree, type Run, withoutOwner } from '../domain/politeness/timeline';
 import { Wakeups } from '../lib/wakeups';
 import { log } from '../log';
@@ -104,11 +105,6 @@ interface Held {
   expiresAt: number;
   spacing: number;
   owner: string | null;
-}
-
-/** The interval plus a small margin (1%, 1 to 20 ms) for clocks that tick at different moments. */
-function spacingFor(intervalMs: number): number {
-  return intervalMs <= 0 ? 0 : intervalMs + Math.min(20, Math.max(1, Math.ceil(intervalMs * 0.01)));
 }
 
 /**

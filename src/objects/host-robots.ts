@@ -107,6 +107,18 @@ export class RobotsCache {
     return known?.entry ?? within(fetching, budgetMs);
   }
 
+  /**
+   * Starts fetching an origin's robots.txt if it is not known fresh (a crawl will soon ask for a URL of it: see
+   * HostGate.prefetchRobots); returns the fetch, or null when there is none to wait for.
+   */
+  prefetch(origin: string, minIntervalMs: number): Promise<unknown> | null {
+    const known = this.known(origin, Date.now());
+    if (known?.fresh) return null;
+    return this.refresh(origin, minIntervalMs).catch((error: unknown) =>
+      log('warn', 'robots.txt fetch failed', { origin, error: String(error) }),
+    );
+  }
+
   /** The origin's robots.txt fetched again and stored, once however many ask at the same time. */
   private refresh(origin: string, minIntervalMs: number): Promise<RobotsEntry> {
     let pending = this.fetches.get(origin);

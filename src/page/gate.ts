@@ -10,8 +10,16 @@ export interface GateReport {
 }
 
 export type GateResult =
-  /** A slot was granted and its start reached: fetch now, then call done(). */
-  | { kind: 'go'; robotsSitemaps?: string[]; done: (response?: GateReport) => Promise<void> }
+  /**
+   * A slot was granted and its start reached: fetch now, then call done(). `paced`: the gap the host keeps after this
+   * request's response (its interval, its Crawl-delay), and when the slot began (epoch ms), for a paced slot.
+   */
+  | {
+      kind: 'go';
+      robotsSitemaps?: string[];
+      done: (response?: GateReport) => Promise<void>;
+      paced?: { spacing: number; beganAt: number };
+    }
   | { kind: 'disallowed'; robotsSitemaps?: string[] }
   /**
    * robots.txt unreachable: a transient failure of this URL. With `failure` (dns, refused), the host itself cannot be

@@ -57,7 +57,7 @@ export async function processTask(
     seed ? { ...deps.politeness, wantRobotsSitemaps: true } : deps.politeness,
     claim.reservedAt,
   );
-  const processed = admission.kind === 'go' ? await fetchAndDecide(job, admission.done) : refused(job, admission);
+  const processed = admission.kind === 'go' ? await fetchPaced(job, admission) : refused(job, admission);
   if (!seed) return processed;
   const robotsSitemaps =
     admission.kind === 'go' || admission.kind === 'disallowed' ? (admission.robotsSitemaps ?? []) : [];
@@ -127,6 +127,26 @@ function refused(job: Job, admission: Exclude<GateResult, { kind: 'go' }>): Proc
         ...(admission.reservation === undefined ? {} : { reservation: admission.reservation }),
       });
   }
+}
+
+/**
+ * The request of a granted slot; a paced one's outcome says how the host paced it (when the host is free again, its
+ * spacing and this response's wait), from which the crawl plans the host's next URLs (domain/politeness/spread.ts).
+ */
+async function fetchPaced(job: Job, admission: Extract<GateResult, { kind: 'go' }>): Promise<Processed> {
+  let respondedAt: number | undefined;
+  const processed = await fetchAndDecide(job, (report) => {
+    respondedAt = report?.respondedAt;
+    return admission.done(report);
+  });
+  const { paced } = admission;
+  if (!paced || respondedAt === undefined) return processed;
+  const pace = {
+    freeAt: respondedAt + paced.spacing,
+    spacingMs: paced.spacing,
+    waitMs: Math.max(0, respondedAt - paced.beganAt),
+  };
+  return { ...processed, outcome: { ...processed.outcome, pace } };
 }
 
 /** The request itself (conditional in a recrawl), then what its response means. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UsageMeter } from '../domain/crawl/usage';
+import { dueDelaySeconds } from '../domain/politeness/spread';
 import { compilePattern } from '../domain/url/patterns';
 import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
@@ -51,19 +52,20 @@ async function send(
 ): Promise<void> {
   for (let i = 0; i < entries.length; i += QUEUE_SEND_BATCH) {
     const slice = entries.slice(i, i + QUEUE_SEND_BATCH);
+    const now = Date.now();
     await queue.sendBatch(
-      slice.map((e) => ({
-        body: taskBody(crawlId, e),
-        contentType: 'json' as const,
-        ...(delaySeconds ? { delaySeconds } : {}),
-      })),
+      slice.map((e) => {
+        // An entry due later (its host's pace, domain/politeness/spread.ts) waits until then, whatever the batch's delay.
+        const delay = Math.max(delaySeconds ?? 0, dueDelaySeconds(e.dueAt, now));
+        return { body: taskBody(crawlId, e), contentType: 'json' as const, ...(delay ? { delaySeconds: delay } : {}) };
+      }),
     );
     // One operation per message: a task's body is far below the 64 KB an operation covers.
     meter?.count('queueOperations', slice.length);
   }
 }
 
-/** Sends frontier entries to their queues (optionally delayed). */
+/** Sends frontier entries to their queues (optionally delayed; an entry with `dueAt`, until then at least). */
 export async function enqueueTasks(
   queues: Frontiers,
   crawlId: string,

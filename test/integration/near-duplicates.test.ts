@@ -47,7 +47,9 @@ describe('near-duplicates', () => {
     const lines = (await (await api(`/v1/crawls/${id}/export?format=jsonl`)).text())
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { url: string; duplicateOf: string | null; similarity: number | null; stored: boolean });
+      .map(
+        (l) => JSON.parse(l) as { url: string; duplicateOf: string | null; similarity: number | null; stored: boolean },
+      );
     expect(lines.find((l) => l.url === duplicate?.url)).toMatchObject({
       duplicateOf: duplicate?.duplicateOf,
       similarity: duplicate?.similarity,

@@ -306,7 +306,8 @@ describe('a crawl that completes', () => {
     await stub.start(id, testConfig({ seeds: [seed], hostIntervalMs: 1000 }));
     // A consumer claims the seed, reserves 20 slots on the host for the crawl's URLs, and dies without a word.
     expect((await stub.claim([seed], ['dead-consumer'])).claims[0]).not.toBeNull();
-    await gate.admit({ url: `${base}/`, minIntervalMs: 0, maxWaitMs: 1000 }); // robots.txt
+    // robots.txt: the crawl's start has the gate fetch it ahead, at the crawl's pace; known once this answers.
+    await gate.admit({ url: `${base}/`, minIntervalMs: 0, maxWaitMs: 10_000 });
     const orphans = Array.from({ length: 20 }, (_, i) => ({
       url: `${base}/t/${ns}/x${i}`,
       minIntervalMs: 1000,

@@ -4,9 +4,12 @@ import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalBrowser } from '../../scripts/lib/browser-setup.ts';
 import { startFakeLlm } from './fake-llm.ts';
+import { spawnSimWeb } from './sim-web.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
 const HOSTS = 29;
+/** Sites of the simulated web (127.1.0.1 ...), for the broad crawl (test/integration/broad.test.ts). */
+const SIM_HOSTS = 80;
 
 interface SiteAddresses {
   siteA: string;
@@ -37,8 +40,11 @@ export default async function ({ provide }: TestProject) {
   // The fake model, on the port vitest.config.ts gave the Worker's LLM_BASE_URL.
   const llm = await startFakeLlm(Number(process.env.EDGECRAWL_TEST_LLM_PORT ?? 0));
   provide('llm', llm.url);
+  // A simulated web of sites on addresses of their own (test/support/sim-web.ts), in a process of its own.
+  const sim = await spawnSimWeb({ hosts: SIM_HOSTS });
+  provide('simWeb', { hosts: sim.hosts, control: sim.control });
   return async () => {
     child.kill('SIGTERM');
-    await Promise.all([once(child, 'exit'), llm.close()]);
+    await Promise.all([once(child, 'exit'), llm.close(), sim.stop()]);
   };
 }

@@ -8,6 +8,7 @@
  * said once, by `recordOf`: the coordinator applies it, and `transition` answers with it.
  */
 import { backoffSeconds } from '../fetch/backoff';
+import type { HostPace } from '../politeness/spread';
 import type { OutcomeCode } from './outcome-codes';
 
 /** A page to crawl, or a sitemap to read for pages. */
@@ -21,6 +22,11 @@ export interface FrontierEntry {
   hops: number;
   /** Absent means 'page'. */
   kind?: TaskKind;
+  /**
+   * When its message is due (epoch ms), if later than when it was accepted: the crawl spreads each host's URLs at the
+   * host's pace (domain/politeness/spread.ts), and the message is sent delayed until then.
+   */
+  dueAt?: number;
 }
 
 /**
@@ -37,7 +43,7 @@ export interface FrontierEntry {
  * - released: handed back through no fault of the site (our storage failed, processing broke, the lease ran out
  *   before the fetch started, the crawl was cancelled); uses up no attempt.
  */
-export type Outcome =
+export type Outcome = (
   | { kind: 'stored'; url: string; fetched: boolean; links?: FrontierEntry[] }
   | { kind: 'skipped'; url: string; fetched: boolean; reason: string; code: OutcomeCode; links?: FrontierEntry[] }
   | { kind: 'failed'; url: string; fetched: boolean; reason: string; code: OutcomeCode; links?: FrontierEntry[] }
@@ -51,7 +57,11 @@ export type Outcome =
       retryDelaySeconds?: number;
       reservation?: number;
     }
-  | { kind: 'released'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number };
+  | { kind: 'released'; url: string; fetched: boolean; reason?: string; retryDelaySeconds?: number }
+) & {
+  /** How its host paced the request (a paced slot's): the crawl plans the host's next URLs from it. */
+  pace?: HostPace;
+};
 
 /**
  * Why a page is a duplicate: it declares another URL of the crawl canonical, another page had its content first, or

@@ -97,35 +97,48 @@ export class SeenSet {
   constructor(private readonly ledger: Ledger) {}
 
   /**
-   * Inserts the entries not seen yet, at most `room` of them, and returns those, in the order given. One statement
-   * for them all; near the cap, one per entry, so the cap is never passed.
+   * Inserts the entries not seen yet, at most `room` of them, and returns those, in the order given: one statement
+   * finds those already seen, one inserts the rest. `plan` gives each new entry the time its message is due (see
+   * domain/politeness/spread.ts), kept as its `enqueued_at` (so the sweeper does not take a delayed message for a
+   * lost one) and returned as its `dueAt` when it is later than now.
    */
-  offer(entries: readonly FrontierEntry[], room: number, now: number): FrontierEntry[] {
+  offer(
+    entries: readonly FrontierEntry[],
+    room: number,
+    now: number,
+    plan: (fresh: readonly FrontierEntry[]) => number[] = (fresh) => fresh.map(() => now),
+  ): FrontierEntry[] {
     if (entries.length === 0 || room <= 0) return [];
-    const insert = 'INSERT INTO urls (url, depth, hops, kind, state, enqueued_at)';
-    const conflict = 'ON CONFLICT (url) DO NOTHING RETURNING url';
-    const inserted = new Set<string>();
-    if (entries.length <= room) {
-      const rows = JSON.stringify(entries.map((e) => [e.url, e.depth, e.hops, e.kind ?? 'page']));
-      const sql = `${insert} SELECT value->>0, value->>1, value->>2, value->>3, ?, ? FROM json_each(?) WHERE true ${conflict}`;
-      for (const row of this.ledger.exec<{ url: string }>(sql, UrlState.Queued, now, rows)) inserted.add(row.url);
-    } else {
-      for (const e of entries) {
-        if (inserted.size >= room) break;
-        const sql = `${insert} VALUES (?, ?, ?, ?, ?, ?) ${conflict}`;
-        for (const row of this.ledger.exec<{ url: string }>(
-          sql,
-          e.url,
-          e.depth,
-          e.hops,
-          e.kind ?? 'page',
-          UrlState.Queued,
-          now,
-        ))
-          inserted.add(row.url);
-      }
+    const seen = new Set(
+      this.ledger
+        .exec<{ url: string }>(
+          'SELECT url FROM urls WHERE url IN (SELECT value FROM json_each(?))',
+          JSON.stringify(entries.map((e) => e.url)),
+        )
+        .map((row) => row.url),
+    );
+    const fresh: FrontierEntry[] = [];
+    for (const e of entries) {
+      if (fresh.length >= room) break;
+      if (seen.has(e.url)) continue;
+      seen.add(e.url);
+      fresh.push(entryOf(e));
     }
-    return entries.filter((e) => inserted.delete(e.url)).map(entryOf);
+    if (fresh.length === 0) return [];
+    const dues = plan(fresh);
+    const rows = JSON.stringify(fresh.map((e, i) => [e.url, e.depth, e.hops, e.kind ?? 'page', dues[i] ?? now]));
+    // A Durable Object runs this call alone and these statements synchronously: every entry found new is inserted.
+    this.ledger.exec(
+      `INSERT INTO urls (url, depth, hops, kind, state, enqueued_at)
+       SELECT value->>0, value->>1, value->>2, value->>3, ?, value->>4 FROM json_each(?) WHERE true
+       ON CONFLICT (url) DO NOTHING`,
+      UrlState.Queued,
+      rows,
+    );
+    return fresh.map((e, i) => {
+      const due = dues[i] ?? now;
+      return due > now ? { ...e, dueAt: due } : e;
+    });
   }
 
   /**
@@ -199,13 +212,12 @@ export class SeenSet {
     );
   }
 
-  /** Marks URLs as sent again now. */
-  resent(urls: readonly string[], now: number): void {
-    if (urls.length > 0)
+  /** Marks URLs as sent again now, each due at its `dueAt` if it has one (one statement). */
+  resent(entries: readonly FrontierEntry[], now: number): void {
+    if (entries.length > 0)
       this.ledger.exec(
-        'UPDATE urls SET enqueued_at = ? WHERE url IN (SELECT value FROM json_each(?))',
-        now,
-        JSON.stringify(urls),
+        'UPDATE urls SET enqueued_at = j.value->>1 FROM json_each(?) AS j WHERE urls.url = j.value->>0',
+        JSON.stringify(entries.map((e) => [e.url, e.dueAt ?? now])),
       );
   }
 
@@ -229,14 +241,17 @@ export class SeenSet {
   }
 
   /**
-   * Queued URLs holding a reservation lose it, and are due at `dueAt` (a restart's recovery re-sends them with the
-   * rest): one statement, a row written per such URL.
+   * Queued URLs holding a reservation lose it, and they and those whose messages were delayed past `dueAt` (spread at
+   * their host's pace) are due at `dueAt` (a restart's recovery re-sends them with the rest): one statement, a row
+   * written per such URL.
    */
   forgetReservations(dueAt: number): void {
     this.ledger.exec(
-      'UPDATE urls SET reserved_at = NULL, enqueued_at = MIN(enqueued_at, ?) WHERE state = ? AND reserved_at IS NOT NULL',
+      `UPDATE urls SET reserved_at = NULL, enqueued_at = MIN(enqueued_at, ?)
+       WHERE state = ? AND (reserved_at IS NOT NULL OR enqueued_at > ?)`,
       dueAt,
       UrlState.Queued,
+      dueAt,
     );
   }
 

@@ -76,12 +76,10 @@ export class Sweeper {
     const due =
       plan.dueBefore === null ? [] : this.seen.due(plan.dueBefore, SWEEP_STEP, new Set(this.work.leases.live(now)));
     this.recovering = plan.recovering && plan.why === 'wake' && due.length === SWEEP_STEP;
-    const entries = [...new Map([...expired, ...due].map((e) => [e.url, e])).values()];
+    // Sent again at their hosts' pace, as new URLs are (domain/politeness/spread.ts), each due then.
+    const entries = this.work.replan([...new Map([...expired, ...due].map((e) => [e.url, e])).values()], now);
     if (entries.length > 0) {
-      this.seen.resent(
-        entries.map((e) => e.url),
-        now,
-      );
+      this.seen.resent(entries, now);
       this.activeAt = now;
     }
     return { entries, why: plan.why ?? 'lease expired', more: this.recovering };

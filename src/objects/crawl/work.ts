@@ -9,7 +9,9 @@ import {
   recordOf,
   UrlState,
 } from '../../domain/crawl/url-life';
+import { HostPlan } from '../../domain/politeness/spread';
 import { trapReason } from '../../domain/traps/rules';
+import { hostKey } from '../../domain/url/normalize';
 import type { Settings } from '../../settings';
 import type { Claim, CrawlConfig, CrawlStatus } from '../../types';
 import { HostBudget } from './host-budget';
@@ -122,11 +124,17 @@ export type Found = FrontierEntry & { from?: string };
 export class Work {
   readonly leases = new Leases();
   private readonly budget: HostBudget;
+  /** When each host's next URL is planned (domain/politeness/spread.ts), in memory. */
+  private readonly plan = new HostPlan();
+  /** The origins, by host, of URLs accepted for hosts new to the plan: their gates fetch robots.txt ahead (takeNewHosts). */
+  private newHosts = new Map<string, string[]>();
 
+  /** `spacing`: the gap the crawl keeps between requests to a host, ms (0: politeness lifted), once it has started. */
   constructor(
     private readonly seen: SeenSet,
     private readonly ledger: Ledger,
     private readonly settings: Settings,
+    private readonly spacing: () => number = () => 0,
   ) {
     this.budget = new HostBudget(ledger);
   }
@@ -173,11 +181,15 @@ export class Work {
       { kind: FinalKind; reason: string | null; code: OutcomeCode | null; urls: string[] }
     >();
     const done: Completion = { failed: [], stored: [], duplicates: [], cancelled: [], links: [] };
+    const spacing = this.spacing();
     for (const outcome of outcomes) {
       if (rows.get(outcome.url)?.state !== UrlState.Queued) continue;
       rows.delete(outcome.url);
       this.leases.release(outcome.url);
-      if (outcome.fetched) this.ledger.bump('fetched', 1);
+      if (outcome.fetched) {
+        this.ledger.bump('fetched', 1);
+        this.plan.fetched(hostKey(outcome.url), now, spacing, outcome.pace);
+      }
       const change = recordOf(outcome, running);
       if (!running && !isFinal(outcome)) done.cancelled.push(outcome.url);
       if (change.to === 'queued') {
@@ -207,7 +219,8 @@ export class Work {
   /**
    * Offers entries to the seen-set: those a trap rule keeps out are recorded skipped at once (their D1 rows are the
    * caller's to write: `trapped`), the rest taken within the host's maxPagesPerHost and the crawl's maxPages (URLs a
-   * trap rule skipped do not count against it). Counts what it took and returns the entries accepted, to enqueue.
+   * trap rule skipped do not count against it). Counts what it took and returns the entries accepted, to enqueue, each
+   * due when its host's plan has room for it (domain/politeness/spread.ts): its message is sent delayed until then.
    */
   offer(rules: OfferRules, entries: readonly Found[]): Offered {
     const now = Date.now();
@@ -217,7 +230,7 @@ export class Work {
     const budgeted = this.withinHostBudget(rules.maxPagesPerHost, screened.pass);
     const { discovered, trapped: skippedByRules } = this.ledger.counters;
     const room = (rules.maxPages ?? Number.POSITIVE_INFINITY) - (discovered - skippedByRules);
-    const accepted = this.seen.offer(budgeted.entries, room, now);
+    const accepted = this.seen.offer(budgeted.entries, room, now, (fresh) => this.dues(fresh, now));
     if (budgeted.fresh.length > 0) {
       const taken = new Set(accepted.map((e) => e.url));
       this.budget.giveBack(budgeted.fresh.filter((url) => !taken.has(url)));
@@ -241,6 +254,44 @@ export class Work {
       entries: within,
       fresh: within.filter((e) => !known.has(e.url) && e.kind !== 'sitemap').map((e) => e.url),
     };
+  }
+
+  /**
+   * Entries sent again (the sweeper's lost work): each due when its host's plan has room for it, as a new URL is, with
+   * that time as its `dueAt` when it is later than now.
+   */
+  replan(entries: readonly FrontierEntry[], now: number): FrontierEntry[] {
+    const dues = this.dues(entries, now);
+    return entries.map((e, i) => {
+      const due = dues[i] ?? now;
+      return due > now ? { ...e, dueAt: due } : e;
+    });
+  }
+
+  /** When each entry's message is due: its host's plan, grouped as the crawl's breadth calls for. */
+  private dues(entries: readonly FrontierEntry[], now: number): number[] {
+    const spacing = this.spacing();
+    const hosts = entries.map((e) => hostKey(e.url));
+    if (spacing > 0) this.noteNewHosts(entries, hosts);
+    return this.plan.grouped(this.plan.plan(hosts, now, spacing), now, spacing);
+  }
+
+  /** Notes the origins of entries whose hosts the plan does not know yet (before they are planned). */
+  private noteNewHosts(entries: readonly FrontierEntry[], hosts: readonly string[]): void {
+    hosts.forEach((host, i) => {
+      if (this.plan.knows(host)) return;
+      const origin = new URL(entries[i]?.url ?? '').origin;
+      const origins = this.newHosts.get(host) ?? [];
+      if (!origins.includes(origin)) origins.push(origin);
+      this.newHosts.set(host, origins);
+    });
+  }
+
+  /** The hosts (with their origins) first planned since the last call: their gates fetch robots.txt ahead. */
+  takeNewHosts(): Map<string, string[]> {
+    const hosts = this.newHosts;
+    this.newHosts = new Map();
+    return hosts;
   }
 
   /**
