@@ -7,7 +7,7 @@ import type { FrontierEntry, Outcome } from '../domain/crawl/url-life';
 import { emptyUsage, estimateCost, type Usage, UsageMeter } from '../domain/crawl/usage';
 import { spacingFor } from '../domain/politeness/spread';
 import { DEFAULT_MAX_RENDERS } from '../domain/render/rules';
-import { sameTemplate } from '../domain/traps/compare';
+import { repeatsTemplate } from '../domain/traps/compare';
 import type { TrapRule } from '../domain/traps/rules';
 import { log } from '../log';
 import { readSettings, type Settings } from '../settings';
@@ -447,7 +447,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private traps(): TrapWatch | null {
     if (this.trapWatch !== undefined) return this.trapWatch;
     const config = this.meta.config;
-    this.trapWatch = config === null ? null : new TrapWatch(this.ledger, config.traps, sameTemplate);
+    this.trapWatch = config === null ? null : new TrapWatch(this.ledger, config.traps, repeatsTemplate);
     return this.trapWatch;
   }
 

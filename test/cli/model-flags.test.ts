@@ -93,6 +93,29 @@ describe('edgecrawl crawl, the model flags', () => {
     expect(body.extract).toMatchObject({ json: { schema: SCHEMA, learnSelectors: true } });
   });
 
+  it('sends the crawl limits and trap rules: a page budget per host, rules turned off, near-duplicates', async () => {
+    const body = await crawlBody(
+      '--max-pages-per-host',
+      '40',
+      '--no-trap',
+      'urlPatterns',
+      '--no-trap',
+      'soft404',
+      '--similar',
+      '--max-pages',
+      '0',
+    );
+    expect(body).toMatchObject({
+      maxPagesPerHost: 40,
+      traps: { urlPatterns: false, soft404: false },
+      duplicates: 'similar',
+      maxPages: null,
+    });
+    expect(body).not.toHaveProperty('traps.deepPaths');
+    await expect(crawlBody('--no-trap', 'calendars')).rejects.toThrow(/--no-trap must be one of repeatedSegments/);
+    expect(await crawlBody()).not.toHaveProperty('traps');
+  });
+
   it('sends nothing of the model without its flags', async () => {
     const body = await crawlBody('--max-pages', '3');
     expect(body).not.toHaveProperty('extract');

@@ -280,7 +280,7 @@ describe('exports of a crawl with extract', () => {
     }
     const csv = (await (await api(`/v1/crawls/${id}/export?format=csv`)).text()).split('\r\n');
     expect(csv[0]).toBe(
-      'url,status,contentType,title,depth,bytes,fetchedAt,rendered,redirectTo,etag,lastModified,change,cachedFrom,duplicateOf,duplicateReason,stored,description,language,wordCount,contentHash,name,price,rating,tags,image,specs',
+      'url,status,contentType,title,depth,bytes,fetchedAt,rendered,redirectTo,etag,lastModified,change,cachedFrom,duplicateOf,duplicateReason,similarity,stored,description,language,wordCount,contentHash,name,price,rating,tags,image,specs',
     );
     expect(csv[2]).toContain(',Desk Lamp,1299,,"[""home"",""light""]",');
   });

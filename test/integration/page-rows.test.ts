@@ -31,6 +31,7 @@ const page: PageRecord = {
   cachedFrom: 'scrape',
   duplicateOf: 'https://example.com/canonical',
   duplicateReason: 'canonical',
+  similarity: null,
 };
 
 async function written(record: PageRecord): Promise<Record<string, unknown>> {
@@ -71,6 +72,7 @@ describe('the pages table mapping', () => {
       'cachedFrom',
       'duplicateOf',
       'duplicateReason',
+      'similarity',
     ] as const)
       delete bare[field];
     delete bare.warnings;
@@ -93,7 +95,15 @@ describe('the pages table mapping', () => {
       cachedFrom: null,
       duplicateOf: null,
       duplicateReason: null,
+      similarity: null,
     });
+  });
+
+  it("reads a near-duplicate back as 'similar', with its similarity (its column's CHECK knows 'content')", async () => {
+    const near: PageRecord = { ...page, duplicateReason: 'similar', similarity: 0.984375 };
+    const row = await written(near);
+    expect(row).toMatchObject({ duplicate_reason: 'content', similarity: 0.984375 });
+    expect(readPage(row, PAGE_FIELDS)).toEqual(near);
   });
 
   it('reads only the fields a query selected, and refuses a value its column does not store', () => {

@@ -16,8 +16,15 @@ type Reply = { status: number; headers?: Record<string, string>; body?: string; 
 
 const advanced = new Set<string>();
 
+/** A made-up name of letters for a topic (no digits: a page's text is its own beyond the number in its URL). */
+function codename(topic: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < topic.length; i++) h = Math.imul(h ^ topic.charCodeAt(i), 16777619) >>> 0;
+  return Array.from({ length: 7 }, (_, i) => String.fromCharCode(97 + (Math.floor(h / 26 ** i) % 26))).join('');
+}
+
 const prose = (topic: string) =>
-  `<p>${topic} is described here in plain words, long enough to read as the body of a page of its own.</p><p>The notes on ${topic} differ from every other page of the site.</p>`;
+  `<p>${topic} (known as ${codename(topic)}) is described here in plain words, long enough to read as the body of a page of its own.</p><p>The notes on ${topic} differ from every other page of the site.</p>`;
 
 function page(title: string, body: string, delayMs: number): Reply {
   return {
