@@ -13,6 +13,11 @@
  *   HOSTS=1000 RUNS=1 npm run bench:broad
  *   HOSTS=205 BASELINE=main npm run bench:broad     (also the polite crawl on main's src/, in the same run)
  *
+ * With TRAPS=1 the web also has a host for each crawler trap of test/support/trap-sites.ts (a calendar, a query
+ * calendar, facets, a relative-link loop, session ids, a session parameter no list names, soft 404s), each beside
+ * twelve pages of its own, seeded with the rest and crawled with the defaults a user gets (no maxPages: the default
+ * budget): for each, the requests spent in its trap and whether every real page was stored.
+ *
  * HOSTS (default 1000, at most 1,000: the seeds of one crawl), RUNS (default 1), INTERVAL_MS (default 1000),
  * BASELINE (git revisions, comma-separated: each one's Worker crawls too, from a temporary worktree), CAPACITY=0 (skip
  * the unpaced crawl; the bound is then hosts x 1/interval), LOG_DIR (wrangler's output per crawl).
@@ -22,6 +27,8 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HostLogEntry, PAGES_PER_SITE, readAllLogs, spawnSimWeb } from '../test/support/sim-web.ts';
+import { BROAD_TRAPS, trapAddress } from '../test/support/trap-hosts.ts';
+import { realPaths, spentInTrap } from '../test/support/trap-sites.ts';
 import { api, median, startWorker, type Worker } from './lib/local.ts';
 
 const HOSTS = Number(process.env.HOSTS ?? 1000);
@@ -30,7 +37,9 @@ const INTERVAL_MS = Number(process.env.INTERVAL_MS ?? 1000);
 const BASELINES = (process.env.BASELINE ?? '').split(',').filter((rev) => rev !== '');
 const CAPACITY = process.env.CAPACITY !== '0';
 const LOG_DIR = process.env.LOG_DIR;
-if (!(HOSTS >= 1 && HOSTS <= 1000)) throw new Error('HOSTS: 1 to 1,000 (the seeds of one crawl)');
+const TRAPS = process.env.TRAPS === '1';
+const SEEDS = HOSTS + (TRAPS ? BROAD_TRAPS.length : 0);
+if (!(HOSTS >= 1 && SEEDS <= 1000)) throw new Error('HOSTS: 1 to 1,000 with the trap hosts (the seeds of one crawl)');
 
 const root = new URL('../', import.meta.url).pathname;
 
@@ -100,13 +109,15 @@ function gaps(byHost: number[][]): { smallest: number; under990: number } {
 }
 
 /** One crawl of every home page on `worker`, measured at the server and by its usage. */
-async function crawlOnce(label: string, worker: Worker, web: { hosts: string[]; control: string }): Promise<Figures> {
+async function crawlOnce(label: string, worker: Worker, web: Web): Promise<Figures> {
   await fetch(`${web.control}/__reset`, { method: 'POST' });
-  const seeds = web.hosts.map((h) => `${h}/`);
+  const seeds = [...web.hosts, ...web.extra].map((h) => `${h}/`);
   const started = performance.timeOrigin + performance.now();
+  // With the traps, the defaults a user gets (the default budget); without, a budget the web cannot reach.
+  const budget = TRAPS ? {} : { maxPages: seeds.length * PAGES_PER_SITE + 100 };
   const { id } = await api<{ id: string }>(worker, '/v1/crawls', {
     method: 'POST',
-    body: JSON.stringify({ seeds, maxPages: seeds.length * PAGES_PER_SITE + 100 }),
+    body: JSON.stringify({ seeds, ...budget }),
   });
   let crawl: CrawlState;
   for (;;) {
@@ -116,10 +127,17 @@ async function crawlOnce(label: string, worker: Worker, web: { hosts: string[]; 
     await new Promise((r) => setTimeout(r, 250));
   }
   const ended = performance.timeOrigin + performance.now();
-  const expected = seeds.length * PAGES_PER_SITE;
-  if (crawl.counts.stored !== expected)
+  const expected = web.hosts.length * PAGES_PER_SITE;
+  if (!TRAPS && crawl.counts.stored !== expected)
     console.log(`  ${label}: ${crawl.status}, stored ${crawl.counts.stored} of ${expected}`, crawl.counts);
   const logs = await readAllLogs(web.control);
+  if (TRAPS) await reportTraps(label, worker, id, { logs, web, started });
+  const slowest = Object.entries(logs)
+    .map(([host, entries]) => ({ host, n: entries.length, last: Math.max(...entries.map((e) => e.at)) }))
+    .sort((a, b) => b.last - a.last)
+    .slice(0, 3)
+    .map((h) => `${h.host} (${h.n} requests, the last at ${((h.last - started) / 1000).toFixed(1)} s)`);
+  console.log(`  ${label}: the hosts asked last: ${slowest.join(', ')}`);
   const byHost = arrivals(logs);
   const { smallest, under990 } = gaps(byHost);
   const since = (t: number | undefined) => ((t ?? started) - started) / 1000;
@@ -140,6 +158,42 @@ async function crawlOnce(label: string, worker: Worker, web: { hosts: string[]; 
     queueOpsPerPage: usage.operations.queueOperations / Math.max(1, usage.pages),
     usdPerMillion: usage.estimate.usdPerMillionPages ?? 0,
   };
+}
+
+interface Web {
+  hosts: string[];
+  extra: string[];
+  control: string;
+}
+
+/** For each trap host: the requests spent in its trap, and the real pages of it the crawl did not store. */
+async function reportTraps(
+  label: string,
+  worker: Worker,
+  id: string,
+  { logs, web, started }: { logs: Record<string, HostLogEntry[]>; web: Web; started: number },
+) {
+  const stored = new Set<string>();
+  for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+    const page: { pages: { url: string; status: number; duplicateOf: string | null }[]; cursor: string | null } =
+      await api(worker, `/v1/crawls/${id}/pages?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    for (const p of page.pages) if (p.status === 200) stored.add(p.url);
+    cursor = page.cursor;
+  }
+  for (const kind of BROAD_TRAPS) {
+    const address = trapAddress(kind);
+    const base = web.extra.find((h) => new URL(h).hostname === address) ?? '';
+    const entries = logs[address] ?? [];
+    const paths = entries.map((e) => e.path.slice(1));
+    const last = Math.max(started, ...entries.map((e) => e.at));
+    const spent = paths.filter((path) => spentInTrap(kind, path)).length;
+    const missing = realPaths(kind).filter(
+      (path) => ![...stored].some((u) => u === `${base}/${path}` || u.startsWith(`${base}/${path}?`)),
+    );
+    console.log(
+      `  ${label} trap ${kind}: ${spent} requests in the trap (${paths.length} in all, the last at ${((last - started) / 1000).toFixed(1)} s), real pages missing: ${missing.length === 0 ? 'none' : missing.join(' ')}`,
+    );
+  }
 }
 
 /** A temporary worktree of `rev` sharing this checkout's node_modules; its Worker runs from its wrangler.toml. */
@@ -165,10 +219,10 @@ interface Variant {
   args?: string[];
 }
 
-async function measure(variant: Variant, run: number, web: { hosts: string[]; control: string }): Promise<Figures> {
+async function measure(variant: Variant, run: number, web: Web): Promise<Figures> {
   const logFile = LOG_DIR ? join(LOG_DIR, `${variant.label}-${run}.log`) : undefined;
   const worker = await startWorker(
-    { ALLOW_PRIVATE_NETWORKS: '127.1.0.0/16', ...variant.vars },
+    { ALLOW_PRIVATE_NETWORKS: '127.1.0.0/16,127.2.0.0/16', ...variant.vars },
     { ...(variant.args ? { args: variant.args } : {}), ...(logFile ? { logFile } : {}) },
   );
   try {
@@ -195,7 +249,10 @@ function report(all: Figures[], label: string, bound: number): void {
   );
 }
 
-const web = await spawnSimWeb({ hosts: HOSTS });
+const web = await spawnSimWeb({
+  hosts: HOSTS,
+  ...(TRAPS ? { extraModule: join(root, 'test/support/trap-hosts.ts') } : {}),
+});
 const baselines = BASELINES.map(baselineTree);
 const polite = { HOST_MIN_INTERVAL_MS: String(INTERVAL_MS) };
 const variants: Variant[] = [

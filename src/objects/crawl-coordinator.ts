@@ -183,23 +183,36 @@ export class CrawlCoordinator extends DurableObject<Env> {
    * Which of a chunk's stored pages are duplicates (see Duplicates.decide): one call per chunk, before the chunk is
    * recorded, so a duplicate's content is never written. Null for no such crawl.
    */
-  dedupe(candidates: DedupeCandidate[]): Verdict[] | null {
-    if (this.meta.id === null) return null;
-    // Verdicts settle no URL: the chunk's outcomes are reported by complete(). The trap rules learn from the pages.
-    return this.rpc(
+  async dedupe(candidates: DedupeCandidate[]): Promise<Verdict[] | null> {
+    const id = this.meta.id;
+    if (id === null) return null;
+    // Verdicts settle no URL (the chunk's outcomes are reported by complete()), but the trap rules learn from the
+    // pages, and URLs queued behind a trap they declare end now: the crawl may be done.
+    const { verdicts, swept } = this.rpc(
       () => {
         const verdicts = this.duplicates.decide(candidates);
-        this.traps()?.observe(
-          candidates.map((c, i) => ({
-            url: c.url,
-            sketch: c.template ?? null,
-            duplicate: verdicts[i]?.duplicate ?? false,
-          })),
-        );
-        return verdicts;
+        const traps = this.traps();
+        const declared =
+          traps?.observe(
+            candidates.map((c, i) => ({
+              url: c.url,
+              sketch: c.template ?? null,
+              duplicate: verdicts[i]?.duplicate ?? false,
+            })),
+          ) ?? [];
+        const running = this.mirror.status === 'running';
+        const swept =
+          traps && running && declared.length > 0 ? this.work.endTrapped(traps, declared, this.offerRules()) : null;
+        return { verdicts, swept };
       },
-      { finishes: false },
+      { finishes: true },
     );
+    const config = this.meta.config;
+    if (swept && config) {
+      await this.sweeper.recordTrapped(this.env, id, swept.trapped);
+      await this.sweeper.send(this.env, id, config, swept.accepted);
+    }
+    return verdicts;
   }
 
   /**

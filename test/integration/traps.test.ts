@@ -60,8 +60,12 @@ describe('crawler traps, defended by default', () => {
     expect(new Set(rests).size).toBe(rests.length);
   });
 
-  it('a parameter no list names that never changes a page is learned and folded', async () => {
-    const { crawl, base, rests, pages, errors } = await crawlTrap('visit');
+  it('a parameter no list names that never changes a page is learned and folded, its queued URLs ended at once', async () => {
+    // Paced, so that URLs of the parameter wait queued (each delayed to its host's pace) when it is found out.
+    const { crawl, base, rests, pages, errors } = await crawlTrap('visit', { hostIntervalMs: 200 });
+    const { discovered, stored, duplicates, failed, skipped } = crawl.counts;
+    expect(stored + duplicates + failed + skipped).toBe(discovered);
+    expect(crawl.pending).toBe(0);
     expect(crawl.status).toBe('completed');
     expect(rests.filter((rest) => spentInTrap('visit', rest)).length).toBeLessThanOrEqual(TRAP_BUDGET);
     expectRealPagesStored('visit', base, new Set(), pages);

@@ -4,6 +4,7 @@ import {
   PATTERN_SIMILAR,
   PATTERN_WINDOW,
   paramIgnored,
+  paramMatters,
   paramsDiffering,
   paramsOf,
   pathGroup,
@@ -102,6 +103,11 @@ describe('URL patterns of near-identical pages (urlPatterns)', () => {
     expect(paramIgnored({ same: 3, differs: 0 })).toBe(true);
     expect(paramIgnored({ same: 9, differs: 1 })).toBe(false);
     expect(paramIgnored({ same: 2, differs: 0 })).toBe(false);
+    // A parameter that passes a trapped group: it changed the page more often than not (a real ?page=2), not a
+    // calendar's month that had an event once among empty ones.
+    expect(paramMatters({ same: 0, differs: 3 })).toBe(true);
+    expect(paramMatters({ same: 4, differs: 1 })).toBe(false);
+    expect(paramMatters(undefined)).toBe(false);
     expect(withoutParams('https://a.test/p?visit=9&id=3', new Set(['visit']))).toBe('https://a.test/p?id=3');
     expect(withoutParams('https://a.test/p?visit=9', new Set(['visit']))).toBe('https://a.test/p');
   });

@@ -114,6 +114,16 @@ export class HostPlan {
     this.hosts.set(host, { ...known, ...learned, next: Math.max(known?.next ?? 0, free) });
   }
 
+  /**
+   * URLs of `host` planned ahead were taken out (a trap rule ended them before their time): its plan no longer runs
+   * behind them, and its next URL is due a step from now (URLs of it still waiting keep their times; the host's gate
+   * spaces any that meet).
+   */
+  rewind(host: string, now: number, spacing: number): void {
+    const known = this.hosts.get(host);
+    if (known !== undefined) this.hosts.set(host, { ...known, next: Math.min(known.next, now + spacing) });
+  }
+
   /** Whether the plan holds the host (its first URL was planned, and it was not forgotten since). */
   knows(host: string): boolean {
     return this.hosts.has(host);

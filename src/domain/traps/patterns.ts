@@ -65,6 +65,14 @@ export interface ParamEvidence {
 /** A parameter that never changed a page (PARAM_SAME pairs read the same, none differed) is ignored on its host. */
 export const paramIgnored = (evidence: ParamEvidence): boolean => evidence.differs === 0 && evidence.same >= PARAM_SAME;
 
+/**
+ * A parameter that changes the page more often than not when it alone differs (a real `?page=2`): a URL whose
+ * parameters all do still passes a group found a trap. One that changed a page once (a calendar's month with an event
+ * among empty ones) does not.
+ */
+export const paramMatters = (evidence: ParamEvidence | undefined): boolean =>
+  evidence !== undefined && evidence.differs > evidence.same;
+
 /** The URL without the named parameters (their other parameters kept in order); the base when none is left. */
 export function withoutParams(url: string, names: ReadonlySet<string>): string {
   const query = url.indexOf('?');

@@ -178,16 +178,21 @@ export class SeenSet {
     return new Map(rows.map((row) => [row.url, row]));
   }
 
-  /** Ends URLs in a final state with one reason and code: one statement. */
-  finish(kind: FinalKind, reason: string | null, code: OutcomeCode | null, urls: readonly string[]): void {
-    if (urls.length === 0) return;
-    this.ledger.exec(
-      'UPDATE urls SET state = ?, reason = ?, code = ? WHERE url IN (SELECT value FROM json_each(?))',
+  /**
+   * Ends queued URLs in a final state with one reason and code: one statement. Returns how many it ended (a URL not
+   * queued, or named twice, is ended once or not at all), which is what the counts move by.
+   */
+  finish(kind: FinalKind, reason: string | null, code: OutcomeCode | null, urls: readonly string[]): number {
+    if (urls.length === 0) return 0;
+    return this.ledger.exec(
+      `UPDATE urls SET state = ?, reason = ?, code = ? WHERE state = ? AND url IN (SELECT value FROM json_each(?))
+       RETURNING url`,
       FINAL_STATE[kind],
       reason,
       code,
+      UrlState.Queued,
       JSON.stringify(urls),
-    );
+    ).length;
   }
 
   /**
@@ -233,6 +238,21 @@ export class SeenSet {
       .filter((r) => !skip.has(r.url))
       .slice(0, limit)
       .map(entryOf);
+  }
+
+  /** Queued URLs whose keys are in the ranges [from, to), at most `limit` a range. */
+  queuedIn(ranges: readonly [string, string][], limit: number): FrontierEntry[] {
+    return ranges.flatMap(([from, to]) =>
+      this.ledger
+        .exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
+          `SELECT ${ENTRY} FROM urls WHERE url >= ? AND url < ? AND state = ? LIMIT ?`,
+          from,
+          to,
+          UrlState.Queued,
+          limit,
+        )
+        .map(entryOf),
+    );
   }
 
   /** URLs, in any state, whose host reserved them a slot that starts after `now` (one statement, no index). */

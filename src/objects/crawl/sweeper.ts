@@ -180,6 +180,19 @@ export class Sweeper {
     return urls.length === SWEEP_STEP;
   }
 
+  /** Sends URLs this object accepted outside a consumer's call (folded from trapped ones) to the queue, counted. */
+  async send(env: Env, crawlId: string, config: CrawlConfig, entries: readonly FrontierEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const meter = new UsageMeter();
+    try {
+      await enqueueTasks(env, crawlId, config, [...entries], undefined, meter);
+    } catch (error) {
+      // They are recorded queued: the sweep sends them again.
+      log('warn', 'sending folded URLs failed; the sweeper will re-send', { crawlId, error: String(error) });
+    }
+    this.ledger.add(meter.usage);
+  }
+
   /** D1 errors rows for URLs ended skipped because the crawl was cancelled (a consumer writes the rows of the rest). */
   recordCancelled(env: Env, crawlId: string, urls: readonly string[]): Promise<void> {
     return this.recordSkipped(

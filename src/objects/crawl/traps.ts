@@ -6,6 +6,7 @@ import {
   PATTERN_WINDOW,
   type ParamEvidence,
   paramIgnored,
+  paramMatters,
   paramsDiffering,
   paramsOf,
   pathGroup,
@@ -46,8 +47,6 @@ interface GroupWatch {
   recent: boolean[];
   members: Member[];
   trapped: boolean;
-  /** Parameters a page changed with: URLs with only these still pass a trapped group. */
-  relevant: Set<string>;
 }
 
 interface HostWatch {
@@ -73,7 +72,7 @@ const MADE_BY_SHAPE = 2;
 const DEPTH_SAMPLE = 5_000;
 
 const declarationSchema = z.object({ key: z.string(), rule: z.enum(TRAP_RULES), pattern: z.string() });
-type Declaration = z.output<typeof declarationSchema>;
+export type Declaration = z.output<typeof declarationSchema>;
 
 /**
  * The trap rules of one crawl (domain/traps), with what they learn in memory: the groups of URL patterns and how their
@@ -125,7 +124,7 @@ export class TrapWatch {
     if (shape !== null && this.groups.get(shape)?.trapped)
       return { hit: { rule: 'urlPatterns', pattern: `${describeGroup(shape, true)}: near-identical pages` } };
     const path = this.groups.get(pathGroup(url));
-    if (path?.trapped && params.size > 0 && ![...params.keys()].every((name) => path.relevant.has(name)))
+    if (path?.trapped && params.size > 0 && ![...params.keys()].every((name) => paramMatters(host.params.get(name))))
       return {
         hit: { rule: 'urlPatterns', pattern: `${describeGroup(pathGroup(url), false)}: near-identical pages` },
       };
@@ -209,7 +208,6 @@ export class TrapWatch {
         name,
         same ? { ...evidence, same: evidence.same + 1 } : { ...evidence, differs: evidence.differs + 1 },
       );
-      if (!same) group.relevant.add(name);
     }
     if (counts) group.recent = [...group.recent, similar].slice(-PATTERN_WINDOW);
     group.members = [...group.members.filter((m) => m.url !== member.url), member].slice(-PATTERN_WINDOW);
@@ -258,6 +256,23 @@ export class TrapWatch {
     fresh.push(declaration);
   }
 
+  /**
+   * The key ranges of the seen-set where URLs the `declared` traps keep out may wait queued: the origin of a pattern,
+   * every origin of a host whose parameter is ignored (http and https, with and without a port), the prefix of an echo.
+   */
+  rangesOf(declared: readonly Declaration[]): [string, string][] {
+    const ranges = new Map<string, string>();
+    const add = (prefix: string) => ranges.set(prefix, `${prefix}\u{10FFFF}`);
+    for (const { key } of declared) {
+      const [kind, a = '', b] = key.split('\t');
+      if (kind === 'echo') add(a);
+      else if (kind === 'pattern') add(`${originOf(a)}/`);
+      else if (kind === 'param' && b !== undefined)
+        for (const scheme of ['http', 'https']) for (const end of ['/', ':']) add(`${scheme}://${a}${end}`);
+    }
+    return [...ranges];
+  }
+
   /** Every trap declared so far, for people: its rule and pattern. */
   list(): { rule: TrapHit['rule']; pattern: string }[] {
     this.load();
@@ -277,7 +292,7 @@ export class TrapWatch {
     let group = this.groups.get(key);
     if (!group) {
       if (this.groups.size >= MAX_GROUPS) this.evict();
-      group = { recent: [], members: [], trapped: false, relevant: new Set() };
+      group = { recent: [], members: [], trapped: false };
       this.groups.set(key, group);
     }
     return group;

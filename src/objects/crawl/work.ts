@@ -17,7 +17,7 @@ import type { Claim, CrawlConfig, CrawlStatus } from '../../types';
 import { HostBudget } from './host-budget';
 import type { Ledger } from './ledger';
 import type { SeenSet } from './seen-set';
-import type { TrapWatch } from './traps';
+import type { Declaration, TrapWatch } from './traps';
 
 /** What a claim answers: the crawl's status and config, a claim per URL (null: ack unfetched), the leases' end. */
 export type ClaimAnswer = {
@@ -52,6 +52,9 @@ export interface OfferRules {
   maxPagesPerHost: number | null;
   traps: TrapWatch | null;
 }
+
+/** Queued URLs looked at in each key range of a trap just declared (endTrapped). */
+const QUEUED_SCAN = 5_000;
 
 /** No cap and no trap rule: a URL offered as it is. */
 export const NO_LIMITS: OfferRules = { maxPages: null, maxPagesPerHost: null, traps: null };
@@ -240,6 +243,33 @@ export class Work {
     return { accepted, trapped: trapped.map(({ url, reason }) => ({ url, reason })) };
   }
 
+  /**
+   * Traps just declared: the URLs they keep out that wait queued (their delayed messages would otherwise only be
+   * skipped when they came back, holding the crawl open meanwhile) end skipped now, but those under a live lease
+   * (their claims are under way), and the URLs folded from them are offered. Returns both: the D1 rows of the trapped
+   * are the caller's to write, the accepted to enqueue.
+   */
+  endTrapped(traps: TrapWatch, declared: readonly Declaration[], rules: OfferRules): Offered {
+    const live = new Set(this.leases.live(Date.now()));
+    const found = this.seen.queuedIn(traps.rangesOf(declared), QUEUED_SCAN).filter((e) => !live.has(e.url));
+    const queued = [...new Map(found.map((e) => [e.url, e])).values()];
+    const screened = screen(traps, queued);
+    const byReason = new Map<string, string[]>();
+    for (const { url, reason } of screened.trapped) byReason.set(reason, [...(byReason.get(reason) ?? []), url]);
+    let ended = 0;
+    for (const [reason, urls] of byReason) ended += this.end('skipped', { reason, code: 'trap' }, urls);
+    this.ledger.bump('trapped', ended);
+    const now = Date.now();
+    for (const host of new Set(screened.trapped.map((t) => hostKey(t.url))))
+      this.plan.rewind(host, now, this.spacing());
+    const waiting = new Set(queued.map((e) => e.url));
+    const folded = screened.pass.filter((e) => !waiting.has(e.url));
+    return {
+      accepted: folded.length > 0 ? this.offer(rules, folded).accepted : [],
+      trapped: screened.trapped.map(({ url, reason }) => ({ url, reason })),
+    };
+  }
+
   /** The entries within their hosts' maxPagesPerHost (URLs the seen-set already has take no place), and the new ones. */
   private withinHostBudget(
     max: number | null,
@@ -306,10 +336,11 @@ export class Work {
   }
 
   /** Ends URLs (still queued) in a final state, why (none for stored and duplicates), with their counts. */
-  end(kind: FinalKind, why: Why, urls: readonly string[]): void {
-    this.seen.finish(kind, why.reason, why.code, urls);
-    this.ledger.bump(kind === 'duplicate' ? 'duplicates' : kind, urls.length);
-    this.ledger.bump('pending', -urls.length);
+  end(kind: FinalKind, why: Why, urls: readonly string[]): number {
+    const ended = this.seen.finish(kind, why.reason, why.code, urls);
+    this.ledger.bump(kind === 'duplicate' ? 'duplicates' : kind, ended);
+    this.ledger.bump('pending', -ended);
+    return ended;
   }
 
   /** Marks URLs failed for good (their messages were dead-lettered); returns those changed, with their attempts. */

@@ -5,7 +5,7 @@ import { MODEL_ARG_KEYS, modelArgs, withModelArgs } from '../model-args';
 import { json, textResult } from '../output';
 import { apiArgs, expectOk, ownArgs, type Tool } from '../tool';
 
-/** Pages a crawl started here takes at most unless told otherwise (the API's own default is no cap). */
+/** Pages a crawl started here takes at most unless told otherwise (the API's own default is 10,000: DEFAULT_MAX_PAGES). */
 const DEFAULT_MAX_PAGES = 100;
 
 const fields = crawlRequestObject.shape;
@@ -16,7 +16,9 @@ export const crawlTool: Tool = {
   description:
     'Starts crawling from `seeds` (absolute http(s) URLs) and answers at once with the crawl id; the crawl runs on ' +
     "its own, politely (robots.txt, each host's rate limit). Follows links within `scope` (default same-host), up " +
-    `to \`maxDepth\` links from a seed and \`maxPages\` pages (default ${DEFAULT_MAX_PAGES} here; null: no cap). ` +
+    `to \`maxDepth\` links from a seed and \`maxPages\` pages (default ${DEFAULT_MAX_PAGES} here; null: no cap), ` +
+    '`maxPagesPerHost` of any one host; crawler traps (calendars, facets, session ids, soft 404s) are skipped unless ' +
+    '`traps` turns a rule off. ' +
     '`include`/`exclude` are URL patterns (`**/blog/**`). Each HTML page is extracted to markdown and metadata ' +
     '(`extract` changes that; null: only the raw body, title and links). Then: crawl_status until it is completed, search_pages to find pages, get_page to ' +
     'read one. A language model, when the deployment has one: `jsonSchema` and/or `prompt` ask it for JSON of ' +
@@ -31,6 +33,8 @@ export const crawlTool: Tool = {
       scope: fields.scope,
       maxDepth: fields.maxDepth,
       maxPages: fields.maxPages.unwrap().default(DEFAULT_MAX_PAGES),
+      maxPagesPerHost: fields.maxPagesPerHost,
+      traps: fields.traps,
       include: fields.include,
       exclude: fields.exclude,
       extract: fields.extract,
