@@ -40,7 +40,7 @@ function scopeGroup(reg) {
     field(
       reg,
       'maxPagesPerHost',
-      'Max pages per host',
+      'Page budget per host',
       int('max-pages-per-host', 'maxPagesPerHost', 1, 100_000_000),
       "For crawls of many hosts: one host's pages never use up the crawl. Empty: no per-host limit.",
     ),

@@ -15,7 +15,7 @@ type TrapRule = (typeof TRAP_RULES)[number];
 
 const USAGE = `Usage: edgecrawl crawl URL... [options]
   Starts a crawl from the seed URLs and prints its id.
-  --max-pages N        at most N pages (default 10,000; 0: no limit)
+  --max-pages N        at most N pages (default 10,000; none: no limit)
   --max-depth N        links at most N hops from a seed
   --max-pages-per-host N  at most N pages of any one host
   --no-trap RULE       turn a crawler-trap rule off (repeatable): repeatedSegments, deepPaths, pathEchoes,
@@ -68,10 +68,9 @@ export async function crawl(args: string[], client: Client): Promise<void> {
   const ask = readModelFlags(values, USAGE);
   const extract = withAsk(readExtract(values.extract, values.out !== undefined), ask);
   const maxModelPages = integer(values['max-model-pages'], '--max-model-pages', USAGE);
-  const maxPages = integer(values['max-pages'], '--max-pages', USAGE);
   const request: CrawlRequest = {
     seeds: positionals,
-    maxPages: maxPages === 0 ? null : maxPages,
+    maxPages: values['max-pages'] === 'none' ? null : integer(values['max-pages'], '--max-pages', USAGE),
     maxDepth: integer(values['max-depth'], '--max-depth', USAGE),
     maxPagesPerHost: integer(values['max-pages-per-host'], '--max-pages-per-host', USAGE),
     ...readTrapFlags(values['no-trap']),

@@ -103,7 +103,7 @@ describe('edgecrawl crawl, the model flags', () => {
       'soft404',
       '--similar',
       '--max-pages',
-      '0',
+      'none',
     );
     expect(body).toMatchObject({
       maxPagesPerHost: 40,

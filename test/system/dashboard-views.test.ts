@@ -54,7 +54,13 @@ beforeAll(async () => {
   );
   browser = await launchChromium();
   const ns = `views${Date.now().toString(36)}`;
-  const seeds = [`${sites.siteA}/t/${ns}/tree-40-d20/`, `${sites.siteA}/t/${ns}/misc/`];
+  // The calendar's trap and the soft 404s give the crawl page its traps to show.
+  const seeds = [
+    `${sites.siteA}/t/${ns}/tree-40-d20/`,
+    `${sites.siteA}/t/${ns}/misc/`,
+    `${sites.siteA}/t/${ns}/trap-calendar/`,
+    `${sites.siteA}/t/${ns}/trap-soft404/`,
+  ];
   crawlId = (await api<{ id: string }>('/v1/crawls', { method: 'POST', body: JSON.stringify({ seeds }) })).id;
   const schedule = await api<{ id: string; lastCrawlId: string | null }>('/v1/schedules', {
     method: 'POST',
@@ -223,6 +229,25 @@ describe('the activity chart', () => {
     );
     await chart.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, 'dashboard-chart.png') });
+    await page.close();
+  });
+});
+
+describe('the traps of a crawl', () => {
+  it('shows the patterns found, the URLs they kept out, and soft 404s among the errors by code, as /stats has them', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await logInAs(page, worker);
+    await page.goto(`${worker.url}/#/crawls/${crawlId}`);
+    const stats = await api<{ traps: { rules: { rule: string; pattern: string }[]; skipped: { reason: string }[] } }>(
+      `/v1/crawls/${crawlId}/stats`,
+    );
+    expect(stats.traps.rules.some((r) => r.rule === 'urlPatterns' && r.pattern.includes('/events/'))).toBe(true);
+    const found = page.getByRole('table', { name: 'Traps found' });
+    await expect.poll(() => found.isVisible()).toBe(true);
+    expect(await found.textContent()).toContain(stats.traps.rules[0]?.pattern ?? '?');
+    const kept = page.getByRole('table', { name: 'URLs kept out of traps' });
+    expect(await kept.textContent()).toContain(stats.traps.skipped[0]?.reason ?? '?');
+    expect(await page.getByRole('table', { name: 'Errors by code' }).textContent()).toContain('soft_404');
     await page.close();
   });
 });
