@@ -1,3 +1,4 @@
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { errorListSchema } from '../../src/api/responses';
 import { allPages, api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
@@ -80,5 +81,29 @@ describe('crawler traps, defended by default', () => {
     expect(crawl.config.traps).toMatchObject({ urlPatterns: false, repeatedSegments: true });
     expect(rests.filter((rest) => spentInTrap('calendar', rest)).length).toBeGreaterThan(40);
     expect(errors.filter((e) => e.code === 'trap')).toEqual([]);
+  });
+
+  it("Firecrawl's crawl lists the URLs kept out of a trap and the soft 404s among its errors; total counts no trapped URL", async () => {
+    const firecrawl = async (path: string, body?: unknown) => {
+      const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) };
+      const headers = { authorization: 'Bearer test-token', 'content-type': 'application/json' };
+      const res = await exports.default.fetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
+      return (await res.json()) as Record<string, unknown>;
+    };
+    for (const kind of ['calendar', 'soft404'] as const) {
+      const url = `${site()}/t/${namespace()}/trap-${kind}/`;
+      const { id } = (await firecrawl('/v2/crawl', { url, scrapeOptions: { formats: ['markdown'] } })) as {
+        id: string;
+      };
+      const crawl = await waitForCrawl(id);
+      const { errors } = (await firecrawl(`/v2/crawl/${id}/errors`)) as { errors: { code: string; error: string }[] };
+      const code = kind === 'soft404' ? 'soft_404' : 'trap';
+      const listed = errors.filter((e) => e.code === code);
+      expect(listed.length, kind).toBeGreaterThan(0);
+      expect(listed[0]?.error).toMatch(kind === 'soft404' ? /^soft 404: / : /^trap: urlPatterns \(/);
+      const status = await firecrawl(`/v2/crawl/${id}`);
+      const trapped = errors.filter((e) => e.code === 'trap').length;
+      expect(status.total, kind).toBe(crawl.counts.stored + crawl.counts.duplicates + errors.length - trapped);
+    }
   });
 });

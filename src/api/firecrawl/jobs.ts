@@ -121,7 +121,9 @@ async function progressOf(env: Env, job: Job, kind: JobKind): Promise<{ complete
     countDocuments(env.DB, job.crawl.id),
     errorsOf(env, job.crawl.id),
   ]);
-  return { completed, total: completed + errors.length + robotsBlocked.length };
+  // A URL a trap rule kept out is listed among the errors (with its rule and pattern), not counted: no page was tried.
+  const tried = errors.filter((e) => e.code !== 'trap').length;
+  return { completed, total: completed + tried + robotsBlocked.length };
 }
 
 /** A sitemap the crawl looked for (robots.txt's, /sitemap.xml): not a page the user asked for. */
