@@ -1,6 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { errorListSchema } from '../../src/api/responses';
+import { changeListSchema, errorListSchema } from '../../src/api/responses';
 import { allPages, api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
 import { realPaths, spentInTrap, type TrapKind } from '../support/trap-sites';
 
@@ -105,5 +105,32 @@ describe('crawler traps, defended by default', () => {
       const trapped = errors.filter((e) => e.code === 'trap').length;
       expect(status.total, kind).toBe(crawl.counts.stored + crawl.counts.duplicates + errors.length - trapped);
     }
+  });
+});
+
+describe('soft 404s through the read paths', () => {
+  it('a page that became its host\'s "not found" page is gone in a recrawl, and no read path shows it as content', async () => {
+    const base = `${site()}/t/${namespace()}/trap-retire/`;
+    const old = `${base}old-page.html`;
+    const first = await createCrawl({ seeds: [base] });
+    await waitForCrawl(first);
+    expect((await allPages(first)).some((p) => p.url === old)).toBe(true);
+    expect((await fetch(`${base}__retire`)).status).toBe(204);
+    const second = await createCrawl({ seeds: [base], previousCrawlId: first });
+    const crawl = await waitForCrawl(second);
+    // Failed as a soft 404, its status kept; stored as nothing.
+    const errors = errorListSchema.parse(await (await api(`/v1/crawls/${second}/errors`)).json()).errors;
+    expect(errors.find((e) => e.url === old)).toMatchObject({ outcome: 'failed', code: 'soft_404', httpStatus: 200 });
+    expect((await allPages(second)).some((p) => p.url === old)).toBe(false);
+    expect((await api(`/v1/crawls/${second}/record?url=${encodeURIComponent(old)}`)).status).toBe(404);
+    const exported = await (await api(`/v1/crawls/${second}/export?format=jsonl`)).text();
+    expect(exported).not.toContain(old);
+    expect(await (await api(`/v1/crawls/${second}/llms.txt`)).text()).not.toContain('old-page.html');
+    // The recrawl says the site no longer has it; the counts agree with what is listed.
+    const changes = changeListSchema.parse(await (await api(`/v1/crawls/${second}/changes?kind=gone`)).json());
+    expect(changes.changes.map((c) => c.url)).toEqual([old]);
+    const { discovered, stored, duplicates, failed, skipped } = crawl.counts;
+    expect(stored + duplicates + failed + skipped).toBe(discovered);
+    expect(failed).toBe(1);
   });
 });

@@ -6,8 +6,8 @@
 import type { ExtraHost } from './sim-web.ts';
 import { TRAP_KINDS, type TrapKind, trapSite } from './trap-sites.ts';
 
-/** The trap kinds a broad crawl meets: every one but the near-duplicates' site, which is no trap. */
-export const BROAD_TRAPS: readonly TrapKind[] = TRAP_KINDS.filter((kind) => kind !== 'near');
+/** The trap kinds a broad crawl meets: every one but the near-duplicates' and the retire sites, which are no traps. */
+export const BROAD_TRAPS: readonly TrapKind[] = TRAP_KINDS.filter((kind) => kind !== 'near' && kind !== 'retire');
 
 /** The address of a trap kind's host. */
 export const trapAddress = (kind: TrapKind): string => `127.2.0.${BROAD_TRAPS.indexOf(kind) + 1}`;

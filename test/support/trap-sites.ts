@@ -9,6 +9,8 @@
  *   session    every link carries a new session id (?sid=...) on every answer.
  *   visit      the same, with a parameter no list names (?visit=...).
  *   soft404    links to pages that are gone; any unknown path answers 200 "Page not found", linking two more.
+ *   retire     no trap yet: its pages and old-page.html; after GET <base>__retire, old-page.html and any unknown path
+ *              answer 200 "Page not found" (a page removed from a site that answers soft 404s), for recrawls.
  *   near       no trap: pages almost the same as others (near-duplicates): one list in three sort orders
  *              (list-price.html, list-name.html, list-new.html), one article under two URLs with a view counter that
  *              changes on every answer (article.html, article-print.html).
@@ -116,7 +118,17 @@ function titleOf(seed: string): string {
   return `${object.charAt(0).toUpperCase()}${object.slice(1)}`;
 }
 
-export const TRAP_KINDS = ['calendar', 'agenda', 'facets', 'loop', 'session', 'visit', 'soft404', 'near'] as const;
+export const TRAP_KINDS = [
+  'calendar',
+  'agenda',
+  'facets',
+  'loop',
+  'session',
+  'visit',
+  'soft404',
+  'near',
+  'retire',
+] as const;
 export type TrapKind = (typeof TRAP_KINDS)[number];
 
 export interface TrapReply {
@@ -161,7 +173,11 @@ const ENTRIES: Record<TrapKind, string[]> = {
   visit: [],
   soft404: ['old-1.html', 'old-2.html'],
   near: ['list-price.html', 'list-name.html', 'list-new.html', 'article.html', 'article-print.html'],
+  retire: ['old-page.html'],
 };
+
+/** The bases of the retire sites whose old page is gone (GET <base>__retire). */
+const retired = new Set<string>();
 
 /** A real page of the site, or null for a path that is not one. */
 function realPage(kind: TrapKind, base: string, rest: string, link: (href: string) => string): TrapReply | null {
@@ -273,6 +289,17 @@ function lookalike(base: string, rest: string): TrapReply | null {
   return null;
 }
 
+/** The retire site's old page: a page of its own until the site retires it, then its soft 404, as is any unknown path. */
+function retire(base: string, rest: string): TrapReply {
+  if (rest === '__retire') {
+    retired.add(base);
+    return { status: 204, headers: {}, body: '' };
+  }
+  if (retired.has(base)) return notFound(base, rest);
+  if (rest === 'old-page.html') return htmlReply(page(base, 'The old page', prose(`retire ${base}`, 3), []));
+  return missing();
+}
+
 /** The reply of a trap site for the path after its base (`rest`) and query. */
 export function trapSite(kind: TrapKind, base: string, rest: string, search: URLSearchParams): TrapReply {
   const param = kind === 'session' ? 'sid' : kind === 'visit' ? 'visit' : null;
@@ -287,6 +314,7 @@ export function trapSite(kind: TrapKind, base: string, rest: string, search: URL
   if (kind === 'loop') return docs(kind, base, rest) ?? missing();
   if (kind === 'soft404') return notFound(base, rest);
   if (kind === 'near') return lookalike(base, rest) ?? missing();
+  if (kind === 'retire') return retire(base, rest);
   return missing();
 }
 
@@ -315,6 +343,7 @@ export function spentInTrap(kind: TrapKind, rest: string): boolean {
     case 'soft404':
       return !REAL.includes(path) && path !== 'robots.txt';
     case 'near':
+    case 'retire':
       return false;
   }
 }
