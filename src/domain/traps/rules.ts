@@ -34,22 +34,25 @@ const RULE_DESCRIPTIONS: Record<TrapRule, string> = {
   soft404: 'Record pages that read as the host\'s "not found" page as soft_404: not stored, their links not followed.',
 };
 
-/** The rules a crawl applies: every one on unless turned off. */
-export type TrapSettings = Record<TrapRule, boolean>;
+const on = (rule: TrapRule) => z.boolean().default(true).describe(RULE_DESCRIPTIONS[rule]);
 
 export const trapSettingsSchema = z
-  .object(
-    Object.fromEntries(
-      TRAP_RULES.map((rule) => [rule, z.boolean().default(true).describe(RULE_DESCRIPTIONS[rule])]),
-    ) as {
-      [R in TrapRule]: z.ZodDefault<z.ZodBoolean>;
-    },
-  )
+  .object({
+    repeatedSegments: on('repeatedSegments'),
+    deepPaths: on('deepPaths'),
+    pathEchoes: on('pathEchoes'),
+    urlPatterns: on('urlPatterns'),
+    sessionParams: on('sessionParams'),
+    soft404: on('soft404'),
+  } satisfies Record<TrapRule, z.ZodDefault<z.ZodBoolean>>)
   .strict()
   .describe('Crawler-trap rules, each on unless turned off here (docs/crawling.md, "Traps").');
 
+/** The rules a crawl applies: every one on unless turned off. */
+export type TrapSettings = z.output<typeof trapSettingsSchema>;
+
 /** Every rule on: what a crawl applies when it says nothing. */
-export const allTraps = (): TrapSettings => Object.fromEntries(TRAP_RULES.map((rule) => [rule, true])) as TrapSettings;
+export const allTraps = (): TrapSettings => trapSettingsSchema.parse({});
 
 /** What a rule found: the rule, and the pattern it found in the URL (words for people, with the URL's own parts). */
 export interface TrapHit {

@@ -151,7 +151,8 @@ export class TrapWatch {
     const fresh: Declaration[] = [];
     for (const page of pages) {
       const host = this.host(page.url);
-      const repeated = page.sketch !== null && this.learn(page as ObservedPage & { sketch: string }, host, fresh);
+      const { sketch } = page;
+      const repeated = sketch !== null && this.learn({ ...page, sketch }, host, fresh);
       if (!page.duplicate && !repeated)
         host.depth = Math.max(this.depthOf(page.url, host), segmentsOf(page.url).length);
     }
