@@ -1,5 +1,5 @@
-import { exports } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { env, exports } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
 import { changeListSchema, errorListSchema } from '../../src/api/responses';
 import { allPages, api, createCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
 import { realPaths, spentInTrap, type TrapKind } from '../support/trap-sites';
@@ -34,7 +34,7 @@ function expectRealPagesStored(kind: TrapKind, base: string, stored: ReadonlySet
 }
 
 describe('crawler traps, defended by default', () => {
-  it.each(['calendar', 'agenda', 'facets', 'loop', 'soft404'] as const)(
+  it.each(['calendar', 'agenda', 'facets', 'loop', 'pages', 'soft404'] as const)(
     '%s: at most 25 requests in the trap, every real page stored, the trap explained',
     async (kind) => {
       const { crawl, base, rests, stored, pages, errors } = await crawlTrap(kind);
@@ -132,5 +132,26 @@ describe('soft 404s through the read paths', () => {
     const { discovered, stored, duplicates, failed, skipped } = crawl.counts;
     expect(stored + duplicates + failed + skipped).toBe(discovered);
     expect(failed).toBe(1);
+  });
+});
+
+describe('a page budget per host (maxPagesPerHost)', () => {
+  it('takes at most so many URLs of each host, counts the links refused, and says the crawl did not reach them', async () => {
+    const [one, other] = [
+      `${site()}/t/${namespace()}/pure-20/`,
+      `http://localhost:${inject('portA')}/t/${namespace()}/pure-20/`,
+    ];
+    const id = await createCrawl({ seeds: [one, other], maxPagesPerHost: 5, duplicates: 'keep' });
+    const crawl = await waitForCrawl(id);
+    const pages = await allPages(id);
+    for (const host of ['127.0.0.1', 'localhost'])
+      expect(
+        pages.filter((p) => new URL(p.url).hostname === host),
+        host,
+      ).toHaveLength(5);
+    expect(crawl.counts).toMatchObject({ discovered: 10, stored: 10 });
+    const stats = (await (await api(`/v1/crawls/${id}/stats`)).json()) as { traps: { overHostBudget: number } };
+    expect(stats.traps.overHostBudget).toBeGreaterThan(0);
+    expect((await env.CRAWL.getByName(id).summary())?.reach?.cuts).toContain('maxPagesPerHost');
   });
 });

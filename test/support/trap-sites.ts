@@ -9,6 +9,8 @@
  *   session    every link carries a new session id (?sid=...) on every answer.
  *   visit      the same, with a parameter no list names (?visit=...).
  *   soft404    links to pages that are gone; any unknown path answers 200 "Page not found", linking two more.
+ *   pages      a blog's pages blog/page/<n>/: three of posts of their own, then "No more posts" for ever, each page
+ *              linking the next (pagination past the end).
  *   retire     no trap yet: its pages and old-page.html; after GET <base>__retire, old-page.html and any unknown path
  *              answer 200 "Page not found" (a page removed from a site that answers soft 404s), for recrawls.
  *   near       no trap: pages almost the same as others (near-duplicates): one list in three sort orders
@@ -128,6 +130,7 @@ export const TRAP_KINDS = [
   'soft404',
   'near',
   'retire',
+  'pages',
 ] as const;
 export type TrapKind = (typeof TRAP_KINDS)[number];
 
@@ -174,6 +177,7 @@ const ENTRIES: Record<TrapKind, string[]> = {
   soft404: ['old-1.html', 'old-2.html'],
   near: ['list-price.html', 'list-name.html', 'list-new.html', 'article.html', 'article-print.html'],
   retire: ['old-page.html'],
+  pages: ['blog/page/1/'],
 };
 
 /** The bases of the retire sites whose old page is gone (GET <base>__retire). */
@@ -289,6 +293,16 @@ function lookalike(base: string, rest: string): TrapReply | null {
   return null;
 }
 
+/** A blog's page n: posts of its own for the first three, then an empty page past the end, linking the next. */
+function blogPage(base: string, rest: string): TrapReply | null {
+  const n = Number(/^blog\/page\/(\d+)\/$/.exec(rest)?.[1] ?? 0);
+  if (n < 1) return null;
+  const posts =
+    n <= BLOG_PAGES ? prose(`blog ${base} ${n}`, 4) : ['No more posts. You have reached the end of the blog.'];
+  return htmlReply(page(base, `Blog, page ${n}`, posts, [`${base}blog/page/${n + 1}/`]));
+}
+const BLOG_PAGES = 3;
+
 /** The retire site's old page: a page of its own until the site retires it, then its soft 404, as is any unknown path. */
 function retire(base: string, rest: string): TrapReply {
   if (rest === '__retire') {
@@ -315,6 +329,7 @@ export function trapSite(kind: TrapKind, base: string, rest: string, search: URL
   if (kind === 'soft404') return notFound(base, rest);
   if (kind === 'near') return lookalike(base, rest) ?? missing();
   if (kind === 'retire') return retire(base, rest);
+  if (kind === 'pages') return blogPage(base, rest) ?? missing();
   return missing();
 }
 
@@ -322,7 +337,13 @@ const missing = (): TrapReply => ({ status: 404, headers: { 'content-type': 'tex
 
 /** The real pages of a trap site (paths after its base, with its query for the facets' second page). */
 export function realPaths(kind: TrapKind): string[] {
-  return [...REAL, ...(kind === 'facets' ? ['shop/', 'shop/?page=2'] : []), ...(kind === 'loop' ? ['docs/'] : [])];
+  const blog = kind === 'pages' ? Array.from({ length: BLOG_PAGES }, (_, i) => `blog/page/${i + 1}/`) : [];
+  return [
+    ...REAL,
+    ...(kind === 'facets' ? ['shop/', 'shop/?page=2'] : []),
+    ...(kind === 'loop' ? ['docs/'] : []),
+    ...blog,
+  ];
 }
 
 /** Whether a request (path after the base, with its query) was spent in the trap. */
@@ -342,6 +363,8 @@ export function spentInTrap(kind: TrapKind, rest: string): boolean {
       return /(^|&)visit=/.test(query);
     case 'soft404':
       return !REAL.includes(path) && path !== 'robots.txt';
+    case 'pages':
+      return Number(/^blog\/page\/(\d+)\/$/.exec(path)?.[1] ?? 0) > BLOG_PAGES;
     case 'near':
     case 'retire':
       return false;

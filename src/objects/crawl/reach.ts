@@ -17,7 +17,8 @@ export function measureReach(
 ): Reach {
   if (status === 'running') return reachOf(['running']);
   const cuts: ReachCut[] = status === 'cancelled' ? ['cancelled'] : [];
-  if (config.maxPages !== null && discovered >= config.maxPages) cuts.push('maxPages');
+  if (config.maxPages !== null && discovered - ledger.counters.trapped >= config.maxPages) cuts.push('maxPages');
+  if (ledger.counters.overHostBudget > 0) cuts.push('maxPagesPerHost');
   if (config.maxDepth !== null) {
     const deep = ledger.exec(
       "SELECT 1 AS deep FROM urls WHERE kind = 'page' AND state IN (?, ?) AND depth >= ? LIMIT 1",
