@@ -7,7 +7,9 @@
  * - Readability's test pages: token F1 of the text against expected.html;
  * - documentation truth (/work/corpora/docs-truth/<set>.jsonl, when present): token F1 against its text.
  * CPU ms per page (process CPU time around extractPage): median, p90, p99 and the most (with the page that took it).
- * CORPUS=trafilatura|readability|docs runs one;
+ * - web-content-2025 (604 modern pages): the snippet F1 and score.py's token F1 against each page's main text, by
+ *   half (even index dev, odd held out), and the collapses: pages keeping under a fifth of their main text's tokens;
+ * CORPUS=trafilatura|web|readability|docs runs one;
  * WORST=n lists the n worst dev pages; DUMP=dir writes each trafilatura text to dir.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -114,6 +116,90 @@ async function trafilatura() {
     if (miss) console.log(`    ${miss} ${file}`);
 }
 
+/** Lower-cased word tokens as web-content-2025's score.py counts them (Python's \\w+). */
+const words = (text: string): Map<string, number> => {
+  const counts = new Map<string, number>();
+  for (const t of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+};
+const sizeOf = (bag: Map<string, number>) => [...bag.values()].reduce((a, b) => a + b, 0);
+const overlapOf = (a: Map<string, number>, b: Map<string, number>) =>
+  [...a].reduce((sum, [t, n]) => sum + Math.min(n, b.get(t) ?? 0), 0);
+
+interface WebCounts extends Counts {
+  /** Token counts, micro-averaged over pages as score.py does: overlap, extracted, truth. */
+  ttp: number;
+  tgot: number;
+  ttruth: number;
+}
+
+function webLine(name: string, c: WebCounts): string {
+  const p = c.ttp / (c.tgot || 1);
+  const r = c.ttp / (c.ttruth || 1);
+  return `${line(name, c)}\n            tokens P ${p.toFixed(3)} R ${r.toFixed(3)} F1 ${((2 * p * r) / (p + r || 1)).toFixed(3)}`;
+}
+
+/**
+ * A collapse: the page's labelled main text has 50 tokens or more and the text extracted holds under a fifth of them
+ * (or nothing at all).
+ */
+const COLLAPSE_SHARE = 0.2;
+const COLLAPSE_MIN_TOKENS = 50;
+
+/** web-content-2025 (604 modern pages): snippet F1 and token F1 as its score.py, by half, and its collapses. */
+async function webContent() {
+  const dir = join(corpora, 'web-content-2025');
+  if (!existsSync(dir)) return console.log(`web-content-2025: not at ${dir}`);
+  const data = JSON.parse(readFileSync(join(dir, 'evaldata.json'), 'utf8')) as Record<
+    string,
+    { file: string; with: string[]; without: string[]; main_content: string }
+  >;
+  const halves: WebCounts[] = [0, 1].map(() => ({ tp: 0, fp: 0, fn: 0, tn: 0, ms: [], ttp: 0, tgot: 0, ttruth: 0 }));
+  const collapses: string[] = [];
+  const dump = process.env.DUMP;
+  if (dump) mkdirSync(dump, { recursive: true });
+  for (const [i, [url, item]] of Object.entries(data).entries()) {
+    const html = gunzipSync(readFileSync(join(dir, 'html', `${item.file}.gz`)));
+    const { text, ms } = await extract(html, url);
+    if (dump) writeFileSync(join(dump, `${item.file.replace(/\.html?$/, '')}.txt`), text);
+    const normal = norm(text);
+    const a = item.with.filter((w) => normal.includes(norm(w))).length;
+    const b = item.without.filter((w) => normal.includes(norm(w))).length;
+    const got = words(text);
+    const truth = words(item.main_content);
+    const overlap = overlapOf(got, truth);
+    const half = halves[i % 2] as WebCounts;
+    Object.assign(half, {
+      tp: half.tp + a,
+      fp: half.fp + b,
+      fn: half.fn + item.with.length - a,
+      tn: half.tn + item.without.length - b,
+      ttp: half.ttp + overlap,
+      tgot: half.tgot + sizeOf(got),
+      ttruth: half.ttruth + sizeOf(truth),
+    });
+    half.ms.push([ms, item.file]);
+    const truthSize = sizeOf(truth);
+    if (truthSize >= COLLAPSE_MIN_TOKENS && overlap < COLLAPSE_SHARE * truthSize)
+      collapses.push(`${item.file} ${i % 2 ? 'held' : 'dev'} kept ${overlap}/${truthSize} tokens (${sizeOf(got)} out) ${url}`);
+  }
+  const [dev, held] = halves as [WebCounts, WebCounts];
+  const all: WebCounts = {
+    tp: dev.tp + held.tp,
+    fp: dev.fp + held.fp,
+    fn: dev.fn + held.fn,
+    tn: dev.tn + held.tn,
+    ms: [...dev.ms, ...held.ms],
+    ttp: dev.ttp + held.ttp,
+    tgot: dev.tgot + held.tgot,
+    ttruth: dev.ttruth + held.ttruth,
+  };
+  console.log(`web-content-2025 (${Object.keys(data).length} pages)`);
+  console.log(`  ${webLine('dev', dev)}\n  ${webLine('held-out', held)}\n  ${webLine('all', all)}`);
+  console.log(`  collapses (under a fifth of the main text's tokens): ${collapses.length}`);
+  for (const c of collapses) console.log(`    ${c}`);
+}
+
 /** Token F1 with the short names the report uses. */
 function tokenF1(got: string, want: string): { p: number; r: number; f: number } {
   const { precision, recall, f1 } = tokenScore(got, want);
@@ -176,5 +262,6 @@ if (!existsSync(corpora)) {
   process.exit(0);
 }
 if (!only || only === 'trafilatura') await trafilatura();
+if (!only || only === 'web') await webContent();
 if (!only || only === 'readability') await readability();
 if (!only || only === 'docs') await docs();
