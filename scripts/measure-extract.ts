@@ -181,7 +181,9 @@ async function webContent() {
     half.ms.push([ms, item.file]);
     const truthSize = sizeOf(truth);
     if (truthSize >= COLLAPSE_MIN_TOKENS && overlap < COLLAPSE_SHARE * truthSize)
-      collapses.push(`${item.file} ${i % 2 ? 'held' : 'dev'} kept ${overlap}/${truthSize} tokens (${sizeOf(got)} out) ${url}`);
+      collapses.push(
+        `${item.file} ${i % 2 ? 'held' : 'dev'} kept ${overlap}/${truthSize} tokens (${sizeOf(got)} out) ${url}`,
+      );
   }
   const [dev, held] = halves as [WebCounts, WebCounts];
   const all: WebCounts = {
