@@ -128,9 +128,8 @@ function halfRow(name: string, half: string, subset: EvalPage[], c: Counts, toke
   const found = `${c.tp}/${c.tp + c.fn}`.padEnd(10);
   const leaked = `${c.fp}/${c.fp + c.tn}`.padEnd(10);
   const t = tokens ? ` ${fixed(s.tp)} ${fixed(s.tr)} ${fixed(s.tf)}` : '';
-  console.log(
-    `  ${name.padEnd(24)} ${half.padEnd(9)} ${String(subset.length).padStart(5)} ${fixed(s.p)} ${fixed(s.r)} ${fixed(s.f)}  ${found} ${leaked}${t}`,
-  );
+  const row = `  ${name.padEnd(24)} ${half.padEnd(9)} ${String(subset.length).padStart(5)} ${fixed(s.p)} ${fixed(s.r)} ${fixed(s.f)}  ${found} ${leaked}${t}`;
+  console.log(row.trimEnd());
   return s;
 }
 
@@ -143,7 +142,7 @@ export function printHalves(pages: EvalPage[], outcomes: Scored[], scorePyLines:
   console.log('\n  by half (dev: even index in evaldata.json, held-out: odd), scored as score.py scores');
   const tokenHead = tokens ? '     tP     tR    tF1' : '';
   console.log(
-    `  ${'worker'.padEnd(24)} ${'half'.padEnd(9)} pages      P      R     F1  found      leaked    ${tokenHead}`,
+    `  ${'worker'.padEnd(24)} ${'half'.padEnd(9)} pages      P      R     F1  found      leaked    ${tokenHead}`.trimEnd(),
   );
   const scores = outcomes.map((o, w) =>
     HALVES.map((half) => {
@@ -160,9 +159,8 @@ export function printHalves(pages: EvalPage[], outcomes: Scored[], scorePyLines:
     const b = before[i] as Prf;
     const t = tokens ? ` ${signed(a.tp - b.tp)} ${signed(a.tr - b.tr)} ${signed(a.tf - b.tf)}` : '';
     const name = i === 0 ? 'after - before' : '';
-    console.log(
-      `  ${name.padEnd(24)} ${half.padEnd(9)} ${''.padStart(5)} ${signed(a.p - b.p)} ${signed(a.r - b.r)} ${signed(a.f - b.f)}  ${''.padEnd(21)}${t}`,
-    );
+    const row = `  ${name.padEnd(24)} ${half.padEnd(9)} ${''.padStart(5)} ${signed(a.p - b.p)} ${signed(a.r - b.r)} ${signed(a.f - b.f)}  ${''.padEnd(21)}${t}`;
+    console.log(row.trimEnd());
   }
 }
 
@@ -196,7 +194,7 @@ export function printTypes(pages: EvalPage[], outcomes: Scored[]): void {
   const width = tokens ? 36 : 29;
   const head = outcomes.map((o) => o.label.slice(0, width).padEnd(width)).join(' | ');
   const deltas = outcomes.length > 1 ? ` |    dF1${tokens ? '   dtF1' : ''}` : '';
-  console.log(`  ${'type'.padEnd(8)} pages | ${head}${deltas}`);
+  console.log(`  ${'type'.padEnd(8)} pages | ${head}${deltas}`.trimEnd());
   for (const type of TYPES) {
     const subset = pages.filter((p) => p.type === type);
     if (subset.length === 0) {
@@ -239,9 +237,10 @@ export function printCollapses(pages: EvalPage[], outcomes: Scored[]): void {
   if (any.length === 0) return;
   const unit = tokens ? 'tokens kept/main text' : 'snippets found/with';
   console.log(`  pages collapsed in any (${unit}; * collapsed): ${outcomes.map((o) => o.label).join(' | ')}`);
+  const width = Math.max(...any.map((p) => p.file.length));
   for (const page of any) {
     const figures = outcomes.map((o) => kept(page, o).padStart(12)).join(' ');
-    console.log(`    ${page.file.padEnd(14)} ${page.half.padEnd(8)} ${page.type.padEnd(8)} ${figures}  ${page.url}`);
+    console.log(`    ${page.file.padEnd(width)} ${page.half.padEnd(8)} ${page.type.padEnd(8)} ${figures}  ${page.url}`);
   }
 }
 
