@@ -8,7 +8,8 @@
  * - documentation truth (/work/corpora/docs-truth/<set>.jsonl, when present): token F1 against its text.
  * CPU ms per page (process CPU time around extractPage): median, p90, p99 and the most (with the page that took it).
  * - web-content-2025 (604 modern pages): the snippet F1 and score.py's token F1 against each page's main text, by
- *   half (even index dev, odd held out), and the collapses: pages keeping under a fifth of their main text's tokens;
+ *   half (even index dev, odd held out), and the collapses: pages keeping under a fifth of their main text's tokens
+ *   (lib/collapse.ts, as bench:extract counts them; trafilatura's set: pages whose text holds none of its snippets);
  * CORPUS=trafilatura|web|readability|docs runs one;
  * WORST=n lists the n worst dev pages; DUMP=dir writes each trafilatura text to dir.
  */
@@ -16,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { register } from 'node:module';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { mainTextCollapsed, snippetsCollapsed, tokenCounts } from './lib/collapse.ts';
 import { tokenF1 as tokenScore } from './lib/token-f1.ts';
 
 // src/ imports without extensions, as the bundler resolves them (lib/ts-resolve.mjs adds `.ts` or `/index.ts`).
@@ -84,6 +86,7 @@ async function trafilatura() {
   >;
   const halves: Counts[] = [0, 1].map(() => ({ tp: 0, fp: 0, fn: 0, tn: 0, ms: [] }));
   const worst: [number, string, string][] = [];
+  const collapses: string[] = [];
   const dump = process.env.DUMP;
   if (dump) mkdirSync(dump, { recursive: true });
   for (const [i, [url, item]] of Object.entries(data).entries()) {
@@ -100,6 +103,7 @@ async function trafilatura() {
     half.tn += item.without.length - b;
     half.ms.push([ms, item.file]);
     if (i % 2 === 0) worst.push([item.with.length - a + b, `${item.file} (-${item.with.length - a} +${b})`, url]);
+    if (snippetsCollapsed(text, a, item.with.length)) collapses.push(`${item.file} ${i % 2 ? 'held' : 'dev'}`);
   }
   const [dev, held] = halves as [Counts, Counts];
   const all = {
@@ -111,20 +115,12 @@ async function trafilatura() {
   };
   console.log('trafilatura-eval (990 pages)');
   console.log(`  ${line('dev', dev)}\n  ${line('held-out', held)}\n  ${line('all', all)}`);
+  const listed = collapses.length ? ` (${collapses.join(', ')})` : '';
+  console.log(`  collapses (lib/collapse.ts: none of 2+ snippets found, or nothing): ${collapses.length}${listed}`);
   const n = Number(process.env.WORST ?? 0);
   for (const [miss, file] of worst.sort((x, y) => y[0] - x[0]).slice(0, n))
     if (miss) console.log(`    ${miss} ${file}`);
 }
-
-/** Lower-cased word tokens as web-content-2025's score.py counts them (Python's \\w+). */
-const words = (text: string): Map<string, number> => {
-  const counts = new Map<string, number>();
-  for (const t of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return counts;
-};
-const sizeOf = (bag: Map<string, number>) => [...bag.values()].reduce((a, b) => a + b, 0);
-const overlapOf = (a: Map<string, number>, b: Map<string, number>) =>
-  [...a].reduce((sum, [t, n]) => sum + Math.min(n, b.get(t) ?? 0), 0);
 
 interface WebCounts extends Counts {
   /** Token counts, micro-averaged over pages as score.py does: overlap, extracted, truth. */
@@ -138,13 +134,6 @@ function webLine(name: string, c: WebCounts): string {
   const r = c.ttp / (c.ttruth || 1);
   return `${line(name, c)}\n            tokens P ${p.toFixed(3)} R ${r.toFixed(3)} F1 ${((2 * p * r) / (p + r || 1)).toFixed(3)}`;
 }
-
-/**
- * A collapse: the page's labelled main text has 50 tokens or more and the text extracted holds under a fifth of them
- * (or nothing at all).
- */
-const COLLAPSE_SHARE = 0.2;
-const COLLAPSE_MIN_TOKENS = 50;
 
 /** web-content-2025 (604 modern pages): snippet F1 and token F1 as its score.py, by half, and its collapses. */
 async function webContent() {
@@ -165,24 +154,21 @@ async function webContent() {
     const normal = norm(text);
     const a = item.with.filter((w) => normal.includes(norm(w))).length;
     const b = item.without.filter((w) => normal.includes(norm(w))).length;
-    const got = words(text);
-    const truth = words(item.main_content);
-    const overlap = overlapOf(got, truth);
+    const tokens = tokenCounts(text, item.main_content);
     const half = halves[i % 2] as WebCounts;
     Object.assign(half, {
       tp: half.tp + a,
       fp: half.fp + b,
       fn: half.fn + item.with.length - a,
       tn: half.tn + item.without.length - b,
-      ttp: half.ttp + overlap,
-      tgot: half.tgot + sizeOf(got),
-      ttruth: half.ttruth + sizeOf(truth),
+      ttp: half.ttp + tokens.kept,
+      tgot: half.tgot + tokens.got,
+      ttruth: half.ttruth + tokens.truth,
     });
     half.ms.push([ms, item.file]);
-    const truthSize = sizeOf(truth);
-    if (truthSize >= COLLAPSE_MIN_TOKENS && overlap < COLLAPSE_SHARE * truthSize)
+    if (mainTextCollapsed(tokens))
       collapses.push(
-        `${item.file} ${i % 2 ? 'held' : 'dev'} kept ${overlap}/${truthSize} tokens (${sizeOf(got)} out) ${url}`,
+        `${item.file} ${i % 2 ? 'held' : 'dev'} kept ${tokens.kept}/${tokens.truth} tokens (${tokens.got} out) ${url}`,
       );
   }
   const [dev, held] = halves as [WebCounts, WebCounts];
@@ -198,7 +184,7 @@ async function webContent() {
   };
   console.log(`web-content-2025 (${Object.keys(data).length} pages)`);
   console.log(`  ${webLine('dev', dev)}\n  ${webLine('held-out', held)}\n  ${webLine('all', all)}`);
-  console.log(`  collapses (under a fifth of the main text's tokens): ${collapses.length}`);
+  console.log(`  collapses (lib/collapse.ts: under a fifth of the main text's tokens, or none): ${collapses.length}`);
   for (const c of collapses) console.log(`    ${c}`);
 }
 

@@ -7,7 +7,7 @@ import { register } from 'node:module';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { median } from './local.ts';
-import type { EvalPage, Outcome } from './trafilatura-report.ts';
+import type { EvalPage, Outcome } from './shared-report.ts';
 
 const SPEC = { formats: ['text' as const], mainContent: true, include: [], exclude: [], fields: {} };
 

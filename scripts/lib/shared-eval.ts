@@ -1,13 +1,17 @@
 /**
- * bench:extract on trafilatura's evaluation set (../shared/corpora/trafilatura-eval): 990 real pages with human-chosen
- * snippets of main content ("with") and of boilerplate ("without"). Each page is extracted by each Worker (pages
+ * bench:extract on the shared sets (../shared/corpora): trafilatura-eval (990 pages with human-chosen snippets of main
+ * content, "with", and of boilerplate, "without") and web-content-2025 (604 modern pages, the same snippets plus each
+ * page's whole main text, `main_content`, labelled by language models). Each page is extracted by each Worker (pages
  * interleaved, so both see the same machine), its text written one file per page and scored by the corpus's own
- * score.py (whitespace-normalized substring matching, as trafilatura's evaluation does): its summary line per Worker.
- * Then (lib/trafilatura-report.ts), scored the same way here, checked against score.py's counts:
- * - by half: dev (even index in evaldata.json's order) and held-out (odd), as measure:extract splits the set, and all;
- *   per Worker and after - before;
+ * score.py: its summary lines per Worker. Then (lib/shared-report.ts), scored the same way here, checked against
+ * score.py's counts:
+ * - by half: dev (even index in evaldata.json's order) and held-out (odd), as measure:extract splits the sets, and all;
+ *   snippet P, R, F1 and, on a set with main texts, score.py's token P, R, F1 (micro-averaged over pages); per Worker
+ *   and after - before;
  * - by page type (lib/page-type.ts labels each page from its own markup and address, not from the eval's labels):
- *   pages, P, R, F1 and median CPU per type.
+ *   pages, P, R, F1 (token F1) and median CPU per type;
+ * - the collapses (lib/collapse.ts, as measure:extract counts them): pages whose text lost the main text, per Worker
+ *   (and this tree in Node), and each page collapsed in any with every Worker's tokens kept (or snippets found).
  * CPU: each request's workerd CPU, from the scheduler's count of the workerd threads' run time
  * (/proc/<pid>/task/<tid>/schedstat, in nanoseconds) read just before and after it. Requests are sequential and the
  * Workers otherwise idle, so the difference is that page's; schedstat, unlike /proc's user + system times (10 ms
@@ -18,7 +22,7 @@
  * around extractPage, formats text), against the goal: median <= 12 ms, p99 <= 100 ms, no page under 4 MiB over 250 ms.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -26,7 +30,18 @@ import { type BenchWorker, median } from './local.ts';
 import { nodeCpu } from './node-extract-cpu.ts';
 import { classifyPage, type PageType } from './page-type.ts';
 import { cpuNanos, processesNamed } from './proc.ts';
-import { CPU_HEAD, type EvalPage, type Outcome, printCpu, printHalves, printTypes } from './trafilatura-report.ts';
+import {
+  CPU_HEAD,
+  type EvalPage,
+  type Outcome,
+  printCollapses,
+  printCpu,
+  printHalves,
+  printTypes,
+  type Summary,
+  scoreOutcome,
+  summarize,
+} from './shared-report.ts';
 
 interface Timed {
   label: string;
@@ -38,20 +53,24 @@ const textName = (file: string) => `${file.replace(/\.html?$/, '')}.txt`;
 const htmlOf = (corpus: string, page: { file: string }) =>
   gunzipSync(readFileSync(join(corpus, 'html', `${page.file}.gz`)));
 
-/** The pages in evaldata.json's order, each with its half and its type (read from the page, before any timing). */
-function pagesOf(corpus: string, limit: number): EvalPage[] {
+/**
+ * The pages in evaldata.json's order, each with its half and its type (read from the page, before any timing); and
+ * how many the set has.
+ */
+function pagesOf(corpus: string, limit: number): { pages: EvalPage[]; total: number } {
   const data = JSON.parse(readFileSync(join(corpus, 'evaldata.json'), 'utf8')) as Record<
     string,
-    { file: string; with: string[]; without: string[] }
+    { file: string; with: string[]; without: string[]; main_content?: string }
   >;
-  return Object.entries(data)
-    .slice(0, limit)
-    .map(([url, item], i) => {
-      const html = htmlOf(corpus, item);
-      // The markers the classifier reads are ASCII: UTF-8 decoding, whatever the page's charset, reads them alike.
-      const type: PageType = classifyPage(new TextDecoder().decode(html), url).type;
-      return { url, ...item, half: i % 2 === 0 ? 'dev' : 'held-out', type, bytes: html.byteLength };
-    });
+  const entries = Object.entries(data);
+  const pages = entries.slice(0, limit).map(([url, { main_content, ...item }], i): EvalPage => {
+    const html = htmlOf(corpus, item);
+    // The markers the classifier reads are ASCII: UTF-8 decoding, whatever the page's charset, reads them alike.
+    const type: PageType = classifyPage(new TextDecoder().decode(html), url).type;
+    const half = i % 2 === 0 ? 'dev' : 'held-out';
+    return { url, ...item, mainContent: main_content, half, type, bytes: html.byteLength };
+  });
+  return { pages, total: entries.length };
 }
 
 /** One extraction by one Worker and the workerd CPU milliseconds it took. */
@@ -92,36 +111,20 @@ async function floorMs(t: Timed): Promise<number> {
   return median(ms);
 }
 
-/** The corpus's score.py on one Worker's texts: its summary line. */
-function score(corpus: string, texts: Map<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'edgecrawl-trafilatura-'));
-  mkdirSync(dir, { recursive: true });
-  for (const [file, text] of texts) writeFileSync(join(dir, textName(file)), text);
-  const out = execFileSync('python3', [join(corpus, 'score.py'), dir], { encoding: 'utf8' });
-  return out.split('\n')[0] ?? '';
+/** The corpus's score.py on one Worker's texts: its summary lines (not its list of the worst pages, indented). */
+function score(corpus: string, texts: Map<string, string>): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'edgecrawl-score-'));
+  try {
+    for (const [file, text] of texts) writeFileSync(join(dir, textName(file)), text);
+    const out = execFileSync('python3', [join(corpus, 'score.py'), dir], { encoding: 'utf8' });
+    return out.split('\n').filter((line) => line !== '' && !line.startsWith(' '));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-export async function benchTrafilatura(
-  corpus: string,
-  workers: { label: string; worker: BenchWorker }[],
-  runs: number,
-) {
-  const pages = pagesOf(corpus, Number(process.env.PAGES ?? Number.POSITIVE_INFINITY));
-  const timedWorkers = workers.map((w) => ({ ...w, pids: processesNamed(w.worker.pgid, /workerd/) }));
-  const outcomes = await measure(corpus, pages, timedWorkers, runs);
-  const floors: number[] = [];
-  for (const t of timedWorkers) floors.push(await floorMs(t));
-  const node = process.env.NODE_CPU === '0' ? null : await nodeCpu(corpus, pages, runs);
-  console.log(`\ntrafilatura-eval: ${pages.length} pages, ${runs} passes, pages interleaved between the Workers`);
-  const lines = outcomes.map((o) => score(corpus, o.texts));
-  for (const [i, o] of outcomes.entries()) console.log(`  ${o.label.padEnd(24)} ${lines[i]}`);
-  const [first, ...others] = outcomes;
-  for (const other of others) {
-    const differ = pages.filter((p) => first?.texts.get(p.file) !== other.texts.get(p.file)).length;
-    console.log(`  pages whose text differs, ${first?.label} vs ${other.label}: ${differ}`);
-  }
-  printHalves(pages, outcomes, lines);
-  printTypes(pages, outcomes);
+/** CPU per page: each Worker's, beside its floor; then, when measured, this tree's in Node. */
+function printCpus(pages: EvalPage[], outcomes: Outcome[], floors: number[], node: Outcome | null, runs: number) {
   console.log(
     `\n  workerd CPU ms per page (schedstat of the workerd threads around each request; median of ${runs} runs)`,
   );
@@ -131,4 +134,33 @@ export async function benchTrafilatura(
   console.log('\n  Node CPU ms per page (process CPU around extractPage, formats text, as measure:extract)');
   console.log(CPU_HEAD);
   printCpu(pages, node, '(goal: median <= 12, p99 <= 100, none under 4 MiB over 250)', 250);
+}
+
+/** One shared set (a directory of ../shared/corpora with evaldata.json, html/ and score.py) through the Workers. */
+export async function benchSharedSet(
+  corpus: string,
+  workers: { label: string; worker: BenchWorker }[],
+  runs: number,
+): Promise<Summary[]> {
+  const { pages, total } = pagesOf(corpus, Number(process.env.PAGES ?? Number.POSITIVE_INFINITY));
+  const timedWorkers = workers.map((w) => ({ ...w, pids: processesNamed(w.worker.pgid, /workerd/) }));
+  const outcomes = (await measure(corpus, pages, timedWorkers, runs)).map((o) => scoreOutcome(pages, o));
+  const floors: number[] = [];
+  for (const t of timedWorkers) floors.push(await floorMs(t));
+  const node = process.env.NODE_CPU === '0' ? null : scoreOutcome(pages, await nodeCpu(corpus, pages, runs));
+  const name = corpus.split('/').at(-1);
+  console.log(`\n${name}: ${pages.length} pages, ${runs} passes, pages interleaved between the Workers`);
+  const lines = outcomes.map((o) => score(corpus, o.texts));
+  for (const [i, o] of outcomes.entries())
+    for (const [j, line] of (lines[i] ?? []).entries()) console.log(`  ${(j ? '' : o.label).padEnd(24)} ${line}`);
+  const [first, ...others] = outcomes;
+  for (const other of others) {
+    const differ = pages.filter((p) => first?.texts.get(p.file) !== other.texts.get(p.file)).length;
+    console.log(`  pages whose text differs, ${first?.label} vs ${other.label}: ${differ}`);
+  }
+  printHalves(pages, outcomes, lines, pages.length === total);
+  printTypes(pages, outcomes);
+  printCollapses(pages, node ? [...outcomes, node] : outcomes);
+  printCpus(pages, outcomes, floors, node, runs);
+  return summarize(pages, outcomes);
 }
