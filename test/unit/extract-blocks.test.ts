@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyOf, collapse, parseBounded } from '../../src/domain/extract/dom';
-import { BLOCK_MODEL, type BlockModel, FEATURES } from '../../src/domain/extract/main/block-model';
+import { BLOCK_MODEL, type BlockModel, FEATURES, loadModel, NO_MODEL } from '../../src/domain/extract/main/block-model';
 import { blocksOf, dropBoilerplate } from '../../src/domain/extract/main/blocks';
 
 const sentence = (i: number) =>
@@ -23,33 +23,40 @@ const SHORT_IS_BOILER: BlockModel = {
 };
 
 describe('the learned decision on blocks', () => {
-  it("removes the run of boilerplate at the content's end, never at its start or inside it, never code or every block", () => {
+  it('removes what the model reads as boilerplate wherever it is, never code, every block or a short content', () => {
     const html = `<p>Home</p><p>12.03.2021</p><p>${sentence(1)}</p><p>A short line inside.</p><p>${sentence(2)}</p>
       <p>Share</p><p>Tweet</p>`;
-    expect(texts(html, SHORT_IS_BOILER)).toEqual([
-      'Home',
-      '12.03.2021',
-      sentence(1),
-      'A short line inside.',
-      sentence(2),
-    ]);
+    expect(texts(html, SHORT_IS_BOILER)).toEqual([sentence(1), sentence(2)]);
     const code = `<p>${sentence(1)}</p><p>${sentence(2)}</p><div><pre>x = 1</pre></div><div><div class="fragment"><div class="line">y</div></div></div>`;
     expect(texts(code, SHORT_IS_BOILER)).toEqual([sentence(1), sentence(2), 'x = 1', 'y']);
     expect(texts('<p>Only</p><p>short</p><p>lines</p>', SHORT_IS_BOILER)).toEqual(['Only', 'short', 'lines']);
+    // Nothing is removed when what is left would be too short to be a content.
+    const thin = `<p>Menu</p><p>${sentence(1)}</p><p>Share</p><p>Tweet</p>`;
+    expect(texts(thin, SHORT_IS_BOILER)).toEqual(['Menu', sentence(1), 'Share', 'Tweet']);
   });
 
-  it('a long paragraph ending a sentence, a heading or a list stops the run, whatever the odds', () => {
-    const long = `${sentence(7)} ${sentence(8)} ${sentence(9)}`;
-    const model = { ...SHORT_IS_BOILER, weights: FEATURES.map(() => 0), bias: 10 };
-    const html = `<p>Menu</p><p>${long}</p><p>${sentence(1)}</p><p>${long}</p><div>${sentence(2)}</div><p>Share</p>`;
-    expect(texts(html, model)).toEqual(['Menu', long, sentence(1), long]);
-    // A sentence that goes on from the prose before it, in the same element, is the article's own last line.
-    const last = `<p>Menu</p><p>${sentence(1)}</p><p>${sentence(2)}</p><p>The end.</p><div>Share</div>`;
-    expect(texts(last, model)).toEqual(['Menu', sentence(1), sentence(2), 'The end.']);
-    // A heading and a list stop it too.
-    const lead = `<p>Menu</p><p>${long}</p>`;
-    expect(texts(`${lead}<h2>Notes</h2><p>Share</p>`, model)).toEqual(['Menu', long, 'Notes']);
-    expect(texts(`${lead}<ul><li>a</li></ul><p>Share</p>`, model)).toEqual(['Menu', long, 'a']);
+  it('loads the fitted model from its JSON, and no model from one fit on other features', () => {
+    expect(BLOCK_MODEL).not.toBe(NO_MODEL);
+    expect(BLOCK_MODEL.weights).toHaveLength(FEATURES.length);
+    expect(BLOCK_MODEL.threshold).toBeGreaterThan(0);
+    expect(BLOCK_MODEL.threshold).toBeLessThan(1);
+    const stored = { ...BLOCK_MODEL, fit: 'test', features: [...FEATURES] };
+    expect(loadModel(stored)).toEqual(BLOCK_MODEL);
+    expect(loadModel({ ...stored, features: FEATURES.slice(1) })).toBe(NO_MODEL);
+    expect(loadModel({ ...stored, features: [...FEATURES].reverse() })).toBe(NO_MODEL);
+    expect(loadModel({ ...stored, weights: BLOCK_MODEL.weights.slice(1) })).toBe(NO_MODEL);
+  });
+
+  it('the fitted model cuts a line of related links and a sharing line between paragraphs, and keeps the prose', () => {
+    const paragraphs = (from: number) => [0, 1, 2].map((i) => `<p>${sentence(from + i)}</p>`).join('');
+    const related =
+      '<div>Related articles: <a href="/a">Ten things we learned this week</a> | <a href="/b">The mayor answers</a></div>';
+    const share = '<div><a href="/share/fb">Share on Facebook</a> <a href="/share/x">Share on X</a></div>';
+    const html = `<h1>The story</h1>${paragraphs(1)}${related}${paragraphs(4)}${share}${paragraphs(7)}`;
+    const kept = collapse(texts(html, BLOCK_MODEL).join(' '));
+    for (const i of [1, 2, 3, 4, 5, 6, 7, 8, 9]) expect(kept).toContain(sentence(i));
+    for (const boiler of ['Ten things we learned', 'The mayor answers', 'Share on Facebook'])
+      expect(kept).not.toContain(boiler);
   });
 
   it('the fitted model cuts a date line, sharing links and a newsletter prompt after an article, and keeps the article', () => {

@@ -1,8 +1,11 @@
 /**
- * The learned last decision on the content's blocks (blocks.ts): a logistic model over FEATURES. Written by
- * `npm run fit:blocks` (scripts/fit-blocks.ts), which fits it on the dev half of trafilatura's evaluation set and
- * prints its figures; edit FEATURES and blocks.ts's featuresOf together, then fit again.
+ * The learned last decision on the content's blocks (blocks.ts): a logistic model over FEATURES, its weights in
+ * block-model.json. Written by `npm run fit:blocks` (scripts/fit-blocks.ts), which fits it on the dev halves of
+ * trafilatura's evaluation set and web-content-2025 and prints its figures on both halves of both; edit FEATURES and
+ * blocks.ts's featuresAt together, then fit again.
  */
+
+import stored from './block-model.json';
 
 /** What featuresOf measures of a block, in order. */
 export const FEATURES = [
@@ -32,6 +35,11 @@ export const FEATURES = [
   'position x short line',
   'position x no sentence end',
   '(1 - position) x short line',
+  'words of sharing, subscribing, comments, rights',
+  'link share of the block before',
+  'link share of the block after',
+  "link share of its parent's blocks",
+  'log blocks under its parent',
 ] as const;
 
 export interface BlockModel {
@@ -47,24 +55,28 @@ export interface BlockModel {
 /** No model: every block stays. */
 export const NO_MODEL: BlockModel = { bias: 0, weights: [], mean: [], scale: [], threshold: 1 };
 
+/** The model as block-model.json holds it: what it was fit on, and the names of its features. */
+interface Stored extends BlockModel {
+  fit: string;
+  features: readonly string[];
+}
+
 /**
- * Fit by `npm run fit:blocks` on 1347 labelled blocks of trafilatura's dev half; threshold chosen on the dev
- * half. Dev F1 0.910 -> P 0.914 R 0.916 F1 0.915; held-out (never used to fit or choose)
- * 0.914 -> P 0.909 R 0.928 F1 0.919.
+ * The stored model, when it was fit on FEATURES as they are (same names, same order, a number for each): else no
+ * model, every block staying, until `npm run fit:blocks` is run again.
  */
-export const BLOCK_MODEL: BlockModel = {
-  bias: -2.803,
-  weights: [
-    -0.661, 0.1701, -0.3244, -0.2551, 0.0488, 0.5323, 0.05, 0.1689, -0.1738, -0.1707, -0.4818, -0.2517, -0.0595,
-    -0.0151, 0.2765, -0.0104, -0.2235, -0.2027, 0.1089, -0.4067, 0.088, 0.1979, 0.3675, -0.0306, -0.1115, -0.0696,
-  ],
-  mean: [
-    5.5687, 0.0337, 0.8233, 0.1465, 0.0119, 0.4779, 0.481, 0.3828, 0.0883, 0.0453, 0.7736, 0.0126, 0.0861, 0.1143,
-    0.0716, 0.6872, 0.5397, 0.5271, 0.0186, 0.1362, 0.0082, 0.3174, 0.2449, 0.0446, 0.0912, 0.0416,
-  ],
-  scale: [
-    1.1841, 0.1209, 0.3814, 0.1422, 0.0368, 0.3384, 0.3485, 0.341, 0.2838, 0.2079, 0.4185, 0.1116, 0.2805, 0.3182,
-    0.0762, 0.1084, 0.4984, 0.4993, 0.135, 0.1844, 0.051, 0.2411, 0.5378, 0.1722, 0.2433, 0.164,
-  ],
-  threshold: 0.3,
-};
+export function loadModel(stored: Stored): BlockModel {
+  const d = FEATURES.length;
+  const fits =
+    stored.features.length === d &&
+    stored.features.every((name, f) => name === FEATURES[f]) &&
+    [stored.weights, stored.mean, stored.scale].every((v) => v.length === d && v.every(Number.isFinite)) &&
+    Number.isFinite(stored.bias) &&
+    Number.isFinite(stored.threshold);
+  if (!fits) return NO_MODEL;
+  const { bias, weights, mean, scale, threshold } = stored;
+  return { bias, weights, mean, scale, threshold };
+}
+
+/** The fitted model (block-model.json's `fit` says on what, with what figures). */
+export const BLOCK_MODEL: BlockModel = loadModel(stored);

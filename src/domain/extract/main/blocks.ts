@@ -9,8 +9,9 @@ import { INLINE, textChars } from './stats';
  * The last decision on the content's blocks, learned rather than hand-set: each block of text left after the rules
  * (main/prune, lines, edges) is read as numbers (FEATURES: its length, links, punctuation, position in the content,
  * its neighbours, its kind of element, its names) and a logistic model gives the odds that it is boilerplate (a
- * date line, a teaser, a share prompt, an author's box). The model's weights are fit by `npm run fit:blocks` on the
- * dev half of trafilatura's evaluation set and reported on the other half (block-model.ts says with what figures).
+ * date line, a teaser, a share prompt, an author's box, a list of related links), wherever the block is. The model's
+ * weights (block-model.json) are fit by `npm run fit:blocks` on the dev halves of trafilatura's evaluation set and
+ * web-content-2025 together, and reported on their held-out halves (the JSON's `fit` line).
  */
 
 /** Blocks that hold code (Doxygen's `div.fragment` too), tables or pictures are content whatever the model says. */
@@ -23,6 +24,9 @@ const SENTENCE_END = /[.!?…"“”»。！？:;)]$/;
 const DATE = /\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}\b/;
 const SEPARATORS = /[|·•/»›]/g;
 const PROSE_CHARS = 80;
+/** Words of what surrounds an article: sharing, following, subscribing, comments, rights, advertising, signing in. */
+const BOILER_WORDS =
+  /\b(share|shares|tweet|follow us|subscribe|newsletter|sign up|sign in|log in|login|register|comments?|reply|copyright|all rights reserved|advertisement|sponsored|cookies?|privacy|terms of|related|read more|teilen|abonnieren|kommentare?|anzeige|werbung|anmelden|impressum|datenschutz|partager|commentaires?|compartir|comentarios?)\b|©/iu;
 
 /** One block of the content: its element, the nodes that are its own text, and what is measured of them. */
 export interface Block {
@@ -125,16 +129,38 @@ interface Context {
   blocks: readonly Block[];
   total: number;
   before: number[];
+  /** Per parent of blocks' elements: the blocks under it, their characters and link characters. */
+  parents: Map<DomNode | null, { count: number; chars: number; linkChars: number }>;
 }
 
 function contextOf(root: DomElement, blocks: readonly Block[]): Context {
   const before: number[] = [];
+  const parents: Context['parents'] = new Map();
   let sum = 0;
   for (const block of blocks) {
     before.push(sum);
     sum += block.chars;
+    const parent = parents.get(block.element.parentNode) ?? { count: 0, chars: 0, linkChars: 0 };
+    parent.count++;
+    parent.chars += block.chars;
+    parent.linkChars += block.linkChars;
+    parents.set(block.element.parentNode, parent);
   }
-  return { root, blocks, total: sum || 1, before };
+  return { root, blocks, total: sum || 1, before, parents };
+}
+
+const linkShare = (block: Block | undefined) => (block ? block.linkChars / (block.chars || 1) : 0);
+
+/** The features of block `i` that read its neighbours and its parent's other blocks, and its words. */
+function around(context: Context, i: number, block: Block): number[] {
+  const parent = context.parents.get(block.element.parentNode);
+  return [
+    BOILER_WORDS.test(block.text) ? 1 : 0,
+    linkShare(context.blocks[i - 1]),
+    linkShare(context.blocks[i + 1]),
+    parent ? parent.linkChars / (parent.chars || 1) : 0,
+    Math.log1p(parent?.count ?? 1),
+  ];
 }
 
 /** The features of block `i`, in FEATURES' order. */
@@ -175,6 +201,7 @@ function featuresAt(context: Context, i: number): number[] {
     position * short,
     position * (sentence ? 0 : 1),
     (1 - position) * short,
+    ...around(context, i, block),
   ];
 }
 
@@ -201,59 +228,42 @@ function removeBlock(block: Block): void {
   if ((block.element.textContent ?? '').trim() === '') block.element.remove();
 }
 
-/**
- * What the model never cuts, and what stops the run: a heading, a list (the rules judge lists by their
- * links: a product's facts, an index's entries), and a paragraph this long that ends a sentence and is not mostly
- * links. Chosen on the dev half (none, 300, 150: dev F1 0.920, 0.919, 0.919), for Readability's pages (token F1 0.955,
- * 0.959, 0.959), where the run from a Wikipedia article's end took a linked paragraph with its references.
- */
-const GUARD_CHARS = 300;
-const guarded = (block: Block) =>
-  /^h[1-6]$/.test(block.element.localName) ||
-  [...block.kinds].some((k) => LISTS.has(k)) ||
-  (block.chars >= GUARD_CHARS && SENTENCE_END.test(block.text) && block.linkChars < block.chars * 0.5);
-/**
- * A sentence that goes on from the prose before it, in the same element (an article's last line, "The end."), is the
- * text's own, however short: what follows an article sits in blocks of its own.
- */
-const closesProse = (block: Block, previous: Block | undefined) =>
-  previous !== undefined &&
-  prose(previous) &&
-  previous.element.parentNode === block.element.parentNode &&
-  block.element.localName === previous.element.localName &&
-  SENTENCE_END.test(block.text) &&
-  block.linkChars < block.chars * 0.5;
 /** A content of fewer blocks is left as it is: too little to tell its edges from its body (trimEdges does the same). */
 const MIN_BLOCKS = 4;
 
 /**
- * The blocks at the end of the content whose odds are over the threshold, back to the first that is not (each
- * block's features measured only when the run reaches it).
+ * A block the model never removes: one holding code, a table or a picture, and a list item that is not mostly links
+ * (a product's facts, "Drop: 6 mm"; the rules already judged lists by their links).
  */
-function tailRun(context: Context, model: BlockModel): Block[] {
-  const run: Block[] = [];
-  for (let i = context.blocks.length - 1; i >= 0; i--) {
-    const block = context.blocks[i];
-    if (!block || block.holds || guarded(block) || closesProse(block, context.blocks[i - 1])) break;
-    if (boilerOdds(featuresAt(context, i), model) <= model.threshold) break;
-    run.push(block);
-  }
-  return run;
+export const kept = (block: Block) =>
+  block.holds || ([...block.kinds].some((k) => LISTS.has(k)) && block.linkChars < block.chars * 0.5);
+
+/**
+ * A content left shorter than this (characters of its blocks) by the model is left as it was: content.ts would take
+ * the whole body instead of a content under 140 characters.
+ */
+const MIN_KEPT_CHARS = 200;
+
+/**
+ * The blocks the model reads as boilerplate (odds over model.threshold), those it never removes aside; none when
+ * they are every block or leave too little.
+ */
+export function boilerBlocks(root: DomElement, model: BlockModel): Block[] {
+  const blocks = blocksOf(root);
+  if (blocks.length < MIN_BLOCKS) return [];
+  const context = contextOf(root, blocks);
+  const drop = blocks.filter((block, i) => !kept(block) && boilerOdds(featuresAt(context, i), model) > model.threshold);
+  const left = context.total - drop.reduce((sum, block) => sum + block.chars, 0);
+  return drop.length === blocks.length || left < MIN_KEPT_CHARS ? [] : drop;
 }
 
 /**
- * Removes the blocks at the end of the content that the model reads as boilerplate (odds over model.threshold), from
- * the last back to the first it reads as content: what follows an article (a date line, sharing, a newsletter prompt,
- * an author's box, teasers) is where the rules leak most. Inside the content nothing is removed (a long article's
- * later headings and linked paragraphs read like the tail of a short one), nor at its start (the dev half gained one
- * snippet there, and documentation lost its opening lines), nor a block holding code, a table or a picture, nor every
- * block. Returns how many it removed.
+ * Removes the blocks of the content that the model reads as boilerplate, wherever they are: a date line, sharing, a
+ * newsletter prompt, an author's box, teasers, a line of related links between paragraphs. Never a block holding code,
+ * a table or a picture, a list item not mostly links, nor every block. Returns how many it removed.
  */
 export function dropBoilerplate(root: DomElement, model: BlockModel): number {
-  const blocks = blocksOf(root);
-  if (blocks.length < MIN_BLOCKS) return 0;
-  const tail = tailRun(contextOf(root, blocks), model);
-  if (tail.length === blocks.length) return 0;
-  for (const block of tail) removeBlock(block);
-  return tail.length;
+  const drop = boilerBlocks(root, model);
+  for (const block of drop) removeBlock(block);
+  return drop.length;
 }
