@@ -248,7 +248,7 @@ const MIN_KEPT_CHARS = 200;
  * The blocks the model reads as boilerplate (odds over model.threshold), those it never removes aside; none when
  * they are every block or leave too little.
  */
-export function boilerBlocks(root: DomElement, model: BlockModel): Block[] {
+function boilerBlocks(root: DomElement, model: BlockModel): Block[] {
   const blocks = blocksOf(root);
   if (blocks.length < MIN_BLOCKS) return [];
   const context = contextOf(root, blocks);
