@@ -1,7 +1,7 @@
 import { type DomElement, type DomNode, isElement, TEXT_NODE } from '../dom';
 import { isLineBlock } from '../markdown';
 import { type BlockModel, FEATURES } from './block-model';
-import { STOP } from './edges';
+import { factLine, STOP } from './edges';
 import { namedFurniture } from './patterns';
 import { INLINE, textChars } from './stats';
 
@@ -223,6 +223,9 @@ const closesProse = (block: Block, previous: Block | undefined) =>
   block.element.localName === previous.element.localName &&
   SENTENCE_END.test(block.text) &&
   block.linkChars < block.chars * 0.5;
+/** A fact line after a fact line ("Price: 10.50", "Stock: 4": edges.ts) is content: a product's facts, however short. */
+const endsFacts = (block: Block, previous: Block | undefined) =>
+  previous !== undefined && factLine(block.text) && factLine(previous.text);
 /** A content of fewer blocks is left as it is: too little to tell its edges from its body (trimEdges does the same). */
 const MIN_BLOCKS = 4;
 
@@ -234,7 +237,8 @@ function tailRun(context: Context, model: BlockModel): Block[] {
   const run: Block[] = [];
   for (let i = context.blocks.length - 1; i >= 0; i--) {
     const block = context.blocks[i];
-    if (!block || block.holds || guarded(block) || closesProse(block, context.blocks[i - 1])) break;
+    const previous = context.blocks[i - 1];
+    if (!block || block.holds || guarded(block) || closesProse(block, previous) || endsFacts(block, previous)) break;
     if (boilerOdds(featuresAt(context, i), model) <= model.threshold) break;
     run.push(block);
   }
