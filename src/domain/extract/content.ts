@@ -148,6 +148,8 @@ function detect(
     h1.textContent = title;
     content.insertBefore(h1, content.firstChild);
   }
+  // What the rules cut from inside the text, said (lists of links between its paragraphs: main/prose-links.ts).
+  if (content === found.root) warnings.push(...found.notes);
   return content;
 }
 

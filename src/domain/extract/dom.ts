@@ -36,6 +36,7 @@ export interface DomElement extends DomNode {
   readonly firstChild: DomNode | null;
   readonly firstElementChild: DomElement | null;
   readonly nextElementSibling: DomElement | null;
+  readonly previousElementSibling: DomElement | null;
   insertBefore(node: DomNode, before: DomNode | null): void;
   innerHTML: string;
   readonly outerHTML: string;

@@ -127,7 +127,10 @@ export async function extractPage(
   const { document, whole } = parseBounded(html, warnings);
   const read = readDocument(document, pageUrl, spec, warnings);
   const again = () => parseBounded(html, []).document;
-  const { root, source } = selectContent(document, spec, warnings, { kind: { product: read.product }, again });
+  const { root, source } = selectContent(document, spec, warnings, {
+    kind: { product: read.product, site: read.base },
+    again,
+  });
   const text = cap(toMarkdown(root, read.base, 'text', warnings), 'text', warnings);
   const wants = (format: ExtractSpec['formats'][number]) => spec.formats.includes(format);
   const outputs: ExtractOutputs = {};

@@ -6,6 +6,10 @@
  * on when a node's removeEventListener runs) and overrides its own `set` and `get`: the constructor's set does
  * nothing, and a node's listener map is made when something first asks for it. Events still work; only the empty
  * maps no one reads are not made. Should linkedom change so that the WeakMap is not found, nothing is changed.
+ *
+ * The dependence is explicit: linkedom is pinned in package.json to LINKEDOM_VERSION, the version this was written
+ * for and checked against, and test/unit/extract-speed.test.ts fails when the override does not take hold (parsing
+ * makes a listener map per node again) or when the installed linkedom is not that version.
  */
 import { parseHTML } from 'linkedom/worker';
 
@@ -14,6 +18,9 @@ interface Listening {
 }
 
 type Listeners = WeakMap<object, Map<unknown, unknown>>;
+
+/** The linkedom version the override is written for (package.json pins it): check it again before moving the pin. */
+export const LINKEDOM_VERSION = '0.18.15';
 
 /** The WeakMap linkedom reads a node's listeners from, or null. */
 function listenerMap(): Listeners | null {
@@ -34,9 +41,11 @@ function listenerMap(): Listeners | null {
   return found;
 }
 
-function makeListenerMapsLazy(): void {
+/** Whether linkedom's listener maps are made lazily (the WeakMap was found and its `set` and `get` overridden). */
+function makeListenerMapsLazy(): boolean {
   const map = listenerMap();
-  if (!map || Object.hasOwn(map, 'get') || Object.hasOwn(map, 'set')) return;
+  if (!map) return false;
+  if (Object.hasOwn(map, 'get') || Object.hasOwn(map, 'set')) return true;
   const { get, set } = WeakMap.prototype;
   Object.defineProperties(map, {
     // Only the constructor sets: the listener maps below are made by `get`.
@@ -52,6 +61,8 @@ function makeListenerMapsLazy(): void {
       },
     },
   });
+  return true;
 }
 
-makeListenerMapsLazy();
+/** Whether the override took hold: false when this linkedom keeps its listeners some other way (parsing is slower). */
+export const LISTENERS_LAZY = makeListenerMapsLazy();

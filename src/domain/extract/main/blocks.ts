@@ -1,7 +1,7 @@
 import { type DomElement, type DomNode, isElement, TEXT_NODE } from '../dom';
 import { isLineBlock } from '../markdown';
 import { type BlockModel, FEATURES } from './block-model';
-import { STOP } from './edges';
+import { factLine, STOP } from './edges';
 import { namedFurniture } from './patterns';
 import { INLINE, textChars } from './stats';
 
@@ -228,6 +228,9 @@ function removeBlock(block: Block): void {
   if ((block.element.textContent ?? '').trim() === '') block.element.remove();
 }
 
+/** A fact line beside a fact line ("Price: 10.50", "Stock: 4": edges.ts) is content: a product's facts, however short. */
+const inFacts = (blocks: readonly Block[], i: number) =>
+  factLine(blocks[i]?.text ?? '') && (factLine(blocks[i - 1]?.text ?? '') || factLine(blocks[i + 1]?.text ?? ''));
 /** A content of fewer blocks is left as it is: too little to tell its edges from its body (trimEdges does the same). */
 const MIN_BLOCKS = 4;
 
@@ -252,7 +255,9 @@ function boilerBlocks(root: DomElement, model: BlockModel): Block[] {
   const blocks = blocksOf(root);
   if (blocks.length < MIN_BLOCKS) return [];
   const context = contextOf(root, blocks);
-  const drop = blocks.filter((block, i) => !kept(block) && boilerOdds(featuresAt(context, i), model) > model.threshold);
+  const drop = blocks.filter(
+    (block, i) => !kept(block) && !inFacts(blocks, i) && boilerOdds(featuresAt(context, i), model) > model.threshold,
+  );
   const left = context.total - drop.reduce((sum, block) => sum + block.chars, 0);
   return drop.length === blocks.length || left < MIN_KEPT_CHARS ? [] : drop;
 }

@@ -40,7 +40,7 @@ const ELSEWHERE_LINE = new RegExp(`^(?:${ELSEWHERE.join('|')})\\s*(?:$|[:：?!»
 const LONGEST = 250;
 
 /** Whether a line of text points to other articles. */
-function pointsElsewhere(text: string): boolean {
+export function pointsElsewhere(text: string): boolean {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 0 && line.length <= LONGEST && ELSEWHERE_LINE.test(line);
 }

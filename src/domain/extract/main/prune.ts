@@ -1,7 +1,8 @@
 import type { DomElement } from '../dom';
 import { holds } from './containers';
 import { chapterToc, namedFurniture, namedTags } from './patterns';
-import { FURNITURE, LINK_DENSE, type Stats, statsOf } from './stats';
+import { linkDense, listCut, listInProse, proseListCut } from './prose-links';
+import { FURNITURE, type Stats, statsOf } from './stats';
 
 /** Why an element is cut from the content. */
 type Cut = 'furniture' | 'named' | 'links';
@@ -30,6 +31,8 @@ const PARAGRAPH_NAMES =
 export interface PageKind {
   /** A product (../product.ts): the tags and categories in its content are facts of the product, not metadata. */
   product: boolean;
+  /** The page's address (its base URL): links to its host are the site's own (main/prose-links.ts). */
+  site?: string;
 }
 
 interface Options extends PageKind {
@@ -49,11 +52,14 @@ function whole(element: DomElement, options: Options): boolean {
   if (CODE.has(name) || (options.product && namedTags(element))) return true;
   if (HEADING.test(name)) return element.querySelector(BLOCKS_IN_HEADING) === null;
   if (name === 'table') return element.querySelector('th') !== null && !namedFurniture(element);
-  return chapterToc(element);
+  if (chapterToc(element)) return true;
+  // A list of links inside the text that leads off-site: the text's sources (main/prose-links.ts).
+  return (
+    listInProse(element, options.stats) &&
+    cutOf(element, options) === 'links' &&
+    proseListCut(element, options.site) === null
+  );
 }
-
-/** Link text that reads as navigation: all of it but the links whose text is code (an API's names: the document's). */
-const navigational = (s: Stats) => s.linkChars - s.codeLinkChars;
 
 function cutOf(element: DomElement, options: Options): Cut | null {
   if (options.heart && holds(element, options.heart)) return null;
@@ -69,7 +75,7 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   if (namedFurniture(element)) return 'named';
   const className = element.getAttribute('class');
   if (className && MORE_NAMES.test(className)) return 'named';
-  if (options.links && LINK_BLOCKS.has(name) && s.chars > 0 && navigational(s) > s.chars * LINK_DENSE) return 'links';
+  if (options.links && LINK_BLOCKS.has(name) && linkDense(s)) return 'links';
   return null;
 }
 
@@ -85,14 +91,15 @@ function collect(element: DomElement, options: Options, cuts: DomElement[]): voi
 /**
  * Cuts page furniture out of the chosen root: nav, aside, footer and forms, elements named as furniture, and blocks
  * made mostly of links. When cutting links would leave less than a quarter of the text (an index page, a table of
- * contents: the links are the content), links stay.
+ * contents: the links are the content), links stay. Returns a warning for each list of links cut from between two
+ * paragraphs of the text (main/prose-links.ts).
  */
 export function prune(
   root: DomElement,
   heart: DomElement | null,
   stats: Map<DomElement, Stats>,
   kind: PageKind = { product: false },
-): void {
+): string[] {
   const total = statsOf(stats, root).chars;
   let cuts: DomElement[] = [];
   collect(root, { ...kind, heart, stats, links: true }, cuts);
@@ -101,5 +108,10 @@ export function prune(
     cuts = [];
     collect(root, { ...kind, heart, stats, links: false }, cuts);
   }
-  for (const cut of cuts) cut.remove();
+  const notes: string[] = [];
+  for (const cut of cuts) {
+    if (listInProse(cut, stats)) notes.push(listCut(cut, proseListCut(cut, kind.site) ?? 'mostly links'));
+    cut.remove();
+  }
+  return notes;
 }
