@@ -75,7 +75,7 @@ export function factLine(text: string): boolean {
 }
 
 /** The lines in a run of two or more consecutive fact lines: a product's or a place's facts, content however short. */
-export function factRuns(all: readonly DomElement[]): Set<DomElement> {
+function factRuns(all: readonly DomElement[]): Set<DomElement> {
   const facts = all.map((line) => !STOP.has(line.localName) && factLine(line.textContent ?? ''));
   const kept = new Set<DomElement>();
   for (const [i, line] of all.entries()) if (facts[i] && (facts[i - 1] || facts[i + 1])) kept.add(line);

@@ -11,7 +11,7 @@ import { LINK_DENSE, type Stats, statsOf } from './stats';
  */
 
 /** Link text that reads as navigation: all of it but the links whose text is code (an API's names: the document's). */
-export const navigational = (s: Stats) => s.linkChars - s.codeLinkChars;
+const navigational = (s: Stats) => s.linkChars - s.codeLinkChars;
 export const linkDense = (s: Stats) => s.chars > 0 && navigational(s) > s.chars * LINK_DENSE;
 
 /** A paragraph of the text: a `p` with text, mostly not links. */
