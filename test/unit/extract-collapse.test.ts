@@ -23,4 +23,40 @@ describe('main content: no collapse', () => {
     for (let n = 0; n <= 12; n++) expect(text).toContain(`Builder paragraph ${n}.0`);
     expect(text).not.toContain('Copyright');
   });
+
+  it('a streamed page: the content a script moves out of a hidden element is read when the body shows nothing else', async () => {
+    const article = Array.from({ length: 6 }, (_, n) => `<p>${sentence('Streamed paragraph', n)}</p>`).join('');
+    const html = `<!doctype html><html><head><title>Streamed</title></head><body><div hidden=""></div><template id="B:0"></template><div hidden id="S:0"><main><h1>Streamed</h1>${article}</main></div><script>$RC("B:0","S:0")</script></body></html>`;
+    const text = await textOf(html);
+    for (let n = 0; n < 6; n++) expect(text).toContain(`Streamed paragraph ${n}`);
+  });
+
+  it('a hidden element stays out where the body shows its own content', async () => {
+    const article = Array.from({ length: 6 }, (_, n) => `<p>${sentence('Shown paragraph', n)}</p>`).join('');
+    const text = await textOf(page(`<main>${article}</main><div hidden><p>${sentence('Hidden text', 1)}</p></div>`));
+    expect(text).toContain('Shown paragraph 5');
+    expect(text).not.toContain('Hidden text');
+  });
+
+  it('an article printed after </body></html> by a broken template is read, as a browser shows it', async () => {
+    const article = Array.from({ length: 6 }, (_, n) => `<p>${sentence('Late paragraph', n)}</p>`).join('');
+    const html = `<!doctype html><html><head><title>Late</title></head><body><header><nav><a href="/">Home</a></nav></header></body></html><div class="post"><h1>Late</h1>${article}</div>`;
+    const text = await textOf(html);
+    for (let n = 0; n < 6; n++) expect(text).toContain(`Late paragraph ${n}`);
+  });
+
+  it("Adobe's core components (cmp-text) are content, a consent platform's long dialog is not", async () => {
+    const blocks = Array.from(
+      { length: 6 },
+      (_, n) => `<div class="cmp-text"><p>${sentence('Component paragraph', n)}</p></div>`,
+    ).join('');
+    const consent = Array.from({ length: 20 }, (_, n) => `<p>${sentence('Consent purpose', n)}</p>`).join('');
+    const text = await textOf(
+      page(
+        `<div class="cmp-container">${blocks}</div><div id="onetrust-consent-sdk"><div id="onetrust-pc-sdk">${consent}</div></div>`,
+      ),
+    );
+    for (let n = 0; n < 6; n++) expect(text).toContain(`Component paragraph ${n}`);
+    expect(text).not.toContain('Consent purpose');
+  });
 });
