@@ -59,4 +59,53 @@ describe('main content: no collapse', () => {
     for (let n = 0; n < 6; n++) expect(text).toContain(`Component paragraph ${n}`);
     expect(text).not.toContain('Consent purpose');
   });
+
+  it("a forum's thread that says so (DiscussionForumPosting): its posts are the content, not a popover beside them", async () => {
+    const posts = Array.from(
+      { length: 8 },
+      (_, n) =>
+        `<article class="cPost ipsComment"><aside class="author"><a href="/u/${n}">User ${n}</a></aside><div id="comment-${n}_wrap" class="ipsComment_content"><div class="cPost_contentWrap"><p>${sentence('Forum post', n)} ${sentence('It goes on', n)}</p></div></div></article>`,
+    ).join('');
+    const ld = '<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"A topic"}</script>';
+    const header = `<header>${Array.from({ length: 20 }, (_, n) => `<a href="/f/${n}">Forum section ${n}</a>`).join(' ')}</header>`;
+    const popover = `<div class="popover"><p>${sentence('Install our app', 1)}</p></div>`;
+    const html = page(`${header}${popover}<main><h1>A topic</h1><div class="posts">${posts}</div></main>`).replace(
+      '</head>',
+      `${ld}</head>`,
+    );
+    const text = await textOf(html);
+    for (let n = 0; n < 8; n++) expect(text).toContain(`Forum post ${n}`);
+    for (const furniture of ['Install our app', 'Forum section']) expect(text).not.toContain(furniture);
+  });
+
+  it('a thread that does not say so (a short post, its comments many small blocks) is read as a thread', async () => {
+    const comments = Array.from(
+      { length: 30 },
+      (_, n) =>
+        `<tr class="athing comtr"><td class="default"><div class="comhead"><a href="/user?id=u${n}">u${n}</a></div><div class="comment"><div class="commtext">${sentence('Comment', n)}</div><div class="reply"><a href="/reply?id=${n}">reply</a></div></div></td></tr>`,
+    ).join('');
+    const post = `<div class="toptext">${sentence('The post asks', 0)} ${sentence('The post asks', 1)}</div>`;
+    const html = page(
+      `<table id="main"><tr><td><table class="fatitem"><tr><td><a href="https://example.org">A story</a></td></tr><tr><td>${post}</td></tr></table><table class="comment-tree">${comments}</table></td></tr></table>`,
+    );
+    const text = await textOf(html);
+    expect(text).toContain('The post asks 1');
+    for (let n = 0; n < 30; n++) expect(text).toContain(`Comment ${n} says`);
+    expect(text).not.toContain('Copyright');
+  });
+
+  it("an article's comments stay out, however long they are", async () => {
+    const article = Array.from({ length: 5 }, (_, n) => `<p>${sentence('Article paragraph', n)}</p>`).join('');
+    const comments = Array.from(
+      { length: 40 },
+      (_, n) => `<li class="comment"><p>${sentence('Reader comment', n)}</p></li>`,
+    ).join('');
+    const text = await textOf(
+      page(
+        `<main><article><h1>News</h1>${article}</article><section id="comments"><ol class="comment-list">${comments}</ol></section></main>`,
+      ),
+    );
+    for (let n = 0; n < 5; n++) expect(text).toContain(`Article paragraph ${n}`);
+    expect(text).not.toContain('Reader comment');
+  });
 });

@@ -2,6 +2,7 @@ import { decodeHtml } from '../html/charset';
 import { readPage } from '../html/page';
 import { sha256Hex } from '../util/hash';
 import { type ContentSource, cleanHtml, selectContent } from './content';
+import { declaresThread } from './discussion';
 import { baseUrlOf, collapse, type DomDocument, parseBounded } from './dom';
 import { type FieldValue, readFields, readImages } from './fields';
 import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
@@ -91,7 +92,8 @@ function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec,
   const images = spec.formats.includes('images') ? readImages(root, base) : undefined;
   const { links, title, canonical } = page;
   const product = declaresProduct(document, jsonLd, metadata.og.type);
-  return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title, product };
+  const thread = declaresThread(document, jsonLd);
+  return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title, product, thread };
 }
 
 /**
@@ -127,7 +129,10 @@ export async function extractPage(
   const { document, whole } = parseBounded(html, warnings);
   const read = readDocument(document, pageUrl, spec, warnings);
   const again = () => parseBounded(html, []).document;
-  const { root, source } = selectContent(document, spec, warnings, { kind: { product: read.product }, again });
+  const { root, source } = selectContent(document, spec, warnings, {
+    kind: { product: read.product, thread: read.thread },
+    again,
+  });
   const text = cap(toMarkdown(root, read.base, 'text', warnings), 'text', warnings);
   const wants = (format: ExtractSpec['formats'][number]) => spec.formats.includes(format);
   const outputs: ExtractOutputs = {};

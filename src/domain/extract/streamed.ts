@@ -42,6 +42,14 @@ function within(element: DomElement, others: ReadonlySet<DomNode>): boolean {
  */
 export function adoptStrays(document: DomDocument, body: DomElement): void {
   const root = document.documentElement;
-  for (const node of Array.from(root.parentNode?.childNodes ?? []))
-    if (node !== root && isElement(node) && node.localName !== 'html') body.insertBefore(node, null);
+  if (root?.localName !== 'html' || !inside(body, root)) return;
+  const siblings = Array.from(root.parentNode?.childNodes ?? []);
+  for (const node of siblings.slice(siblings.indexOf(root) + 1))
+    if (isElement(node) && node.localName !== 'html') body.insertBefore(node, null);
+}
+
+/** Whether `node` is below `ancestor`. */
+function inside(node: DomNode, ancestor: DomNode): boolean {
+  for (let up = node.parentNode; up; up = up.parentNode) if (up === ancestor) return true;
+  return false;
 }

@@ -66,7 +66,7 @@ const NAMED_PROSE = 0.5;
 
 /** Whether a name spares an element: it is a thread's post, or mostly prose where names would cut most of it. */
 function spared(s: Stats, options: Options): boolean {
-  if (options.thread && s.talk >= s.chars * NAMED_PROSE) return true;
+  if (options.thread && s.good + s.talk >= s.chars * NAMED_PROSE) return true;
   return !options.names && s.good >= s.chars * NAMED_PROSE;
 }
 

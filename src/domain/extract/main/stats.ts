@@ -106,10 +106,13 @@ function credit(element: DomElement, open: Open, stats: Map<DomElement, Stats>):
   if (upper) upper.score += worth / 2;
 }
 
-/** One walk over `root`: Stats for every element below it (and itself). */
-export function measure(root: DomElement): Map<DomElement, Stats> {
+/**
+ * One walk over `root`: Stats for every element below it (and itself). In a thread (a forum's page), the posts are
+ * the prose: a discussion is not set apart.
+ */
+export function measure(root: DomElement, thread = false): Map<DomElement, Stats> {
   const stats = new Map<DomElement, Stats>();
-  visit(root, { link: false, boiler: false, code: false, furniture: false }, stats);
+  visit(root, { link: false, boiler: false, code: false, furniture: false, thread }, stats);
   return stats;
 }
 
@@ -120,6 +123,8 @@ interface Within {
   code: boolean;
   /** Inside nav, aside, footer or menu: not even a discussion's prose. */
   furniture: boolean;
+  /** The page is a thread: its discussion is its content. */
+  thread: boolean;
 }
 
 function visit(element: DomElement, within: Within, stats: Map<DomElement, Stats>): Open {
@@ -130,9 +135,10 @@ function visit(element: DomElement, within: Within, stats: Map<DomElement, Stats
   const furniture = within.furniture || FURNITURE.has(name);
   const inner: Within = {
     link: within.link || name === 'a',
-    boiler: within.boiler || furniture || discussion(element),
+    boiler: within.boiler || furniture || (!within.thread && discussion(element)),
     code: within.code || CODE_TEXT.has(name),
     furniture,
+    thread: within.thread,
   };
   const boiler = inner.boiler;
   const open: Open = { chars: 0, link: 0, commas: 0 };
