@@ -108,4 +108,23 @@ describe('main content: no collapse', () => {
     for (let n = 0; n < 5; n++) expect(text).toContain(`Article paragraph ${n}`);
     expect(text).not.toContain('Reader comment');
   });
+
+  it('a form holding mostly prose wraps content (posts in a moderation form); a search form is still cut', async () => {
+    const posts = Array.from(
+      { length: 8 },
+      (_, n) => `<article class="post"><p>${sentence('Posted reply', n)} ${sentence('More of it', n)}</p></article>`,
+    ).join('');
+    const ld = '<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"A topic"}</script>';
+    const search =
+      '<form action="/search"><label>Search the forum for answers</label><input name="q"><button>Go</button></form>';
+    // A dialog's paragraph of many commas scores above each post: the first pick is it, a second opinion decides.
+    const dialog =
+      '<div class="dialog"><p>Sign in, or register, to reply, to follow, to vote, to save, to share, to report, to quote, or to like posts, here.</p></div>';
+    const html = page(
+      `${dialog}<div id="comments"><form action="/moderate" method="post">${posts}</form>${search}</div>`,
+    ).replace('</head>', `${ld}</head>`);
+    const text = await textOf(html);
+    for (let n = 0; n < 8; n++) expect(text).toContain(`Posted reply ${n}`);
+    for (const furniture of ['Search the forum', 'Sign in, or register']) expect(text).not.toContain(furniture);
+  });
 });

@@ -30,7 +30,8 @@ const CLUTTER =
  * Consent platforms named by their software: their dialogs are never content, however long (OneTrust's preference
  * centre holds pages of prose). Not `cmp` alone: Adobe's core components are `cmp-text`, `cmp-container`.
  */
-const CONSENT_SOFTWARE = /onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/i;
+const CONSENT_SOFTWARE =
+  /onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp|axeptio|iubenda|tarteaucitron|cmplz-|sp_message/i;
 const CLUTTER_MAX_CHARS = 1500;
 /** A detected main content shorter than this is not trusted: the whole body is used instead. */
 const MIN_CONTENT_CHARS = 140;

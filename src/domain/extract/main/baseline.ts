@@ -65,11 +65,12 @@ export function compared(found: Found, whole: () => DomElement, kind: PageKind):
   const collapsed = chars < bodyProse * COLLAPSE_SHARE;
   const talk = !kind.thread && bodyTalk >= THREAD_MIN && chars < bodyTalk * COLLAPSE_SHARE;
   if (chars >= COMPARE_BELOW && !collapsed && !talk) return { root, pick };
-  let best: Opinion = { root, pick, prose: proseOf(root) };
+  const first = proseOf(root);
+  let best: Opinion = { root, pick, prose: first };
   const needed = () => Math.max(best.prose * BASELINE_GAIN, BASELINE_MIN);
   // Pruning only takes away: a body without that much prose before it gives a baseline without it either.
   if (bodyProse > needed()) best = better(best, baseline(whole(), kind), needed());
-  if (talk && best.prose < THREAD_WEAK && bodyTalk > needed()) {
+  if (talk && first < THREAD_WEAK && bodyTalk > needed()) {
     const thread = findMain(whole(), { ...kind, thread: true }).root;
     const prose = proseOf(thread, true);
     if (prose > needed() && holdsOpening(thread, root)) best = { root: thread, pick: 'density', prose };
@@ -77,16 +78,21 @@ export function compared(found: Found, whole: () => DomElement, kind: PageKind):
   return { root: best.root, pick: best.pick };
 }
 
-/** Characters of the content's opening that a thread read instead must hold: the post found is the thread's. */
-const OPENING = 60;
+/** Words of the content's opening that a thread read instead must hold (most of them: markup joins a few). */
+const OPENING_WORDS = 12;
+const OPENING_SHARE = 0.75;
+
+const wordsOf = (element: DomElement): string[] =>
+  (element.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /**
- * Whether `other` holds the opening of `found`'s text: a thread read in place of an article's short text must
- * hold it (the post is the thread's first), not be a comment section beside it.
+ * Whether `other` holds the opening of `found`'s text: a thread read in place of a short text must hold it (the post
+ * is the thread's first), not be a comment section beside it.
  */
 function holdsOpening(other: DomElement, found: DomElement): boolean {
-  const opening = collapse(found.textContent).slice(0, OPENING);
-  return collapse(other.textContent).includes(opening);
+  const opening = wordsOf(found).slice(0, OPENING_WORDS);
+  const words = new Set(wordsOf(other));
+  return opening.filter((word) => words.has(word)).length >= opening.length * OPENING_SHARE;
 }
 
 /** The baseline when it holds more than `needed` characters of prose, else the best so far. */

@@ -61,6 +61,13 @@ function ownNames(root: DomElement, heart: DomElement | null): Set<string> {
   return own;
 }
 
+/**
+ * A form holding this much prose, most of its text, wraps content rather than asking for input (a forum's posts
+ * inside its moderation form, an ASP.NET page inside its one form).
+ */
+const FORM_PROSE = 500;
+const proseForm = (s: Stats) => s.good >= FORM_PROSE && s.good >= s.chars * 0.5;
+
 /** Share of an element's text that prose (or a thread's posts) must make for a name not to cut it, names aside. */
 const NAMED_PROSE = 0.5;
 
@@ -90,7 +97,7 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   if (options.heart && holds(element, options.heart)) return null;
   const s = statsOf(options.stats, element);
   const name = element.localName;
-  if (FURNITURE.has(name) || name === 'form' || name === 'figcaption') return 'furniture';
+  if (FURNITURE.has(name) || name === 'figcaption' || (name === 'form' && !proseForm(s))) return 'furniture';
   if (
     name === 'p' &&
     PARAGRAPH_NAMES.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`)
