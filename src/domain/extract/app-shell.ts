@@ -1,4 +1,4 @@
-import { type DomDocument, type DomElement, isElement, selectAll, TEXT_NODE } from './dom';
+import { type DomDocument, type DomElement, type DomNode, isElement, selectAll, TEXT_NODE } from './dom';
 import { textChars } from './main/stats';
 
 /** Elements whose text a reader never sees as the page's (without scripts, `<noscript>`'s aside). */
@@ -12,7 +12,7 @@ const NOSCRIPT_CHARS = 200;
  * Characters of text an element shows without scripts, counted up to `enough` (then more than it); elements in
  * `unseen` are not shown either.
  */
-export function shownChars(element: DomElement, enough: number, unseen?: ReadonlySet<DomElement>): number {
+export function shownChars(element: DomElement, enough: number, unseen?: ReadonlySet<DomNode>): number {
   if (UNSHOWN.has(element.localName) || unseen?.has(element)) return 0;
   let chars = 0;
   const children = element.childNodes;

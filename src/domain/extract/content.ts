@@ -33,6 +33,8 @@ const CLUTTER =
 const CONSENT_SOFTWARE =
   /onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp|axeptio|iubenda|tarteaucitron|cmplz-|sp_message/i;
 const CLUTTER_MAX_CHARS = 1500;
+/** Either, in one test: most elements are neither. */
+const CLUTTER_OR_CONSENT = new RegExp(`${CLUTTER.source}|${CONSENT_SOFTWARE.source}`, 'i');
 /** A detected main content shorter than this is not trusted: the whole body is used instead. */
 const MIN_CONTENT_CHARS = 140;
 
@@ -59,7 +61,9 @@ function removeClutter(document: DomDocument): void {
     const className = element.getAttribute('class') ?? '';
     const names = `${element.getAttribute('id') ?? ''} ${className} ${element.getAttribute('aria-label') ?? ''}`;
     const clutter =
-      (CLUTTER.test(names) && (element.textContent ?? '').length <= CLUTTER_MAX_CHARS) || CONSENT_SOFTWARE.test(names);
+      CLUTTER_OR_CONSENT.test(names) &&
+      (CONSENT_SOFTWARE.test(names) ||
+        (CLUTTER.test(names) && (element.textContent ?? '').length <= CLUTTER_MAX_CHARS));
     if (clutter || SCREEN_READER_ONLY.test(className)) element.remove();
   }
 }

@@ -1,4 +1,3 @@
-import { type DomDocument, selectAll } from './dom';
 import type { JsonValue } from './json-ld';
 
 /** schema.org's types of a thread, by their last segment ("DiscussionForumPosting", "https://schema.org/QAPage"). */
@@ -15,9 +14,9 @@ const declaresType = (item: JsonValue) => {
 
 /**
  * Whether the page says it is a thread: a schema.org DiscussionForumPosting or QAPage in its JSON-LD (graphs
- * flattened) or its microdata. On such a page the posts, whatever their names (`comment-123`), are the content.
+ * flattened) or its microdata (`itemtypes`: product.ts's itemtypesOf). On such a page the posts, whatever their
+ * names (`comment-123`), are the content.
  */
-export function declaresThread(document: DomDocument, jsonLd: readonly JsonValue[]): boolean {
-  if (jsonLd.some(declaresType)) return true;
-  return selectAll(document, '[itemtype]').some((element) => isThreadType(element.getAttribute('itemtype') ?? ''));
+export function declaresThread(jsonLd: readonly JsonValue[], itemtypes: readonly string[]): boolean {
+  return jsonLd.some(declaresType) || itemtypes.some(isThreadType);
 }

@@ -8,7 +8,7 @@ import { type FieldValue, readFields, readImages } from './fields';
 import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
 import { toMarkdown } from './markdown';
 import { type Metadata, readMetadata } from './metadata';
-import { declaresProduct } from './product';
+import { declaresProduct, itemtypesOf } from './product';
 import { asksModel, PAGE_LIMITS } from './spec';
 import type { ExtractSpec } from './spec-schema';
 
@@ -91,8 +91,9 @@ function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec,
   const page = readPage(document, pageUrl);
   const images = spec.formats.includes('images') ? readImages(root, base) : undefined;
   const { links, title, canonical } = page;
-  const product = declaresProduct(document, jsonLd, metadata.og.type);
-  const thread = declaresThread(document, jsonLd);
+  const itemtypes = itemtypesOf(document);
+  const product = declaresProduct(document, jsonLd, metadata.og.type, itemtypes);
+  const thread = declaresThread(jsonLd, itemtypes);
   return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title, product, thread };
 }
 

@@ -15,13 +15,15 @@ const STREAMED_CHARS = 200;
  */
 export function streamedContent(document: DomDocument, never: DomElement[]): Set<DomElement> {
   const kept = new Set<DomElement>();
+  if (!never.some((element) => element.getAttribute('hidden') !== null)) return kept;
+  // What the body shows first: counting stops at SHELL_CHARS, so a page with text of its own pays little.
   const unseen = new Set<DomNode>(never);
+  const shown = shownChars(document.documentElement, SHELL_CHARS, unseen);
+  if (shown >= SHELL_CHARS) return kept;
   const hidden = never.filter((element) => element.getAttribute('hidden') !== null && !within(element, unseen));
   let chars = 0;
   for (const element of hidden) chars += textChars(element.textContent ?? '').chars;
-  if (chars < STREAMED_CHARS) return kept;
-  const shown = shownChars(document.documentElement, SHELL_CHARS, new Set(never));
-  if (shown >= SHELL_CHARS || chars < shown * 2) return kept;
+  if (chars < STREAMED_CHARS || chars < shown * 2) return kept;
   for (const element of hidden) {
     element.removeAttribute('hidden');
     kept.add(element);

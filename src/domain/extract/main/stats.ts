@@ -128,7 +128,7 @@ interface Within {
 }
 
 function visit(element: DomElement, within: Within, stats: Map<DomElement, Stats>): Open {
-  const own: Stats = { ...ZERO };
+  const own: Stats = { chars: 0, linkChars: 0, codeLinkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0, talk: 0 };
   stats.set(element, own);
   const name = element.localName;
   if (IGNORED.has(name)) return { chars: 0, link: 0, commas: 0 };
