@@ -4,7 +4,6 @@ import { lines, trimEdges } from './edges';
 import { cutElsewhere } from './lines';
 import { type PageKind, prune } from './prune';
 
-export type { Pick } from './choose';
 export type { PageKind } from './prune';
 
 import { measure, statsOf } from './stats';
