@@ -71,7 +71,7 @@ describe('main content: pages as sites serve them today', () => {
     const kind = { product: false };
     // The first extraction took the disclaimer box: the baseline holds several times its prose.
     const missed = compared(
-      { root: pickOf('#sidebar .widget'), pick: 'density', bodyProse: 10_000 },
+      { root: pickOf('#sidebar .widget'), pick: 'density', bodyProse: 10_000, bodyTalk: 0, notes: [] },
       () => body.cloneNode(true),
       kind,
     );
@@ -81,11 +81,15 @@ describe('main content: pages as sites serve them today', () => {
     expect(text).not.toContain('Despite careful checks');
     // The article itself is kept as found.
     const article = pickOf('.entry');
-    expect(compared({ root: article, pick: 'structure', bodyProse: 10_000 }, () => body.cloneNode(true), kind)).toEqual(
-      {
-        root: article,
-        pick: 'structure',
-      },
-    );
+    expect(
+      compared(
+        { root: article, pick: 'structure', bodyProse: 10_000, bodyTalk: 0, notes: [] },
+        () => body.cloneNode(true),
+        kind,
+      ),
+    ).toEqual({
+      root: article,
+      pick: 'structure',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { type DomDocument, type DomElement, isElement, selectAll, TEXT_NODE } from './dom';
+import { type DomDocument, type DomElement, type DomNode, isElement, selectAll, TEXT_NODE } from './dom';
 import { textChars } from './main/stats';
 
 /** Elements whose text a reader never sees as the page's (without scripts, `<noscript>`'s aside). */
@@ -8,15 +8,18 @@ const SHELL_CHARS = 500;
 /** `<noscript>` must hold at least this much text, and twice what the body shows, to be read as the page. */
 const NOSCRIPT_CHARS = 200;
 
-/** Characters of text an element shows without scripts, counted up to `enough` (then more than it). */
-function shownChars(element: DomElement, enough: number): number {
-  if (UNSHOWN.has(element.localName)) return 0;
+/**
+ * Characters of text an element shows without scripts, counted up to `enough` (then more than it); elements in
+ * `unseen` are not shown either.
+ */
+export function shownChars(element: DomElement, enough: number, unseen?: ReadonlySet<DomNode>): number {
+  if (UNSHOWN.has(element.localName) || unseen?.has(element)) return 0;
   let chars = 0;
   const children = element.childNodes;
   for (let i = 0; i < children.length && chars <= enough; i++) {
     const child = children[i];
     if (child?.nodeType === TEXT_NODE) chars += textChars(child.textContent ?? '').chars;
-    else if (child && isElement(child)) chars += shownChars(child, enough - chars);
+    else if (child && isElement(child)) chars += shownChars(child, enough - chars, unseen);
   }
   return chars;
 }

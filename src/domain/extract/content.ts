@@ -16,6 +16,7 @@ import { BLOCK_MODEL, type BlockModel } from './main/block-model';
 import { dropBoilerplate } from './main/blocks';
 import { PAGE_LIMITS } from './spec';
 import type { ExtractSpec } from './spec-schema';
+import { adoptStrays, streamedContent } from './streamed';
 
 /** How the content was chosen, for the record's warnings and the benchmark. */
 export type ContentSource = 'include' | 'selector' | 'detected' | 'body';
@@ -24,8 +25,16 @@ export type ContentSource = 'include' | 'selector' | 'detected' | 'body';
 const NEVER = 'script, style, noscript, template, iframe, object, embed, [hidden], [aria-hidden="true"]';
 /** Cookie banners, consent dialogs, share widgets: recognised by their ids and classes, when they are small. */
 const CLUTTER =
-  /(^|[\s_-])(cookie|cookies|consent|gdpr|ccpa|onetrust|cookiebot|didomi|truste|qc-cmp|cmp|share|sharing|social-share|newsletter-signup)([\s_-]|$)/i;
+  /(^|[\s_-])(cookie|cookies|consent|gdpr|ccpa|onetrust|cookiebot|didomi|truste|qc-cmp|cmpbox|share|sharing|social-share|newsletter-signup)([\s_-]|$)/i;
+/**
+ * Consent platforms named by their software: their dialogs are never content, however long (OneTrust's preference
+ * centre holds pages of prose). Not `cmp` alone: Adobe's core components are `cmp-text`, `cmp-container`.
+ */
+const CONSENT_SOFTWARE =
+  /onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp|axeptio|iubenda|tarteaucitron|cmplz-|sp_message/i;
 const CLUTTER_MAX_CHARS = 1500;
+/** Either, in one test: most elements are neither. */
+const CLUTTER_OR_CONSENT = new RegExp(`${CLUTTER.source}|${CONSENT_SOFTWARE.source}`, 'i');
 /** A detected main content shorter than this is not trusted: the whole body is used instead. */
 const MIN_CONTENT_CHARS = 140;
 
@@ -40,15 +49,21 @@ const SCREEN_READER_ONLY =
   /(^|\s)(sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|screenreader-only|a11y-hidden|u-visually-hidden|hidden-visually)(\s|$)/i;
 
 function removeClutter(document: DomDocument): void {
+  const never = selectAll(document, NEVER);
+  const streamed = streamedContent(document, never);
   // A hidden tab panel is content a reader opens with a click (sphinx-tabs' other languages, other platforms).
-  for (const element of selectAll(document, NEVER)) if (element.getAttribute('role') !== 'tabpanel') element.remove();
+  for (const element of never)
+    if (element.getAttribute('role') !== 'tabpanel' && !streamed.has(element)) element.remove();
   for (const element of selectAll(document, '[style]'))
     if (INVISIBLE.test(element.getAttribute('style') ?? '')) element.remove();
   for (const element of selectAll(document, '[id], [class], [role="dialog"], [role="alertdialog"]')) {
     if (element.localName === 'body' || element.localName === 'html') continue;
     const className = element.getAttribute('class') ?? '';
     const names = `${element.getAttribute('id') ?? ''} ${className} ${element.getAttribute('aria-label') ?? ''}`;
-    const clutter = CLUTTER.test(names) && (element.textContent ?? '').length <= CLUTTER_MAX_CHARS;
+    const clutter =
+      CLUTTER_OR_CONSENT.test(names) &&
+      (CONSENT_SOFTWARE.test(names) ||
+        (CLUTTER.test(names) && (element.textContent ?? '').length <= CLUTTER_MAX_CHARS));
     if (clutter || SCREEN_READER_ONLY.test(className)) element.remove();
   }
 }
@@ -225,6 +240,7 @@ function wholeBody(body: DomElement, spec: ExtractSpec, again?: () => DomDocumen
 
 /** An app shell's <noscript> read, clutter and the spec's `exclude` removed. */
 function clean(document: DomDocument, spec: ExtractSpec): void {
+  adoptStrays(document, bodyOf(document));
   revealNoscript(document);
   removeClutter(document);
   for (const selector of spec.exclude) for (const element of selectAll(document, selector)) element.remove();

@@ -2,12 +2,13 @@ import { decodeHtml } from '../html/charset';
 import { readPage } from '../html/page';
 import { sha256Hex } from '../util/hash';
 import { type ContentSource, cleanHtml, selectContent } from './content';
+import { declaresThread } from './discussion';
 import { baseUrlOf, collapse, type DomDocument, parseBounded } from './dom';
 import { type FieldValue, readFields, readImages } from './fields';
 import { type JsonValue, linkedFacts, readJsonLd } from './json-ld';
 import { toMarkdown } from './markdown';
 import { type Metadata, readMetadata } from './metadata';
-import { declaresProduct } from './product';
+import { declaresProduct, itemtypesOf } from './product';
 import { asksModel, PAGE_LIMITS } from './spec';
 import type { ExtractSpec } from './spec-schema';
 
@@ -90,8 +91,10 @@ function readDocument(document: DomDocument, pageUrl: string, spec: ExtractSpec,
   const page = readPage(document, pageUrl);
   const images = spec.formats.includes('images') ? readImages(root, base) : undefined;
   const { links, title, canonical } = page;
-  const product = declaresProduct(document, jsonLd, metadata.og.type);
-  return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title, product };
+  const itemtypes = itemtypesOf(document);
+  const product = declaresProduct(document, jsonLd, metadata.og.type, itemtypes);
+  const thread = declaresThread(jsonLd, itemtypes);
+  return { base, jsonLd, metadata, fields, fieldErrors, links, canonical, images, title, product, thread };
 }
 
 /**
@@ -128,7 +131,7 @@ export async function extractPage(
   const read = readDocument(document, pageUrl, spec, warnings);
   const again = () => parseBounded(html, []).document;
   const { root, source } = selectContent(document, spec, warnings, {
-    kind: { product: read.product, site: read.base },
+    kind: { product: read.product, site: read.base, thread: read.thread },
     again,
   });
   const text = cap(toMarkdown(root, read.base, 'text', warnings), 'text', warnings);

@@ -18,8 +18,17 @@ const declaresType = (item: JsonValue) => {
  * JSON-LD (graphs flattened) or in its microdata (`itemtype`). On such a page the tags and categories inside the
  * content are facts of the product, where an article's are metadata about it.
  */
-export function declaresProduct(document: DomDocument, jsonLd: readonly JsonValue[], ogType?: string): boolean {
+export function declaresProduct(
+  document: DomDocument,
+  jsonLd: readonly JsonValue[],
+  ogType?: string,
+  itemtypes: readonly string[] = itemtypesOf(document),
+): boolean {
   if (ogType && /^(og:)?product(\.|$)/i.test(ogType.trim())) return true;
   if (jsonLd.some(declaresType)) return true;
-  return selectAll(document, '[itemtype]').some((element) => isProductType(element.getAttribute('itemtype') ?? ''));
+  return itemtypes.some(isProductType);
 }
+
+/** The microdata types the page's elements declare (`itemtype`), in one walk for all that read them. */
+export const itemtypesOf = (document: DomDocument): string[] =>
+  selectAll(document, '[itemtype]').map((element) => element.getAttribute('itemtype') ?? '');

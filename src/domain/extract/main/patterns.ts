@@ -118,10 +118,27 @@ function anchoredSection(element: DomElement): boolean {
   return false;
 }
 
-/** Whether an element's id (unless a section's anchor), class or role names it as furniture. */
-export function namedFurniture(element: DomElement): boolean {
+/**
+ * Whether an element's id (unless a section's anchor), class or role names it as furniture; class names whose
+ * furniture words are all in `own` (words the content itself wears: a page builder's `elementor-widget-container`
+ * around the prose) do not count.
+ */
+export function namedFurniture(element: DomElement, own?: ReadonlySet<string>): boolean {
   const id = anchoredSection(element) ? null : element.getAttribute('id');
-  return namedBoilerplate(id, element.getAttribute('class'), element.getAttribute('role'));
+  let className = element.getAttribute('class');
+  if (own && own.size > 0 && className)
+    className = className
+      .split(/\s+/)
+      .filter((name) => furnitureWords(name).some((word) => !own.has(word)))
+      .join(' ');
+  return namedBoilerplate(id, className, element.getAttribute('role'));
+}
+
+const BOILER_WORD = new RegExp(`(?:^|[\\s_-])(${BOILER_WORDS.join('|')})(?=[\\s_-]|$)`, 'gi');
+
+/** The furniture words in a class name, lower-cased ("elementor-widget-container": "widget"). */
+export function furnitureWords(name: string): string[] {
+  return Array.from(name.matchAll(BOILER_WORD), (match) => (match[1] ?? '').toLowerCase());
 }
 
 /** Whether an element's id, class or role names it as furniture. */

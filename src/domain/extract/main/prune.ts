@@ -1,6 +1,6 @@
-import type { DomElement } from '../dom';
+import { type DomElement, type DomNode, isElement } from '../dom';
 import { holds } from './containers';
-import { chapterToc, namedFurniture, namedTags } from './patterns';
+import { chapterToc, furnitureWords, namedFurniture, namedTags } from './patterns';
 import { linkDense, listCut, listInProse, proseListCut } from './prose-links';
 import { FURNITURE, type Stats, statsOf } from './stats';
 
@@ -33,6 +33,8 @@ export interface PageKind {
   product: boolean;
   /** The page's address (its base URL): links to its host are the site's own (main/prose-links.ts). */
   site?: string;
+  /** A thread (a forum's, a discussion's): its posts are the content, whatever their names (`comment-123`). */
+  thread?: boolean;
 }
 
 interface Options extends PageKind {
@@ -40,6 +42,42 @@ interface Options extends PageKind {
   heart: DomElement | null;
   stats: Map<DomElement, Stats>;
   links: boolean;
+  /** Whether names cut blocks of prose too (not when they would cut most of the prose: a page builder's names). */
+  names: boolean;
+  /** Furniture words in the class names the heart or its ancestors wear: the content's own, not furniture here. */
+  own: ReadonlySet<string>;
+}
+
+/** How many elements, from the heart up, are read for the content's own names (a builder's block and its wrapper). */
+const OWN_LEVELS = 3;
+
+/**
+ * The furniture words in the class names of the heart and the elements just around it, below the root (a page
+ * builder's "widget"); not higher, where a CMS writes the post's categories (`category-social-media`).
+ */
+function ownNames(root: DomElement, heart: DomElement | null): Set<string> {
+  const own = new Set<string>();
+  let node: DomNode | null = heart;
+  for (let level = 0; level < OWN_LEVELS && node && node !== root && isElement(node); level++, node = node.parentNode)
+    for (const name of (node.getAttribute('class') ?? '').split(/\s+/))
+      for (const word of furnitureWords(name)) own.add(word);
+  return own;
+}
+
+/**
+ * A form holding this much prose, most of its text, wraps content rather than asking for input (a forum's posts
+ * inside its moderation form, an ASP.NET page inside its one form).
+ */
+const FORM_PROSE = 500;
+const proseForm = (s: Stats) => s.good >= FORM_PROSE && s.good >= s.chars * 0.5;
+
+/** Share of an element's text that prose (or a thread's posts) must make for a name not to cut it, names aside. */
+const NAMED_PROSE = 0.5;
+
+/** Whether a name spares an element: it is a thread's post, or mostly prose where names would cut most of it. */
+function spared(s: Stats, options: Options): boolean {
+  if (options.thread && s.good + s.talk >= s.chars * NAMED_PROSE) return true;
+  return !options.names && s.good >= s.chars * NAMED_PROSE;
 }
 
 /**
@@ -65,16 +103,16 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   if (options.heart && holds(element, options.heart)) return null;
   const s = statsOf(options.stats, element);
   const name = element.localName;
-  if (FURNITURE.has(name) || name === 'form' || name === 'figcaption') return 'furniture';
+  if (FURNITURE.has(name) || name === 'figcaption' || (name === 'form' && !proseForm(s))) return 'furniture';
   if (
     name === 'p' &&
     PARAGRAPH_NAMES.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''}`)
   )
     return 'named';
   if (KEEP.has(name)) return null;
-  if (namedFurniture(element)) return 'named';
   const className = element.getAttribute('class');
-  if (className && MORE_NAMES.test(className)) return 'named';
+  if ((namedFurniture(element, options.own) || (className && MORE_NAMES.test(className))) && !spared(s, options))
+    return 'named';
   if (options.links && LINK_BLOCKS.has(name) && linkDense(s)) return 'links';
   return null;
 }
@@ -88,11 +126,25 @@ function collect(element: DomElement, options: Options, cuts: DomElement[]): voi
   }
 }
 
+/** Characters of text, and of prose, that cutting `cuts` would take away. */
+function taken(cuts: DomElement[], stats: Map<DomElement, Stats>): { chars: number; good: number } {
+  let chars = 0;
+  let good = 0;
+  for (const cut of cuts) {
+    const s = statsOf(stats, cut);
+    chars += s.chars;
+    good += s.good;
+  }
+  return { chars, good };
+}
+
 /**
  * Cuts page furniture out of the chosen root: nav, aside, footer and forms, elements named as furniture, and blocks
  * made mostly of links. When cutting links would leave less than a quarter of the text (an index page, a table of
- * contents: the links are the content), links stay. Returns a warning for each list of links cut from between two
- * paragraphs of the text (main/prose-links.ts).
+ * contents: the links are the content), links stay. When names would cut most of the prose, they name a page
+ * builder's blocks (Elementor's `elementor-widget-text-editor`), not furniture: the words the heart's own classes
+ * wear do not cut (without a heart, no name cuts a block of prose). Returns a warning for each list of links cut
+ * from between two paragraphs of the text (main/prose-links.ts).
  */
 export function prune(
   root: DomElement,
@@ -100,13 +152,17 @@ export function prune(
   stats: Map<DomElement, Stats>,
   kind: PageKind = { product: false },
 ): string[] {
-  const total = statsOf(stats, root).chars;
+  const { chars: total, good } = statsOf(stats, root);
+  const options: Options = { ...kind, heart, stats, links: true, names: true, own: new Set() };
   let cuts: DomElement[] = [];
-  collect(root, { ...kind, heart, stats, links: true }, cuts);
-  const left = total - cuts.reduce((sum, cut) => sum + statsOf(stats, cut).chars, 0);
-  if (left < total * 0.25) {
+  collect(root, options, cuts);
+  const cut = taken(cuts, stats);
+  const links = total - cut.chars >= total * 0.25;
+  const names = good - cut.good >= good * NAMES_LEAVE || cut.good < NAMES_MIN;
+  if (!links || !names) {
     cuts = [];
-    collect(root, { ...kind, heart, stats, links: false }, cuts);
+    const own = names ? options.own : ownNames(root, heart);
+    collect(root, { ...options, links, names: names || heart !== null, own }, cuts);
   }
   const notes: string[] = [];
   for (const cut of cuts) {
@@ -115,3 +171,9 @@ export function prune(
   }
   return notes;
 }
+/**
+ * Cuts by name that would leave less than this share of the root's prose (and take at least NAMES_MIN characters of
+ * it: a footer's line is no page builder's content) are not made in blocks of prose.
+ */
+const NAMES_LEAVE = 0.5;
+const NAMES_MIN = 1000;

@@ -16,7 +16,11 @@ export interface Stats {
   prose: number;
   /** Readability's measure: each paragraph scores its parent fully and its grandparent by half. */
   score: number;
+  /** Characters in blocks that would be prose but sit in a discussion (comments, a forum's posts): not in `good`. */
+  talk: number;
 }
+
+const ZERO: Stats = { chars: 0, linkChars: 0, codeLinkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0, talk: 0 };
 
 /** Inline elements: their text belongs to the nearest block around them. */
 export const INLINE = new Set(
@@ -102,10 +106,13 @@ function credit(element: DomElement, open: Open, stats: Map<DomElement, Stats>):
   if (upper) upper.score += worth / 2;
 }
 
-/** One walk over `root`: Stats for every element below it (and itself). */
-export function measure(root: DomElement): Map<DomElement, Stats> {
+/**
+ * One walk over `root`: Stats for every element below it (and itself). In a thread (a forum's page), the posts are
+ * the prose: a discussion is not set apart.
+ */
+export function measure(root: DomElement, thread = false): Map<DomElement, Stats> {
   const stats = new Map<DomElement, Stats>();
-  visit(root, { link: false, boiler: false, code: false }, stats);
+  visit(root, { link: false, boiler: false, code: false, furniture: false, thread }, stats);
   return stats;
 }
 
@@ -114,17 +121,24 @@ interface Within {
   link: boolean;
   boiler: boolean;
   code: boolean;
+  /** Inside nav, aside, footer or menu: not even a discussion's prose. */
+  furniture: boolean;
+  /** The page is a thread: its discussion is its content. */
+  thread: boolean;
 }
 
 function visit(element: DomElement, within: Within, stats: Map<DomElement, Stats>): Open {
-  const own: Stats = { chars: 0, linkChars: 0, codeLinkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
+  const own: Stats = { chars: 0, linkChars: 0, codeLinkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0, talk: 0 };
   stats.set(element, own);
   const name = element.localName;
   if (IGNORED.has(name)) return { chars: 0, link: 0, commas: 0 };
+  const furniture = within.furniture || FURNITURE.has(name);
   const inner: Within = {
     link: within.link || name === 'a',
-    boiler: within.boiler || FURNITURE.has(name) || discussion(element),
+    boiler: within.boiler || furniture || (!within.thread && discussion(element)),
     code: within.code || CODE_TEXT.has(name),
+    furniture,
+    thread: within.thread,
   };
   const boiler = inner.boiler;
   const open: Open = { chars: 0, link: 0, commas: 0 };
@@ -134,7 +148,9 @@ function visit(element: DomElement, within: Within, stats: Map<DomElement, Stats
   for (let i = 0; i < children.length; i++) addChild(children[i] as DomNode, walk);
   if (INLINE.has(name)) return open;
   // A block: the inline text gathered in it is one paragraph, prose or not.
-  if (!boiler && open.chars > 0 && open.link < open.chars * LINK_DENSE) {
+  const readable = open.chars > 0 && open.link < open.chars * LINK_DENSE;
+  if (boiler && !furniture && readable) own.talk += open.chars;
+  if (!boiler && readable) {
     own.good += open.chars;
     if (open.chars >= PROSE_CHARS) {
       own.paragraphs++;
@@ -175,12 +191,11 @@ function addChild(child: DomNode, walk: Walk): void {
   own.good += sub.good;
   own.paragraphs += sub.paragraphs;
   own.prose += sub.prose;
+  own.talk += sub.talk;
   open.chars += inner.chars;
   open.link += inner.link;
   open.commas += inner.commas;
 }
-
-const ZERO: Stats = { chars: 0, linkChars: 0, codeLinkChars: 0, good: 0, paragraphs: 0, prose: 0, score: 0 };
 
 /** The stats of an element (zeros for one the walk did not reach). */
 export const statsOf = (stats: Map<DomElement, Stats>, element: DomElement): Stats => stats.get(element) ?? ZERO;
