@@ -7,8 +7,9 @@
  *    web-content-2025 by its main text too. Contents holding code, and whole bodies taken instead of a detected
  *    content, are left out (the model never runs on them).
  * 2. A logistic regression is fit on those blocks (scripts/lib/logistic.ts), each set weighing as much as the other.
- * 3. The threshold is chosen on the dev halves: the mean of trafilatura's snippet F1 and web-content's snippet and
- *    token F1, the dev contents cut again at each threshold.
+ * 3. The threshold is chosen on the dev halves by the mean of the two sets' scores, each set weighing as much as the
+ *    other (as in the fit): trafilatura's snippet F1, and web-content's mean of its snippet and token F1; the dev
+ *    contents cut again at each threshold.
  * 4. Both halves of both sets are then extracted with and without the model and printed; the held-out halves (odd
  *    index) are read only here, never to fit or choose. DRY=1 prints the model without writing it.
  * Deterministic: the same pages and code give the same file.
@@ -104,9 +105,12 @@ function sweep(cached: Cached[], model: BlockModel): Map<SetName, Figures> {
   return new Map([...tallies].map(([set, tally]) => [set, figuresOf(tally)]));
 }
 
-/** What the threshold is chosen by: the mean of the snippet F1s and token F1s. */
+/**
+ * What the threshold is chosen by: the mean over the sets, each set weighing the same, of its score (its snippet F1,
+ * averaged with its token F1 where it has one).
+ */
 function objective(figures: Map<SetName, Figures>): number {
-  const values = [...figures.values()].flatMap((f) => (f.tokens === null ? [f.f1] : [f.f1, f.tokens]));
+  const values = [...figures.values()].map((f) => (f.tokens === null ? f.f1 : (f.f1 + f.tokens) / 2));
   return values.reduce((a, b) => a + b, 0) / (values.length || 1);
 }
 

@@ -1,4 +1,4 @@
-import { type DomElement, type DomNode, isElement } from '../dom';
+import { type DomElement, type DomNode, isElement, selectAll } from '../dom';
 import { holds } from './containers';
 import { chapterToc, furnitureWords, namedFurniture, namedTags } from './patterns';
 import { linkDense, listCut, listInProse, proseListCut } from './prose-links';
@@ -113,8 +113,38 @@ function cutOf(element: DomElement, options: Options): Cut | null {
   const className = element.getAttribute('class');
   if ((namedFurniture(element, options.own) || (className && MORE_NAMES.test(className))) && !spared(s, options))
     return 'named';
-  if (options.links && LINK_BLOCKS.has(name) && linkDense(s)) return 'links';
+  if (options.links && LINK_BLOCKS.has(name) && linkDense(s) && !tabular(element, options.stats)) return 'links';
   return null;
+}
+
+/**
+ * A data table: three rows or more, each of the first row's number of cells (two or more), no table inside, not named
+ * as furniture. A layout table of navigation has one row of many cells, or rows of one.
+ */
+function dataTable(table: DomElement): boolean {
+  const rows = selectAll(table, 'tr');
+  const width = rows[0]?.children.length ?? 0;
+  return (
+    rows.length >= 3 &&
+    width >= 2 &&
+    rows.every((row) => row.children.length === width) &&
+    table.querySelector('table') === null &&
+    !namedFurniture(table)
+  );
+}
+
+/** Share of a block of links that its data tables must hold for it to be read as tables, not as a block of links. */
+const TABULAR_SHARE = 0.6;
+
+/**
+ * Whether a block is mostly data tables, whatever their cells' links (an API's index of functions, a grid of linked
+ * names, in Sphinx's `section` with its heading): a table whose cells are mostly links is still a table.
+ */
+function tabular(element: DomElement, stats: Map<DomElement, Stats>): boolean {
+  const chars = selectAll(element, 'table')
+    .filter(dataTable)
+    .reduce((sum, table) => sum + statsOf(stats, table).chars, 0);
+  return chars >= statsOf(stats, element).chars * TABULAR_SHARE;
 }
 
 /** The elements to cut below `element`, outermost only. */
