@@ -287,8 +287,15 @@ function lookalike(base: string, rest: string): TrapReply | null {
     return htmlReply(page(base, 'Our catalogue', ['Everything we sell, in one list.', ...sorted], []));
   }
   if (rest === 'article.html' || rest === 'article-print.html') {
-    const views = `This article was read ${Math.floor(Math.random() * 100_000)} times.`;
-    return htmlReply(page(base, 'A history of the harbour', [...prose('near article', 5), views], []));
+    // The counter sits in the text's last paragraph (a line of its own is boilerplate extraction cuts: the two would
+    // be the same content, not near-duplicates), and has moved on between the two answers. Fixed counts, 1 bit apart:
+    // two random ones are 4 bits apart or more in one pair of eight, past the threshold (3 bits).
+    const count = rest === 'article.html' ? 48_213 : 48_301;
+    const views = ` Since it opened, the harbour museum has counted ${count} visitors.`;
+    const paragraphs = prose('near article', 5);
+    return htmlReply(
+      page(base, 'A history of the harbour', [...paragraphs.slice(0, -1), `${paragraphs.at(-1) ?? ''}${views}`], []),
+    );
   }
   return null;
 }
