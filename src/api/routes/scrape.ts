@@ -46,7 +46,8 @@ export const scrapeRoutes = new Hono<{ Bindings: Env }>().post(
       access: scrapeAccess(credentials, url),
     });
     if (result.kind === 'refused') throw new ApiError(result.status, result.code, result.message);
-    const { kind: _kind, record, outputs, body: _body, ...page } = result;
+    // The title is the model's (and the record's metadata, when asked for); the body is Firecrawl's rawHtml.
+    const { kind: _kind, record, outputs, body: _body, title: _title, ...page } = result;
     return c.json({ ...page, ...(record ?? { warnings: ['not an HTML page: nothing extracted'] }), ...outputs });
   },
 );
