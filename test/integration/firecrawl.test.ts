@@ -109,6 +109,15 @@ describe('Firecrawl scrape', () => {
       data: { markdown: '', metadata: { statusCode: 404, error: 'HTTP 404' } },
     });
 
+    // A private address is Firecrawl's 422 (docs/firecrawl.md), named as the scrape's URL: a scrape has no seed.
+    const refused = await post('/v2/scrape', { url: 'http://10.0.0.1/' });
+    expect(refused.status).toBe(422);
+    expect(await json(refused)).toMatchObject({
+      success: false,
+      code: 'PRIVATE_ADDRESS',
+      error: 'http://10.0.0.1/ is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to scrape it',
+    });
+
     const search = await post('/v2/search', { query: 'x' });
     expect(search.status).toBe(404);
     expect(await json(search)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
