@@ -400,6 +400,8 @@ describe('POST /v1/crawls/:id/reextract', () => {
       if (again.extraction?.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 200));
     }
+    // The crawl shows the spec its records now follow, not the one it started with.
+    expect((await getCrawl(id)).config.extract).toMatchObject({ formats: ['text'], fields: { h: { selector: 'h1' } } });
     const product = await record(id, `${root}product.html`);
     expect(product.fields).toEqual({ h: 'Desk Lamp' });
     expect(product.metadata).toBeUndefined();
