@@ -118,9 +118,18 @@ describe('Firecrawl scrape', () => {
       error: 'http://10.0.0.1/ is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to scrape it',
     });
 
-    const search = await post('/v2/search', { query: 'x' });
-    expect(search.status).toBe(404);
-    expect(await json(search)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
+    // Search is not supported: said in a 200 with success false, the shape firecrawl-mcp's firecrawl_search can show.
+    for (const path of ['/v2/search', '/v1/search']) {
+      const search = await post(path, { query: 'x' });
+      expect(search.status).toBe(200);
+      expect(await json(search)).toEqual({
+        success: false,
+        error: `POST ${path} is not supported by edgecrawl's Firecrawl-compatible API (see docs/firecrawl.md)`,
+      });
+    }
+    const agent = await post('/v2/agent', { prompt: 'x' });
+    expect(agent.status).toBe(404);
+    expect(await json(agent)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
   });
 
   it("answers /v1/scrape with Firecrawl's document when the body is Firecrawl's, and edgecrawl's answer otherwise", async () => {
