@@ -134,21 +134,40 @@ function schedulesTable(rows, /** @type {() => Promise<void>} */ refresh) {
   );
 }
 
+/**
+ * The new-crawl form (about a screen tall) behind a "New crawl" button: the crawls come first. The button shows it
+ * above the list, and hides it again.
+ * @param {Parameters<typeof newCrawlForm>[0]} options
+ */
+function newCrawlCard(options) {
+  const form = card('new', 'New crawl', newCrawlForm(options));
+  form.id = 'new';
+  form.hidden = true;
+  const toggle = h(
+    'button',
+    { type: 'button', id: 'new-toggle', 'aria-expanded': 'false', 'aria-controls': 'new' },
+    'New crawl',
+  );
+  toggle.addEventListener('click', () => {
+    form.hidden = !form.hidden;
+    toggle.setAttribute('aria-expanded', String(!form.hidden));
+    if (!form.hidden) /** @type {HTMLElement | null} */ (form.querySelector('textarea, input'))?.focus();
+  });
+  return { toggle, form };
+}
+
 async function homeView() {
   const crawls = h('div', { id: 'crawls' }, loading());
   const schedules = h('div', { id: 'schedules' }, loading());
+  const start = newCrawlCard({
+    scheduled: (schedule) => {
+      newSchedule = schedule.id;
+      void refresh().then(() => document.getElementById(`schedule-${schedule.id}`)?.scrollIntoView());
+    },
+  });
   byId('view').replaceChildren(
-    h('h1', {}, 'Crawls'),
-    card(
-      'new',
-      'New crawl',
-      newCrawlForm({
-        scheduled: (schedule) => {
-          newSchedule = schedule.id;
-          void refresh().then(() => document.getElementById(`schedule-${schedule.id}`)?.scrollIntoView());
-        },
-      }),
-    ),
+    h('div', { class: 'row heading' }, h('h1', {}, 'Crawls'), start.toggle),
+    start.form,
     card('list', 'Recent crawls', crawls),
     card('schedules', 'Schedules', schedules),
   );
@@ -297,7 +316,8 @@ function renderProgress(parts, s, u) {
     figure('failed', fmt(c.failed)),
     figure('skipped', fmt(c.skipped)),
     figure('duplicates', fmt(c.duplicates ?? 0)),
-    figure('rendered', `${fmt(u.renders)} · ${u.operations.browserSeconds.toFixed(1)} browser s`),
+    figure('rendered', fmt(u.renders)),
+    figure('browser time', `${u.operations.browserSeconds.toFixed(1)} s`),
     figure('cost so far', usd(u.estimate.usd)),
     figure('$ per million pages', u.estimate.usdPerMillionPages === null ? '–' : usd(u.estimate.usdPerMillionPages)),
     ...modelFigures(u, figure),

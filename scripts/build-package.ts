@@ -8,7 +8,7 @@
  *   emitted by tsc, beside the API's types generated from docs/openapi.json (openapi.d.ts) and openapi-fetch's own
  *   declarations (openapi-fetch.d.ts, openapi-typescript-helpers.d.ts), their imports pointed at one another: the
  *   declarations name nothing outside the package.
- * - THIRD-PARTY-NOTICES.md: the licenses of the code bundled or declared in it.
+ * - LICENSE: the repository's (MIT); THIRD-PARTY-NOTICES.md: the licenses of the code bundled or declared in it.
  *
  * The package has no dependencies: installing its tarball needs no registry.
  */
@@ -25,6 +25,7 @@ import {
 import { join, relative, resolve } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import ts from 'typescript';
+import { z } from 'zod';
 import { writeOpenapiTypes } from './lib/openapi-types.ts';
 
 const root = new URL('../', import.meta.url).pathname;
@@ -125,14 +126,16 @@ function notices(packages: string[]): string {
 }
 
 function manifest(files: string[]): Record<string, unknown> {
-  const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; license?: string };
+  const own = z
+    .object({ version: z.string(), license: z.string() })
+    .parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
   return {
     name: 'edgecrawl',
     version: own.version,
     description:
       'The command line and typed API client of edgecrawl, a polite, durable, fast web crawler on Cloudflare Workers',
-    // The repository has no license of its own yet: until it has (package.json "license"), none is granted.
-    license: own.license ?? 'UNLICENSED',
+    // The repository's (LICENSE, shipped beside it).
+    license: own.license,
     type: 'module',
     bin: { edgecrawl: 'bin/edgecrawl.js' },
     main: './index.js',
@@ -162,6 +165,7 @@ chmodSync(join(out, 'bin/edgecrawl.js'), 0o755);
 writeDeclarations();
 const packages = [...new Set([...bundled, 'openapi-fetch', 'openapi-typescript-helpers'])].sort();
 writeFileSync(join(out, 'THIRD-PARTY-NOTICES.md'), notices(packages));
+copyFileSync(join(root, 'LICENSE'), join(out, 'LICENSE'));
 const shipped = filesUnder(out).map((f) => relative(out, f));
 const files = [...new Set(shipped.map((f) => f.split('/')[0] as string))].sort();
 writeFileSync(join(out, 'package.json'), `${JSON.stringify(manifest(files), null, 2)}\n`);

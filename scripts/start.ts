@@ -2,17 +2,19 @@
 // `npm start [-- wrangler dev args]`: applies the D1 migrations to the local database, runs `wrangler dev` (local
 // Queues, Durable Objects, R2 and D1, persisted under .wrangler/state), and fires the cron triggers wrangler.toml
 // declares, on their schedule, as Cloudflare does in production (`--no-crons` leaves them to you). Without a token
-// from --var, .dev.vars or the API_TOKEN environment variable, the local API token is "dev-token". wrangler dev runs
+// from --var, .dev.vars, an env file or the API_TOKEN environment variable, the local API token is "dev-token"; it
+// reaches wrangler dev in a file, never in its arguments (scripts/lib/start-secrets.ts). wrangler dev runs
 // without the machine-wide dev registry and without fetching a sample Request.cf (scripts/lib/start-output.ts
 // quietWranglerEnv): it prints its bindings once, and no stack trace offline.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { browserEnv, ensureLocalBrowser } from './lib/browser-setup.ts';
 import { driveCrons } from './lib/cron-driver.ts';
 import { migrationsLine, quietWranglerEnv, scheduledWarningFilter } from './lib/start-output.ts';
+import { startSecrets } from './lib/start-secrets.ts';
 
 const argv = process.argv.slice(2);
 const crons = !argv.includes('--no-crons');
@@ -47,28 +49,23 @@ if (migrated === null) {
 }
 console.log(migrated);
 
-const hasToken =
-  args.some((a, i) => (a === '--var' && args[i + 1]?.startsWith('API_TOKEN:')) || a.startsWith('--var=API_TOKEN:')) ||
-  (existsSync('.dev.vars') && /^\s*API_TOKEN\s*=/m.test(readFileSync('.dev.vars', 'utf8')));
-const extra: string[] = [];
-if (!hasToken) {
-  const token = process.env.API_TOKEN || 'dev-token';
-  extra.push('--var', `API_TOKEN:${token}`);
-  console.log(`edgecrawl: local API token is "${token}" (Authorization: Bearer ${token})`);
-}
-
-// Credentials of local crawls are sealed with a key of this checkout's own, made once and kept beside the local state
-// (.wrangler is git-ignored), unless CREDENTIALS_KEY is given (--var, .dev.vars or the environment).
-const givesKey =
-  args.some(
-    (a, i) => (a === '--var' && args[i + 1]?.startsWith('CREDENTIALS_KEY:')) || a.startsWith('--var=CREDENTIALS_KEY:'),
-  ) ||
-  (existsSync('.dev.vars') && /^\s*CREDENTIALS_KEY\s*=/m.test(readFileSync('.dev.vars', 'utf8')));
-if (!givesKey)
-  extra.push(
-    '--var',
-    `CREDENTIALS_KEY:${process.env.CREDENTIALS_KEY || localCredentialsKey(persistTo ?? '.wrangler')}`,
-  );
+// The API token and the key that seals crawls' credentials (made once for this checkout, kept beside the local state:
+// .wrangler is git-ignored) go to wrangler dev in a file of mode 0600 it reads with --env-file, never on its command
+// line, where any local user would read them with `ps` (scripts/lib/start-secrets.ts).
+const stateDir = persistTo ?? '.wrangler';
+const secretsFile = resolve(stateDir, 'start.env');
+const secrets = startSecrets({
+  args,
+  env: process.env,
+  readFile: (path) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined),
+  localKey: () => localCredentialsKey(stateDir),
+  secretsFile,
+});
+const extra: string[] = [...secrets.args];
+if (secrets.file !== null) writeSecrets(secretsFile, secrets.file);
+if (secrets.token === 'default')
+  console.log('edgecrawl: local API token is "dev-token" (Authorization: Bearer dev-token)');
+if (secrets.token === 'environment') console.log('edgecrawl: the API token is API_TOKEN from the environment');
 
 // Workers AI runs only on Cloudflare: wrangler dev runs every binding locally (--local, offline, no login) and the model
 // step uses LLM_BASE_URL (e.g. a local Ollama) or refuses json and summary (docs/models.md).
@@ -85,7 +82,12 @@ ensureLocalBrowser();
 // environment keeps it from saying things twice, or with stack traces offline (quietWranglerEnv).
 const dev = spawn(wrangler, ['dev', ...extra, ...args], {
   stdio: ['inherit', 'inherit', crons ? 'pipe' : 'inherit'],
-  env: { ...quietWranglerEnv(process.env), ...browserEnv() },
+  // wrangler reads the secrets file whatever the environment says of .env files (start-secrets.ts left those out).
+  env: {
+    ...quietWranglerEnv(process.env),
+    ...browserEnv(),
+    ...(secrets.file === null ? {} : { CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'true' }),
+  },
 });
 const stderrDone = new Promise<void>((resolve) => {
   if (!dev.stderr) return resolve();
@@ -111,6 +113,13 @@ dev.on('exit', (code, signal) => {
   void stderrDone.then(exit);
   setTimeout(exit, 1000).unref();
 });
+
+/** Writes the secrets file readable by its owner alone (mode 0600, also when it was there before). */
+function writeSecrets(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
 
 /** The local sealing key of crawls' credentials: made once (32 random bytes), kept in `dir`/credentials.key. */
 function localCredentialsKey(dir: string): string {

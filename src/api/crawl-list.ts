@@ -6,16 +6,21 @@ import { changeCountsFor } from './recrawl';
 /** Crawls of one list answer whose Durable Object is asked live: a Worker invocation's subrequests are limited. */
 const MAX_LIVE = 100;
 
+/** Whether D1's summary of the crawl is final: it ended, and nothing of it was pending (a cancel settles later). */
+const settled = (row: CrawlRow): boolean =>
+  row.status !== 'running' && row.summary !== null && row.summary.pending === 0;
+
 /**
  * What each listed crawl came to. An ended crawl's summary is the one D1 holds (its object wrote it with its last
- * status); a running crawl, or one ended before summaries were kept, is asked live: one Durable Object call each, in
- * parallel, for the first MAX_LIVE of them (the rest show D1's, as of their last change of status).
+ * status, and again until nothing was pending); a running crawl, one cancelled whose summary still counts URLs
+ * pending, or one ended before summaries were kept, is asked live: one Durable Object call each, in parallel, for the
+ * first MAX_LIVE of them (the rest show D1's, as of their last sync).
  */
 export async function summariesOf(env: Env, rows: readonly CrawlRow[]): Promise<(CrawlSummary | null)[]> {
   let live = 0;
   return Promise.all(
     rows.map(async (row) => {
-      if ((row.status !== 'running' && row.summary !== null) || live >= MAX_LIVE) return row.summary;
+      if (settled(row) || live >= MAX_LIVE) return row.summary;
       live += 1;
       return env.CRAWL.getByName(row.id)
         .summary()

@@ -153,7 +153,9 @@ export const crawlSchema = z
       })
       .optional()
       .describe('A crawl with credentials whose pages were refused, or whose login failed: what happened.'),
-    config: shownConfigSchema,
+    config: shownConfigSchema.describe(
+      'The crawl as it was started, its extract the spec its records follow (after POST /reextract, the new one).',
+    ),
     createdAt: isoTime,
     finishedAt: isoTime.nullable().describe('When it completed or was cancelled; null: running.'),
   })

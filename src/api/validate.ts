@@ -191,6 +191,28 @@ export function assertRequestAllowed(env: Env, config: RefusableRequest): void {
   if (refusal) throw badRequest(refusal.message, refusal.code);
 }
 
+/** Why a URL to read now (a scrape's, a map's) is refused as a private address, named as what it is; null: it is not. */
+function privateUrlRefusal(env: Env, url: string, use: 'scrape' | 'map'): string | null {
+  if (!isRefusedUrl(url, readSettings(env).allowPrivateNetworks)) return null;
+  return `${url} is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to ${use} it`;
+}
+
+/**
+ * A scrape's URL and spec, refused as a crawl's would be. A private address is a 422 (`private_address`), as when the
+ * scrape's fetch refuses one a redirect leads to (jobs/scrape.ts), and is named as the scrape's URL: it has no seed.
+ */
+export function assertScrapeAllowed(env: Env, url: string, extract: { formats: readonly string[] }): void {
+  const refused = privateUrlRefusal(env, url, 'scrape');
+  if (refused !== null) throw new ApiError(422, 'private_address', refused);
+  assertRequestAllowed(env, { seeds: [], webhook: null, extract });
+}
+
+/** A map's URL, refused as a private address (400 `private_address`, as a crawl's seed), named as its URL. */
+export function assertMapAllowed(env: Env, url: string): void {
+  const refused = privateUrlRefusal(env, url, 'map');
+  if (refused !== null) throw badRequest(refused, 'private_address');
+}
+
 /** A webhook as the API shows it: its secret and its headers' values are never shown, only the headers' names. */
 type ShownWebhook = Omit<Webhook, 'secret' | 'headers'> & { headerNames?: string[] };
 

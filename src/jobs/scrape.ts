@@ -28,6 +28,8 @@ export type ScrapeResult =
       finalUrl: string;
       status: number;
       contentType: string | null;
+      /** The page's title (its <title>), whatever the formats: what the model is told, as a crawl's row tells it. */
+      title: string | null;
       /** When the page was fetched from the site (a cached page: when its stored copy was). */
       fetchedAt: string;
       /** Answered from the page cache (a stored copy), with no request to the site. */
@@ -165,11 +167,10 @@ export async function scrape(env: Env, url: string, options: ScrapeOptions): Pro
 /** The page's record with the model's json and summary, when the spec asks for them (page/model/answer-now.ts). */
 async function withModel(env: Env, spec: ExtractSpec, page: ScrapeResult & { kind: 'page' }): Promise<ScrapeResult> {
   if (!page.record) return page;
-  const title = typeof page.record.metadata?.title === 'string' ? page.record.metadata.title : null;
   const answered = await answerNow(
     env,
     spec,
-    { url: page.finalUrl, title },
+    { url: page.finalUrl, title: page.title },
     { record: page.record, outputs: page.outputs },
   );
   return { ...page, record: answered.record, outputs: answered.outputs };
@@ -228,6 +229,7 @@ function answer(url: string, finalUrl: string, processed: Processed, page: PageR
     finalUrl,
     status: page.status,
     contentType: page.contentType,
+    title: page.title,
     fetchedAt: new Date(page.fetchedAt).toISOString(),
     cached: Boolean(page.cachedFrom),
     record: stored?.record ?? null,

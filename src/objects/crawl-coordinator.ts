@@ -425,11 +425,12 @@ export class CrawlCoordinator extends DurableObject<Env> {
     // which can leave nothing pending. The alarm writes every usage that waits.
     const more = await this.rpc(
       async () => {
-        if (this.mirror.owed()) await this.syncStatus();
+        // A cancelled crawl's status is synced after its step (endCancelledStep), with what the step ended.
+        if (this.mirror.owed() && this.mirror.status !== 'cancelled') await this.syncStatus();
         const lost = this.model.giveUpIfStalled(Date.now(), MODEL_STALL_MS);
         if (lost > 0)
           log('error', 'model step silent: its pages are no longer waited for', { crawlId: id, pages: lost });
-        if (this.mirror.status === 'cancelled') return this.sweeper.endCancelled(this.env, id);
+        if (this.mirror.status === 'cancelled') return this.endCancelledStep(id);
         if (this.mirror.status !== 'running') return false;
         const more = await this.sweeper.resend(this.env, id, {
           config,
@@ -445,15 +446,29 @@ export class CrawlCoordinator extends DurableObject<Env> {
     await alarmBy(this.ctx.storage, this.sweeper.nextAt(Date.now(), more, this.settings.sweepIntervalMs));
   }
 
-  /** Nothing pending: the crawl has completed, and gives back what its hosts' gates may still hold for it. */
+  /**
+   * A cancelled crawl's next step (Sweeper.endCancelled), then D1 told what it came to while that is owed (until
+   * nothing is pending: StatusMirror.sync). True when more queued URLs remain.
+   */
+  private async endCancelledStep(id: string): Promise<boolean> {
+    const more = await this.sweeper.endCancelled(this.env, id);
+    if (this.mirror.owed()) await this.syncStatus();
+    return more;
+  }
+
+  /**
+   * Nothing pending: the crawl has completed, and gives back what its hosts' gates may still hold for it. A cancelled
+   * crawl whose last pending URL just ended tells D1 the counts it settled at.
+   */
   private finishIfDone(): void {
     const id = this.meta.id;
     const waiting = this.ledger.counters.pending + this.model.waiting;
-    if (id !== null && this.mirror.status === 'running' && waiting === 0) {
+    if (id === null || waiting > 0) return;
+    if (this.mirror.status === 'running') {
       this.mirror.set('completed');
       this.ctx.waitUntil(this.syncStatus());
       this.ctx.waitUntil(this.holds.giveBack(this.env, id, false));
-    }
+    } else if (this.mirror.status === 'cancelled' && this.mirror.owed()) this.ctx.waitUntil(this.syncStatus());
   }
 
   /** The crawl's trap rules that learn as it goes (objects/crawl/traps.ts); null before it has a config. */

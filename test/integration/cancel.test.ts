@@ -3,7 +3,10 @@
  * under way may finish, and are recorded), and afterwards the counts, the pages listing, the export and the errors
  * listing tell the same story.
  */
+import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
+import { crawlListSchema } from '../../src/api/responses';
 import { allPages, api, createCrawl, getCrawl, namespace, site, siteLog, waitForCrawl } from '../support/api';
 import type { HostLogEntry } from '../support/host-log';
 
@@ -94,5 +97,57 @@ describe('cancel, on a paced host', () => {
     expect(log.filter((e) => e.path.includes(ns) && e.at > cancelledAt + 1000)).toEqual([]);
     const times = log.map((e) => e.at).sort((x, y) => x - y);
     expect(Math.min(...times.slice(1).map((t, i) => t - (times[i] as number)))).toBeGreaterThanOrEqual(500);
+  });
+});
+
+/** The crawl's item in GET /v1/crawls, paged through until found. */
+async function listed(id: string) {
+  let cursor: string | null = null;
+  do {
+    const body = crawlListSchema.parse(
+      await (await api(`/v1/crawls?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).json(),
+    );
+    const item = body.crawls.find((c) => c.id === id);
+    if (item) return item;
+    cursor = body.cursor;
+  } while (cursor);
+  throw new Error(`crawl ${id} not listed`);
+}
+
+/** The summary D1 keeps of the crawl (what the list shows of an ended crawl). */
+async function keptSummary(id: string) {
+  const row = await env.DB.prepare('SELECT summary FROM crawls WHERE id = ?').bind(id).first<{ summary: string }>();
+  return z
+    .looseObject({ pending: z.number(), counts: z.object({ skipped: z.number() }) })
+    .parse(JSON.parse(row?.summary ?? 'null'));
+}
+
+describe('cancel, as listed', () => {
+  it('lists a cancelled crawl with the counts it settled at, not those of the moment of the cancel', async () => {
+    const ns = namespace();
+    const id = await createCrawl({ seeds: [`${site()}/t/${ns}/tree-200/`], hostIntervalMs: 200 });
+    for (let i = 0; i < 200 && (await getCrawl(id)).counts.stored < 3; i++) await sleep(50);
+    expect((await api(`/v1/crawls/${id}`, { method: 'DELETE' })).status).toBe(200);
+    let crawl = await getCrawl(id);
+    for (let i = 0; i < 100 && crawl.pending > 0; i++) {
+      await sleep(100);
+      crawl = await getCrawl(id);
+    }
+    expect(crawl.pending).toBe(0);
+    expect(crawl.counts.skipped).toBeGreaterThan(0);
+
+    // D1 is told what the crawl settled at (the list of an ended crawl reads it), not left with the cancel's moment.
+    let kept = await keptSummary(id);
+    for (let i = 0; i < 50 && kept.pending > 0; i++) {
+      await sleep(100);
+      kept = await keptSummary(id);
+    }
+    expect(kept).toMatchObject({ pending: 0, counts: { skipped: crawl.counts.skipped } });
+    expect(await listed(id)).toMatchObject({ status: 'cancelled', pending: 0, counts: crawl.counts });
+
+    // A summary kept while URLs were pending (as crawls cancelled before this was fixed have): the list asks the crawl.
+    const stale = { ...kept, pending: 8, counts: { ...crawl.counts, skipped: 0 } };
+    await env.DB.prepare('UPDATE crawls SET summary = ? WHERE id = ?').bind(JSON.stringify(stale), id).run();
+    expect(await listed(id)).toMatchObject({ pending: 0, counts: crawl.counts });
   });
 });

@@ -310,7 +310,7 @@ describe('POST /v1/scrape', () => {
     expect(text).toBe((await content(id, `${root}product.html`, 'text')).body);
   });
 
-  it('follows redirects, and refuses what a crawl would refuse', async () => {
+  it('follows redirects, answers a 404 page as the page it is, and refuses what a crawl would refuse', async () => {
     const ns = namespace();
     const misc = `${site()}/t/${ns}/misc/`;
     const moved = (await (
@@ -320,9 +320,26 @@ describe('POST /v1/scrape', () => {
       status: number;
     };
     expect(moved).toMatchObject({ finalUrl: `${misc}ok2.html`, status: 200 });
+    // A page the site answers 404 is answered, with its status and nothing extracted: the status is the page's.
+    const missing = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: `${misc}missing.html` }) });
+    expect(missing.status).toBe(200);
+    expect(await missing.json()).toMatchObject({
+      url: `${misc}missing.html`,
+      finalUrl: `${misc}missing.html`,
+      status: 404,
+      cached: false,
+      warnings: ['the site answered HTTP 404: nothing extracted (an error page is not kept)'],
+    });
+    // A private address is a 422, named as the scrape's URL (a scrape has no seed).
+    const refused = await api('/v1/scrape', { method: 'POST', body: JSON.stringify({ url: 'http://10.0.0.1/' }) });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({
+      error: {
+        code: 'private_address',
+        message: 'http://10.0.0.1/ is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to scrape it',
+      },
+    });
     const cases: [unknown, number, string][] = [
-      [{ url: `${misc}missing.html` }, 502, 'fetch_failed'],
-      [{ url: 'http://10.0.0.1/' }, 400, 'private_address'],
       [{ url: 'not a url' }, 400, 'invalid_request'],
       [{ url: `${misc}ok.html`, extract: { formats: [] } }, 400, 'invalid_request'],
     ];
@@ -383,6 +400,8 @@ describe('POST /v1/crawls/:id/reextract', () => {
       if (again.extraction?.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 200));
     }
+    // The crawl shows the spec its records now follow, not the one it started with.
+    expect((await getCrawl(id)).config.extract).toMatchObject({ formats: ['text'], fields: { h: { selector: 'h1' } } });
     const product = await record(id, `${root}product.html`);
     expect(product.fields).toEqual({ h: 'Desk Lamp' });
     expect(product.metadata).toBeUndefined();

@@ -109,9 +109,27 @@ describe('Firecrawl scrape', () => {
       data: { markdown: '', metadata: { statusCode: 404, error: 'HTTP 404' } },
     });
 
-    const search = await post('/v2/search', { query: 'x' });
-    expect(search.status).toBe(404);
-    expect(await json(search)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
+    // A private address is Firecrawl's 422 (docs/firecrawl.md), named as the scrape's URL: a scrape has no seed.
+    const refused = await post('/v2/scrape', { url: 'http://10.0.0.1/' });
+    expect(refused.status).toBe(422);
+    expect(await json(refused)).toMatchObject({
+      success: false,
+      code: 'PRIVATE_ADDRESS',
+      error: 'http://10.0.0.1/ is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to scrape it',
+    });
+
+    // Search is not supported: said in a 200 with success false, the shape firecrawl-mcp's firecrawl_search can show.
+    for (const path of ['/v2/search', '/v1/search']) {
+      const search = await post(path, { query: 'x' });
+      expect(search.status).toBe(200);
+      expect(await json(search)).toEqual({
+        success: false,
+        error: `POST ${path} is not supported by edgecrawl's Firecrawl-compatible API (see docs/firecrawl.md)`,
+      });
+    }
+    const agent = await post('/v2/agent', { prompt: 'x' });
+    expect(agent.status).toBe(404);
+    expect(await json(agent)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
   });
 
   it("answers /v1/scrape with Firecrawl's document when the body is Firecrawl's, and edgecrawl's answer otherwise", async () => {

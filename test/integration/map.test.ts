@@ -96,7 +96,12 @@ describe('POST /v1/map', () => {
     expect((await map({ url: 'https://example.com/', extra: 1 })).status).toBe(400);
     const privateAddress = await map({ url: 'http://10.0.0.1/' });
     expect(privateAddress.status).toBe(400);
-    expect(((await privateAddress.json()) as { error: { code: string } }).error.code).toBe('private_address');
+    expect(await privateAddress.json()).toEqual({
+      error: {
+        code: 'private_address',
+        message: 'http://10.0.0.1/ is a private network address; allow it with ALLOW_PRIVATE_NETWORKS to map it',
+      },
+    });
     expect((await map({ url: 'https://example.com/' }, null)).status).toBe(401);
   });
 

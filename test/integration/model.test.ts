@@ -221,6 +221,18 @@ describe('the model step', () => {
     expect(body.markdown).toBeUndefined();
   });
 
+  it('a scrape without metadata tells the model the page title, as a crawl does', async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/products/p/5.html`;
+    const res = await api('/v1/scrape', {
+      method: 'POST',
+      body: JSON.stringify({ url, maxAge: 0, extract: { formats: ['summary'], summary: { prompt: `About ${ns}.` } } }),
+    });
+    expect(res.status).toBe(200);
+    const [sent] = await modelRequests(ns);
+    expect(JSON.stringify(sent?.body.messages)).toContain('Page title: Lamp 5\\n');
+  });
+
   it('refuses json or summary with a 400 where no model is configured', async () => {
     const app = createApp();
     const bare = { ...env, LLM_BASE_URL: undefined, LLM_MODEL: undefined, AI: undefined };

@@ -66,6 +66,7 @@ describe('the new-crawl form', () => {
     await logInAs(page, worker);
     const ns = `form${Date.now().toString(36)}`;
     const seed = `${sites.siteA}/t/${ns}/tree-10/`;
+    await page.getByRole('button', { name: 'New crawl' }).click(); // the form is behind it
     await page.getByLabel('Seed URLs (one per line)').fill(seed);
     await open(page, 'Extraction');
     const spec = page.getByLabel('Extraction spec (JSON)');
@@ -206,6 +207,7 @@ describe('the new-crawl form', () => {
     await logInAs(page, worker);
     const ns = `forms${Date.now().toString(36)}`;
     const seed = `${sites.siteA}/t/${ns}/tree-10/`;
+    await page.getByRole('button', { name: 'New crawl' }).click(); // the form is behind it
     await page.getByLabel('Seed URLs (one per line)').fill(seed);
     await page.getByLabel('Max pages').fill('3');
     await open(page, 'Extraction');
@@ -245,6 +247,7 @@ describe('the new-crawl form', () => {
   it('fits a phone screen, and says so when the API cannot check the settings', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await logInAs(page, worker);
+    await page.getByRole('button', { name: 'New crawl' }).click(); // the form is behind it
     await page.getByLabel('Seed URLs (one per line)').fill(`${sites.siteA}/t/phone/tree-10/`);
     await open(page, 'Extraction');
     await open(page, 'Webhook');

@@ -125,6 +125,75 @@ describe('the crawl list', () => {
   });
 });
 
+/**
+ * What of the text of `selector`'s elements is laid out badly, as the page has it: a word drawn on two lines (a break
+ * inside it), text wider than its box (clipped), or more lines than `maxLines`. Run in the page (a script: the
+ * tests' TypeScript has no DOM).
+ */
+const layoutProblems = (selector: string, maxLines: number) => `(() => {
+  const problems = [];
+  for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
+    const text = el.firstChild;
+    const label = ${JSON.stringify(selector)} + ' "' + el.textContent + '"';
+    if (el.scrollWidth > el.clientWidth) problems.push(label + ' is wider than its box');
+    if (!(text instanceof Text)) continue;
+    const range = document.createRange();
+    const lines = (from, to) => {
+      range.setStart(text, from);
+      range.setEnd(text, to);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    };
+    if (lines(0, text.length) > ${maxLines}) problems.push(label + ' takes more than ${maxLines} line(s)');
+    for (const word of text.data.matchAll(/\\S+/g))
+      if (lines(word.index, word.index + word[0].length) > 1) problems.push(label + ' breaks inside "' + word[0] + '"');
+  }
+  return problems;
+})()`;
+
+describe('at 1400x1000, a desktop screen', () => {
+  it('the home view shows the crawls first, the new-crawl form behind a button', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await logInAs(page, worker);
+    const list = page.getByRole('table', { name: 'Recent crawls' });
+    await expect.poll(() => list.isVisible()).toBe(true);
+    // The list starts within the first screen, with rows of it in view; the form is not shown.
+    const box = await list.boundingBox();
+    expect(box?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(400);
+    expect(await page.locator('#new-crawl').isVisible()).toBe(false);
+    const toggle = page.getByRole('button', { name: 'New crawl' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await page.locator('#new-crawl').isVisible()).toBe(true);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.id')).toBe('seeds');
+    await toggle.click();
+    expect(await page.locator('#new-crawl').isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it("a crawl's figures each fit on one line, and the hosts table's headings break between words only", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await logInAs(page, worker);
+    await page.goto(`${worker.url}/#/crawls/${crawlId}`);
+    await expect.poll(() => page.locator('#crawl-status .badge').textContent()).toBe('completed');
+    await expect.poll(() => page.getByRole('table', { name: 'Hosts and politeness' }).isVisible()).toBe(true);
+    await expect.poll(() => page.locator('.stats dt', { hasText: 'cost so far' }).count()).toBe(1);
+    // A cost of a few millionths of a dollar, as a small crawl's: the longest figure the card shows.
+    await page.evaluate(`[...document.querySelectorAll('.stats div')]
+      .find((d) => d.querySelector('dt')?.textContent === 'cost so far')
+      .querySelector('dd').textContent = '$0.000092'`);
+    expect.soft(await page.evaluate<string[]>(layoutProblems('.stats dt', 2))).toEqual([]);
+    expect.soft(await page.evaluate<string[]>(layoutProblems('.stats dd', 1))).toEqual([]);
+    // "Backing off" is one heading of two words, not "Backi / ng off", also beside the long robots.txt of real hosts.
+    await page.evaluate(`for (const row of document.querySelectorAll('#hosts-title ~ div tbody tr')) {
+      row.cells[0].textContent = 'www.a-rather-long-host-name-of-a-real-site.example.com';
+      row.cells[5].textContent = ${JSON.stringify(`${'https://www.a-rather-long-host-name-of-a-real-site.example.com: rules, crawl-delay 1000 ms; '.repeat(6)}`)};
+    }`);
+    expect.soft(await page.evaluate<string[]>(layoutProblems('#hosts-title ~ div th', 2))).toEqual([]);
+    await page.close();
+  });
+});
+
 describe("a crawl's credentials", () => {
   it('are shown by name in its settings (hosts, headers, cookies, basic), never their values', async () => {
     const ns = `viewsc${Date.now().toString(36)}`;

@@ -448,6 +448,18 @@ describe('firecrawl-mcp over stdio', () => {
     expect(urls).toEqual(expect.arrayContaining([page('long-1/short.html'), page('long-1/long.html')]));
   }, 30_000);
 
+  it('firecrawl_search says that search is not supported, in a result the client shows (not an MCP error)', async () => {
+    // Listed first, as an MCP client does: the client then checks each tool's result against its output schema.
+    await client.listTools();
+    const result = await client.callTool({ name: 'firecrawl_search', arguments: { query: 'edgecrawl' } });
+    const parts = Array.isArray(result.content) ? result.content : [];
+    const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+    expect(JSON.parse(text)).toEqual({
+      success: false,
+      error: "POST /v2/search is not supported by edgecrawl's Firecrawl-compatible API (see docs/firecrawl.md)",
+    });
+  }, 30_000);
+
   it('firecrawl_crawl waits for the crawl to end; firecrawl_check_crawl_status then answers all its pages', async () => {
     const crawled = await call<CrawlJob>('firecrawl_crawl', { url: page('pure-9/'), limit: 20 });
     expect(crawled.status).toBe('completed');

@@ -128,6 +128,7 @@ describe('the tarball', () => {
   it('holds the CLI, the client and their declarations, and nothing of the repository', () => {
     expect(packed.filename).toBe(`edgecrawl-${version}.tgz`);
     expect(packed.files.map((f) => f.path).sort()).toEqual([
+      'LICENSE',
       'README.md',
       'THIRD-PARTY-NOTICES.md',
       'bin/edgecrawl.js',
@@ -143,7 +144,16 @@ describe('the tarball', () => {
 
   it('installs with no dependencies: the folder holds the package alone', () => {
     const installed = JSON.parse(readFileSync(join(app, 'node_modules/edgecrawl/package.json'), 'utf8'));
-    expect(installed).toMatchObject({ name: 'edgecrawl', version, bin: { edgecrawl: 'bin/edgecrawl.js' } });
+    expect(installed).toMatchObject({
+      name: 'edgecrawl',
+      version,
+      license: 'MIT',
+      bin: { edgecrawl: 'bin/edgecrawl.js' },
+    });
+    // The repository's license, as it is: MIT, the copyright of edgecrawl's contributors.
+    const license = readFileSync(join(app, 'node_modules/edgecrawl/LICENSE'), 'utf8');
+    expect(license).toBe(readFileSync(new URL('../../LICENSE', import.meta.url), 'utf8'));
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) 2026 edgecrawl contributors\n/);
     expect(installed.dependencies).toBeUndefined();
     expect(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual(['edgecrawl']);
   });

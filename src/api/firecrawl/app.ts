@@ -28,6 +28,14 @@ const unsupported = (c: Context) => {
 };
 
 /**
+ * Search, which edgecrawl has not, answered as firecrawl-mcp can show it: 200 `{success: false, error}`. Its
+ * firecrawl_search turns any other status into an MCP error about its output schema (the error's fields are not the
+ * schema's), so the message would not reach the user; the SDKs throw `error` on `success: false` all the same.
+ */
+const searchUnsupported = (c: Context) =>
+  c.json({ success: false as const, error: notSupported(`${c.req.method} ${c.req.path}`).message });
+
+/**
  * Firecrawl's API (docs/firecrawl.md): /v2, and /v1 as older integrations call it, answering as Firecrawl does
  * (`{success, ...}`; errors `{success: false, error}`), on edgecrawl's own jobs. /v1 is behind edgecrawl's bearer
  * token already (app.ts); /v2 gets the same token here.
@@ -44,6 +52,7 @@ export function firecrawlApp() {
     )
     .route('/v2', versionRoutes(2))
     .route('/v1', versionRoutes(1))
+    .post('/:version{v1|v2}/search', searchUnsupported)
     .all('/v2/*', unsupported)
     .all('/v1/:what{search|extract|deep-research|llmstxt|team}/*', unsupported)
     .all('/v1/:what{search|extract|deep-research|llmstxt}', unsupported);

@@ -10,7 +10,7 @@ import { type ScrapeResult, scrape } from '../../jobs/scrape';
 import { lastScrape } from '../../storage/firecrawl-pages';
 import { ApiError, badRequest } from '../errors';
 import { MAX_BODY_BYTES, scrapeSchema } from '../schemas';
-import { assertRequestAllowed, describeIssues, jsonInput, limitBody } from '../validate';
+import { assertScrapeAllowed, describeIssues, jsonInput, limitBody } from '../validate';
 import { withTimeout } from './timeout';
 
 const scrapeRequestSchema = scrapeOptionsSchema.extend({ url: z.string().max(8192) });
@@ -81,7 +81,7 @@ export const scrapeRoute = (version: FirecrawlVersion) =>
     const { request, formats, timeoutMs, warnings } = edgecrawlScrape(c.req.valid('json'), version);
     const { credentials, rest } = credentialsOf(request);
     const { url, extract, render, waitFor, actions, maxAge } = rest;
-    assertRequestAllowed(c.env, { seeds: [url], webhook: null, extract });
+    assertScrapeAllowed(c.env, url, extract);
     const previous = formats.changeTracking ? await lastScrape(c.env.DB, c.env.BODIES, url) : null;
     // The page's own headers, cookies: sent to its host only, never kept (nor answered from the page cache).
     const options = { spec: extract, render, waitFor, actions, maxAge, access: scrapeAccess(credentials, url) };

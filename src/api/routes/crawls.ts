@@ -137,7 +137,8 @@ export const crawls = new Hono<CrawlEnv>()
             }
           : {}),
         ...(access ? { access } : {}),
-        config: presentConfig(crawl.config),
+        // Its extract is the spec its records follow: a re-extraction's, once one was started.
+        config: presentConfig({ ...crawl.config, extract: crawl.extract }),
         createdAt: new Date(crawl.createdAt).toISOString(),
         finishedAt: isoOrNull(endedAt(snapshot, crawl.finishedAt)),
       });

@@ -3,7 +3,7 @@ import { mapSite } from '../../jobs/map';
 import { json, routeDoc } from '../openapi/route-doc';
 import { mapResultSchema } from '../responses';
 import { MAX_BODY_BYTES, mapSchema } from '../schemas';
-import { assertRequestAllowed, jsonInput, limitBody } from '../validate';
+import { assertMapAllowed, jsonInput, limitBody } from '../validate';
 
 /** POST /v1/map: a site's URLs from its sitemaps and its start page's links, answered now; nothing stored. */
 export const mapRoutes = new Hono<{ Bindings: Env }>().post(
@@ -19,7 +19,7 @@ export const mapRoutes = new Hono<{ Bindings: Env }>().post(
   jsonInput(mapSchema),
   async (c) => {
     const request = c.req.valid('json');
-    assertRequestAllowed(c.env, { seeds: [request.url], webhook: null });
+    assertMapAllowed(c.env, request.url);
     return c.json(await mapSite(c.env, request));
   },
 );

@@ -5,6 +5,9 @@ import { setCrawlStatus } from '../../storage/d1/crawls';
 import type { CrawlConfig, CrawlStatus, CrawlSummary } from '../../types';
 import type { Ledger } from './ledger';
 
+/** What `synced` says of a cancelled crawl synced with URLs still pending: no status, so it stays owed. */
+const UNSETTLED = 'cancelled, unsettled';
+
 const isStatus = (v: string | null): v is CrawlStatus => v === 'running' || v === 'completed' || v === 'cancelled';
 
 /**
@@ -13,7 +16,9 @@ const isStatus = (v: string | null): v is CrawlStatus => v === 'running' || v ==
  * - after each change, D1's crawls row is owed the new status (`synced` says which status it has), and an ending of a
  *   crawl with a webhook is owed its crawl.completed or crawl.cancelled event (`notified` says which ending was sent),
  *   once per ending: a crawl run again and ended again is owed a new event.
- * What fails is owed still: the alarm calls sync() again.
+ * What fails is owed still: the alarm calls sync() again. A cancelled crawl synced while URLs of it were still pending
+ * (its frontier is ended a step at a time, leased URLs when their attempts end) owes D1 its summary again: each
+ * sweep syncs it until nothing is pending, so the list shows the counts the crawl settled at.
  */
 export class StatusMirror {
   private current: CrawlStatus = 'running';
@@ -68,7 +73,7 @@ export class StatusMirror {
         }
         this.ledger.add(meter.usage);
       } else this.setMeta('notified', status);
-      this.setMeta('synced', status);
+      this.setMeta('synced', status === 'cancelled' && summary.pending > 0 ? UNSETTLED : status);
       return true;
     } catch (error) {
       log('error', 'crawl status sync failed (D1, or the webhook event); the alarm retries', {
