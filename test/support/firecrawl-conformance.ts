@@ -123,10 +123,16 @@ export const DIFFERENCES: readonly {
   why: string;
 }[] = [
   {
-    operation: /^v2 GET \/crawl\/active 200$/,
+    operation: /^v[12] GET \/crawl\/active 200$/,
     problem: /^#: Instance does not have required property "data"/,
     side: 'clients',
     why: 'the document requires `data` but describes `crawls`; both SDKs read `crawls` (firecrawl-py v2 get_active_crawls, firecrawl-js getActiveCrawls), as Firecrawl answers',
+  },
+  {
+    operation: /^v[12] GET \/crawl\/active 200$/,
+    problem: /^#\/crawls\/\d+: Instance does not have required property "status"/,
+    side: 'clients',
+    why: "the document requires each crawl's `status`; Firecrawl's server gives none and neither SDK reads one (firecrawl-py's ActiveCrawl: id, team_id, url, options)",
   },
   {
     operation: /^v[12] POST \/scrape 200$/,

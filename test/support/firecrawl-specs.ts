@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { FirecrawlSpecs } from './firecrawl-conformance.ts';
 
 /** Where the documents are: the folder beside the repository's root. */
-export const FIRECRAWL_SPECS_DIR = new URL('../../../shared/specs/firecrawl/', import.meta.url).pathname;
+const FIRECRAWL_SPECS_DIR = new URL('../../../shared/specs/firecrawl/', import.meta.url).pathname;
 
 /** The three documents, or null when ../shared is not there. */
 export function readFirecrawlSpecs(dir = FIRECRAWL_SPECS_DIR): FirecrawlSpecs | null {
