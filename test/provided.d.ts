@@ -1,4 +1,5 @@
 import 'vitest';
+import type { FirecrawlSpecs } from './support/firecrawl-conformance';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -16,5 +17,7 @@ declare module 'vitest' {
     simWeb: { hosts: string[]; control: string };
     /** The fake model's base URL (…/v1, test/support/fake-llm.ts): GET <origin>/__requests lists what it was asked. */
     llm: string;
+    /** Firecrawl's OpenAPI documents from ../shared/specs/firecrawl (test/support/firecrawl-specs.ts), or null. */
+    firecrawlSpecs: FirecrawlSpecs | null;
   }
 }

@@ -3,9 +3,9 @@
  * and batch scrape status answer a duplicate as a document of its own URL with its kept page's content, counted; the
  * JSONL export gives its line the kept page's content beside `duplicateOf`.
  */
-import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { allPages, createCrawl, api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
+import { firecrawlFetch } from '../support/firecrawl-api';
 import { received, waitForDeliveries } from '../support/webhooks';
 
 type Json = Record<string, unknown>;
@@ -19,7 +19,7 @@ function firecrawl(path: string, body?: unknown): Promise<Response> {
   const headers = new Headers({ authorization: 'Bearer test-token' });
   if (body !== undefined) headers.set('content-type', 'application/json');
   const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) };
-  return exports.default.fetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
+  return firecrawlFetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
 }
 
 const json = async (res: Response): Promise<Json> => (await res.json()) as Json;

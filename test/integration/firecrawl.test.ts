@@ -3,10 +3,11 @@
  * ignored, crawls that are edgecrawl's own. The real clients are tested against `wrangler dev` in
  * test/system/firecrawl-clients.test.ts; these tests pin the server's side, seams included.
  */
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/api/app';
 import { createCrawl, api as edgecrawlApi, namespace, site, waitForCrawl } from '../support/api';
+import { firecrawlFetch } from '../support/firecrawl-api';
 
 type Json = Record<string, unknown> & { data?: unknown };
 
@@ -15,7 +16,7 @@ function api(path: string, init: RequestInit & { token?: string | null } = {}): 
   const headers = new Headers(init.headers);
   if (init.token !== null) headers.set('authorization', `Bearer ${init.token ?? 'test-token'}`);
   if (typeof init.body === 'string') headers.set('content-type', 'application/json');
-  return exports.default.fetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
+  return firecrawlFetch(new Request(`http://edgecrawl.test${path}`, { ...init, headers }));
 }
 
 const post = (path: string, body: unknown, token?: string | null) =>

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalBrowser } from '../../scripts/lib/browser-setup.ts';
 import { startFakeLlm } from './fake-llm.ts';
+import { readFirecrawlSpecs } from './firecrawl-specs.ts';
 import { spawnSimWeb } from './sim-web.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
@@ -37,6 +38,8 @@ export default async function ({ provide }: TestProject) {
   provide('siteB', sites.siteB);
   provide('portA', sites.portA);
   provide('hosts', sites.hosts);
+  // Firecrawl's OpenAPI documents, when ../shared has them (null otherwise: the conformance checks say they skipped).
+  provide('firecrawlSpecs', readFirecrawlSpecs());
   // The fake model, on the port vitest.config.ts gave the Worker's LLM_BASE_URL.
   const llm = await startFakeLlm(Number(process.env.EDGECRAWL_TEST_LLM_PORT ?? 0));
   provide('llm', llm.url);

@@ -1,4 +1,5 @@
 import { site } from './api';
+import { checkWebhookBody } from './firecrawl-api';
 
 /** A delivery the test site's receiver got (POST /__hook/<ns>): its headers (names in lower case), body and answer. */
 export interface Received {
@@ -21,8 +22,11 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
   return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)));
 }
 
+/** The deliveries so far; each in Firecrawl's format is checked against Firecrawl's webhooks document. */
 export async function received(ns: string): Promise<Received[]> {
-  return (await (await fetch(`${site()}/__hook/${ns}`)).json()) as Received[];
+  const got = (await (await fetch(`${site()}/__hook/${ns}`)).json()) as Received[];
+  for (const delivery of got) checkWebhookBody(delivery.body);
+  return got;
 }
 
 /** The deliveries once `count` of them were answered 204. */

@@ -187,8 +187,8 @@ describe('@mendable/firecrawl-js v2 client', () => {
     const first = await raw<StatusPage>(`/v2/crawl/${id}`);
     expect(first.body.data).toHaveLength(5);
     expect(first.body).toMatchObject({ success: true, status: 'completed', completed: 16, total: 16 });
-    // expiresAt only for a crawl whose data is deleted (retentionDays); an ISO time then.
-    if (first.body.expiresAt !== undefined) expect(Number.isNaN(Date.parse(first.body.expiresAt))).toBe(false);
+    // expiresAt always (firecrawl-py's v1 models require it): an ISO time, 9999-12-31 for a crawl kept until deleted.
+    expect(Number.isNaN(Date.parse(first.body.expiresAt ?? ''))).toBe(false);
     const next = first.body.next ?? '';
     expect(new URL(next).origin).toBe(worker.url);
     const second = await raw<StatusPage>(next);

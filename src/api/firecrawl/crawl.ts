@@ -12,6 +12,14 @@ import { startJob } from './start';
 /** Crawls running now that Firecrawl's active list shows at most. */
 const MAX_ACTIVE = 100;
 
+/** A crawl's formats as an active list shows them: v1's names; under v2 objects, as Firecrawl's v2 document has them. */
+function activeFormats(version: FirecrawlVersion, names: string[]): (string | { type: string; fullPage?: true })[] {
+  if (version === 1) return names;
+  return names.map((name) =>
+    name === 'screenshot@fullPage' ? { type: 'screenshot', fullPage: true } : { type: name },
+  );
+}
+
 /** POST /crawl, GET /crawl/active, and a crawl's status, cancel and errors. */
 export const crawlRoutes = (version: FirecrawlVersion) =>
   new Hono<{ Bindings: Env }>()
@@ -29,7 +37,7 @@ export const crawlRoutes = (version: FirecrawlVersion) =>
         options: {
           limit: r.config.maxPages,
           maxDiscoveryDepth: r.config.maxDepth,
-          scrapeOptions: { formats: formatNames(formatsOfSpec(r.extract)) },
+          scrapeOptions: { formats: activeFormats(version, formatNames(formatsOfSpec(r.extract))) },
         },
       }));
       return c.json({ success: true as const, crawls });

@@ -58,10 +58,16 @@ const statusQuerySchema = z.looseObject({
   after: z.string().max(8192).optional(),
 });
 
-/** When an ended crawl's data is due to be deleted (retentionDays); undefined: kept. */
-function expiresAt({ crawl, snapshot }: Job): string | undefined {
+/** `expiresAt` of a crawl kept until it is deleted: the latest time ISO 8601 writes in four digits. */
+const KEPT = '9999-12-31T23:59:59.999Z';
+
+/**
+ * When an ended crawl's data is due to be deleted (retentionDays), or KEPT. Always given: firecrawl-py's v1 models
+ * (V1CrawlStatusResponse, V1BatchScrapeStatusResponse) require it, so v1's crawl_url failed without it.
+ */
+function expiresAt({ crawl, snapshot }: Job): string {
   const days = crawl.config.retentionDays;
-  if (days === null) return undefined;
+  if (days === null) return KEPT;
   return new Date((snapshot.finishedAt ?? Date.now()) + days * 86_400_000).toISOString();
 }
 
@@ -91,14 +97,13 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
     const { completed, total } = await progressOf(c.env, job, kind);
     const nextQuery = new URLSearchParams({ skip: String(skip + page.data.length), after: String(page.last ?? '') });
     if (query.limit !== undefined) nextQuery.set('limit', String(query.limit));
-    const expires = expiresAt(job);
     return c.json({
       success: true as const,
       status: STATUS[job.snapshot.status],
       completed,
       total,
       creditsUsed: completed,
-      ...(expires ? { expiresAt: expires } : {}),
+      expiresAt: expiresAt(job),
       ...(page.more ? { next: `${jobUrl(c, version, kind, job.crawl.id)}?${nextQuery}` } : {}),
       ...(job.warning ? { warning: job.warning } : {}),
       data: page.data,
