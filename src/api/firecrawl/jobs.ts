@@ -13,6 +13,7 @@ import type { CrawlSnapshot } from '../../types';
 import { crawlIdSchema } from '../schemas';
 import { queryInput } from '../validate';
 import { jobNotFound } from './errors';
+import { FIRECRAWL_PREFIX } from './prefix';
 
 /** What Firecrawl calls a job: a crawl or a batch scrape, each an edgecrawl crawl. */
 export type JobKind = 'crawl' | 'batch';
@@ -28,9 +29,14 @@ const MAX_ERRORS = 1000;
 /** edgecrawl's statuses as Firecrawl's. */
 const STATUS = { running: 'scraping', completed: 'completed', cancelled: 'cancelled' } as const;
 
-/** The absolute URL of a job's status route (Firecrawl's clients follow it as it is). */
-export const jobUrl = (c: Context, version: FirecrawlVersion, kind: JobKind, id: string) =>
-  `${new URL(c.req.url).origin}/v${version}/${PATHS[kind]}/${id}`;
+/**
+ * The absolute URL of a job's status route (Firecrawl's clients follow it as it is), under /firecrawl when the request
+ * came that way.
+ */
+export function jobUrl(c: Context, version: FirecrawlVersion, kind: JobKind, id: string): string {
+  const prefix = c.req.path.startsWith(`${FIRECRAWL_PREFIX}/`) ? FIRECRAWL_PREFIX : '';
+  return `${new URL(c.req.url).origin}${prefix}/v${version}/${PATHS[kind]}/${id}`;
+}
 
 interface Job {
   crawl: CrawlRow;
