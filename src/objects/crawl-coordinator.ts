@@ -354,10 +354,12 @@ export class CrawlCoordinator extends DurableObject<Env> {
   snapshot(): CrawlSnapshot | null {
     const id = this.meta.id;
     if (id === null) return null;
-    const { pending, modeling, modelPages: _m, trapped: _t, overHostBudget: _o, ...counts } = this.ledger.counters;
+    const { pending, modeling, modelPages: _m, trapped: _t, overHostBudget: _o, ...rest } = this.ledger.counters;
+    const { sitemaps: discovered, sitemapsStored: stored, ...counts } = rest;
     // Pages waiting for the model step are pending too: the crawl has not completed.
     const waiting = pending + modeling;
-    return { id, status: this.mirror.status, counts, pending: waiting, finishedAt: this.mirror.finishedAt };
+    const { status, finishedAt } = this.mirror;
+    return { id, status, counts, pending: waiting, finishedAt, sitemaps: { discovered, stored } };
   }
 
   /**

@@ -32,6 +32,37 @@ describe('sitemaps', () => {
     expect(links.links).toHaveLength(8);
   });
 
+  it('counts pages against maxPages, never the sitemap files it reads', async () => {
+    const base = inject('hosts')[16] as string; // robots.txt of its own (a host's is cached)
+    const ns = namespace();
+    const site = `${base}/t/${ns}/mapped/`;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${site}index.xml\n` });
+    const id = await createCrawl({ seeds: [site], sitemaps: true, maxPages: 6 });
+    await waitForCrawl(id);
+    const pages = (await allPages(id)).filter((p) => !/\.xml(\.gz)?$/.test(p.url));
+    expect(pages.filter((p) => p.status === 200)).toHaveLength(6);
+  });
+
+  it("stores a Firecrawl crawl's `limit` in pages: its documents and `total` leave the sitemaps out", async () => {
+    const base = inject('hosts')[17] as string; // robots.txt of its own
+    const ns = namespace();
+    const site = `${base}/t/${ns}/mapped/`;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${site}index.xml\n` });
+    const started = (await (
+      await api('/v2/crawl', { method: 'POST', body: JSON.stringify({ url: site, limit: 5 }) })
+    ).json()) as { id: string };
+    await waitForCrawl(started.id);
+    const status = (await (await api(`/v2/crawl/${started.id}`)).json()) as {
+      status: string;
+      total: number;
+      completed: number;
+      data: { metadata: { sourceURL: string } }[];
+    };
+    expect(status).toMatchObject({ status: 'completed', total: 5, completed: 5 });
+    expect(status.data.map((d) => d.metadata.sourceURL).filter((u) => u.endsWith('.xml'))).toEqual([]);
+    expect(status.data).toHaveLength(5);
+  });
+
   it('without sitemaps: true, sitemaps are not read', async () => {
     const base = inject('hosts')[11] as string;
     const ns = namespace();

@@ -114,14 +114,14 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
 
 /**
  * `completed` and `total` as Firecrawl counts them: pages, not the sitemaps a crawl read, a duplicate one of them (it
- * is a document, with its kept page's content). While the crawl runs, its counters (sitemaps in them); once it ended,
- * its documents and the URLs that failed (counted from D1 once).
+ * is a document, with its kept page's content). While the crawl runs, its counters less the sitemap files among
+ * them; once it ended, its documents and the URLs that failed (counted from D1 once).
  */
 async function progressOf(env: Env, job: Job, kind: JobKind): Promise<{ completed: number; total: number }> {
-  const { counts } = job.snapshot;
+  const { counts, sitemaps = { discovered: 0, stored: 0 } } = job.snapshot;
   if (job.snapshot.status === 'running') {
-    const total = kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered;
-    return { completed: counts.stored + counts.duplicates, total };
+    const total = kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered - sitemaps.discovered;
+    return { completed: counts.stored - sitemaps.stored + counts.duplicates, total };
   }
   const [completed, { errors, robotsBlocked }] = await Promise.all([
     countDocuments(env.DB, job.crawl.id),

@@ -102,7 +102,7 @@ const settings = {
   maxPages: count(1, 100_000_000)
     .default(DEFAULT_MAX_PAGES)
     .describe(
-      `URLs the crawl takes at most (each fetched once; URLs a trap rule skipped do not count). Not given: ${DEFAULT_MAX_PAGES.toLocaleString('en-US')}, so a crawl left alone on the web always ends; null: no limit.`,
+      `URLs the crawl takes at most (each fetched once; URLs a trap rule skipped and the sitemap files it reads do not count). Not given: ${DEFAULT_MAX_PAGES.toLocaleString('en-US')}, so a crawl left alone on the web always ends; null: no limit.`,
     ),
   maxPagesPerHost: count(1, 100_000_000)
     .default(null)
