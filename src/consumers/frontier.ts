@@ -211,6 +211,7 @@ function crawlCore(crawlId: string, config: CrawlConfig, { env, settings, meter 
     policy,
     sitemapInScope,
     readSitemaps: config.sitemaps,
+    followLinks: config.links,
     extract: extractionOf(config),
     cleanUrl: compileUrlCleaner(config),
   };

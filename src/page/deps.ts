@@ -30,6 +30,8 @@ export interface PipelineCore {
   sitemapInScope: (url: string) => boolean;
   /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
   readSitemaps: boolean;
+  /** false: a page's links are not followed (only the seeds and their sitemaps' pages are crawled). Default: true. */
+  followLinks?: boolean;
   /** What each HTML page is extracted into; null: links and title only. */
   extract: ExtractSpec | null;
   /** What is done to every URL the crawl finds before it is checked: session ids stripped (compileUrlCleaner). */

@@ -91,12 +91,15 @@ function credentialsWarning(credentials: HeaderCredentials, scope: string, url: 
 /** Settings of the crawl other than its scope and extraction: pacing, sitemaps, duplicates, query strings. */
 function crawlSettings(request: CrawlRequestInput, hostFloorMs: number, warnings: string[]) {
   const sitemap = request.sitemap ?? (request.ignoreSitemap ? 'skip' : 'include');
-  if (sitemap === 'only') warnings.push('sitemap "only" is read as "include": links are followed as well');
   const delayMs = request.delay === undefined ? null : Math.round(request.delay * 1000);
   if (delayMs !== null && delayMs < hostFloorMs)
     warnings.push(`delay raised to ${hostFloorMs / 1000} s, this deployment's least gap between requests to a host`);
   return {
     sitemaps: sitemap !== 'skip',
+    // "only": the start page and the pages its sitemaps list, no page's links followed.
+    links: sitemap !== 'only',
+    // URLs that differ only by their query are one: each is crawled once, without it.
+    ignoreQuery: request.ignoreQueryParameters === true,
     hostIntervalMs: delayMs === null ? null : Math.max(delayMs, hostFloorMs),
     hostConcurrency: request.maxConcurrency === undefined ? null : Math.min(request.maxConcurrency, 256),
     duplicates: request.deduplicateSimilarURLs === false ? 'keep' : 'similar',
@@ -121,7 +124,6 @@ export function translateCrawl(
   const elsewhere = credentialsWarning(credentials, scope, request.url);
   if (elsewhere) warnings.push(elsewhere);
   const { include, exclude } = pathPatterns(request);
-  if (request.ignoreQueryParameters) exclude.push('re:\\?');
   const webhook = request.webhook === undefined ? null : webhookOf(request.webhook);
   const maxDepth = request.maxDiscoveryDepth ?? null;
   const settings = {
