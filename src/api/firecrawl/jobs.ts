@@ -95,12 +95,14 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
     const from: DocumentsFrom = query.after !== undefined ? { afterUrl: query.after } : { skip };
     const page = await documentPage(c.env, job, from, size);
     const { completed, total } = await progressOf(c.env, job, kind);
+    // A crawl that ended with no document failed, as Firecrawl says it (its login failed, its seeds were refused).
+    const status = job.snapshot.status === 'completed' && completed === 0 ? 'failed' : STATUS[job.snapshot.status];
     const nextQuery = new URLSearchParams({ skip: String(skip + page.data.length), after: String(page.last ?? '') });
     if (query.limit !== undefined) nextQuery.set('limit', String(query.limit));
     const expires = expiresAt(job);
     return c.json({
       success: true as const,
-      status: STATUS[job.snapshot.status],
+      status,
       completed,
       total,
       creditsUsed: completed,

@@ -28,7 +28,8 @@ export async function startJob(
   const config = await configOf(c.env, parsed.data);
   const id = crypto.randomUUID();
   const warning = joinWarnings([...translated.value.warnings, ...(extra.warnings ?? [])]) ?? null;
-  await saveFirecrawlJob(c.env.DB, { crawlId: id, kind, formats: translated.value.formats, warning });
+  const { formats, events } = translated.value;
+  await saveFirecrawlJob(c.env.DB, { crawlId: id, kind, formats, warning, events });
   try {
     await startCrawl(c.env, config, { id });
   } catch (error) {

@@ -10,7 +10,13 @@ import {
   type Translated,
   translateScrape,
 } from './scrape-options';
-import { type FirecrawlWebhookInput, webhookInputSchema, webhookOf } from './webhook-options';
+import {
+  type FirecrawlEventName,
+  type FirecrawlWebhookInput,
+  firecrawlEventsOf,
+  webhookInputSchema,
+  webhookOf,
+} from './webhook-options';
 
 /** Firecrawl's crawl request (/v2, and /v1's older names), the keys edgecrawl reads; the rest are named as ignored. */
 export const crawlRequestSchema = z.looseObject({
@@ -45,6 +51,8 @@ export interface CrawlTranslation {
   settings: Record<string, unknown>;
   formats: FirecrawlFormats;
   warnings: string[];
+  /** Firecrawl's webhook events asked for (null: all), kept with the job (its ending: crawl.completed or crawl.failed). */
+  events: FirecrawlEventName[] | null;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -141,7 +149,8 @@ export function translateCrawl(
     maxAge: maxAge === 0 ? null : maxAge,
     ...credentials,
   };
-  return { ok: true, value: { settings, formats: scrape.value.formats, warnings } };
+  const events = firecrawlEventsOf(request.webhook);
+  return { ok: true, value: { settings, formats: scrape.value.formats, warnings, events } };
 }
 
 /** Firecrawl's batch scrape: the URLs as the seeds of a crawl that follows no link. */
@@ -169,5 +178,6 @@ export function translateBatch(
     maxAge: maxAge === 0 ? null : maxAge,
     ...scrape.value.credentials,
   };
-  return { ok: true, value: { settings, formats: scrape.value.formats, warnings: scrape.value.warnings } };
+  const { formats, warnings } = scrape.value;
+  return { ok: true, value: { settings, formats, warnings, events: firecrawlEventsOf(request.webhook) } };
 }
