@@ -87,7 +87,14 @@ export class FirecrawlFactsReader {
     const job = await getFirecrawlJob(this.env.DB, crawl.id);
     const formats = job?.formats ?? formatsOfSpec(crawl.extract);
     const urls = [...(this.urls.get(crawl.id) ?? [])];
-    const pages = await documentsOf(this.env.DB, this.env.BODIES, crawl.id, urls, formats);
+    const pages = await documentsOf(
+      this.env.DB,
+      this.env.BODIES,
+      crawl.id,
+      urls,
+      formats,
+      crawl.config.previousCrawlId,
+    );
     return {
       kind: job?.kind ?? 'crawl',
       events: job?.events ?? null,

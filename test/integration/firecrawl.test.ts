@@ -217,6 +217,33 @@ describe('Firecrawl crawl', () => {
     expect(own.config).toMatchObject({ seeds: [start], maxPages: 12, sitemaps: true });
   });
 
+  it('gives crawl documents their changeTracking against the last crawl from the same URL: new, then same or changed', async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/cond-3/`;
+    const body = { url, scrapeOptions: { formats: ['markdown', 'changeTracking'] } };
+    type Tracked = Doc & {
+      changeTracking?: { previousScrapeAt: string | null; changeStatus: string; visibility: string };
+    };
+    const crawl = async () => {
+      const started = await json(await post('/v2/crawl', body));
+      await waitForJob(`/v2/crawl/${String(started.id)}`);
+      const { docs } = await allDocs(`/v2/crawl/${String(started.id)}`);
+      return new Map((docs as Tracked[]).map((d) => [String(d.metadata.sourceURL).replace(url, ''), d.changeTracking]));
+    };
+    const first = await crawl();
+    expect([...first.keys()].sort()).toEqual(['', 'p1.html', 'p2.html', 'p3.html']);
+    for (const tracked of first.values())
+      expect(tracked).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    await fetch(`${site()}/__bump/${ns}`, { method: 'PUT' });
+    const second = await crawl();
+    expect(second.get('p1.html')).toMatchObject({ changeStatus: 'same', visibility: 'visible' });
+    // The start page lists one more page now; p2's title changed, its markdown did not (what is compared).
+    expect(second.get('')).toMatchObject({ changeStatus: 'changed' });
+    expect(second.get('p2.html')).toMatchObject({ changeStatus: 'same' });
+    expect(second.get('p4.html')).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    expect(Date.parse(second.get('p1.html')?.previousScrapeAt ?? '')).toBeLessThan(Date.now());
+  });
+
   it('maps includePaths (a regex on the path) and says in `warning` what it ignored', async () => {
     const ns = namespace();
     const start = `${site()}/t/${ns}/tree-12/`;

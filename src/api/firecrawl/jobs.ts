@@ -73,7 +73,13 @@ function expiresAt({ crawl, snapshot }: Job): string | undefined {
 
 /** Documents from `from`, cut at PAGE_BYTES of JSON (at least one); `more`: others follow. */
 async function documentPage(env: Env, job: Job, from: DocumentsFrom, limit: number) {
-  const read = await readDocuments(env.DB, env.BODIES, job.crawl.id, { from, limit, formats: job.formats });
+  const { previousCrawlId } = job.crawl.config;
+  const read = await readDocuments(env.DB, env.BODIES, job.crawl.id, {
+    from,
+    limit,
+    formats: job.formats,
+    previousCrawlId,
+  });
   const data = [];
   let bytes = 0;
   for (const page of read.pages) {
