@@ -33,7 +33,7 @@ describe('sitemaps', () => {
   });
 
   it('counts pages against maxPages, never the sitemap files it reads', async () => {
-    const base = inject('hosts')[16] as string; // robots.txt of its own (a host's is cached)
+    const base = inject('hosts')[31] as string; // robots.txt of its own (a host's is cached)
     const ns = namespace();
     const site = `${base}/t/${ns}/mapped/`;
     await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${site}index.xml\n` });
@@ -44,7 +44,7 @@ describe('sitemaps', () => {
   });
 
   it("stores a Firecrawl crawl's `limit` in pages: its documents and `total` leave the sitemaps out", async () => {
-    const base = inject('hosts')[17] as string; // robots.txt of its own
+    const base = inject('hosts')[32] as string; // robots.txt of its own
     const ns = namespace();
     const site = `${base}/t/${ns}/mapped/`;
     await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${site}index.xml\n` });

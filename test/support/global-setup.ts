@@ -7,7 +7,7 @@ import { startFakeLlm } from './fake-llm.ts';
 import { spawnSimWeb } from './sim-web.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per politeness test. */
-const HOSTS = 31;
+const HOSTS = 33;
 /** Sites of the simulated web (127.1.0.1 ...), for the broad crawl (test/integration/broad.test.ts). */
 const SIM_HOSTS = 80;
 
