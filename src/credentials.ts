@@ -7,8 +7,9 @@ import {
   seedHosts,
   splitCredentials,
 } from './domain/credentials/access';
+import { type JarCookie, jarSchema } from './domain/credentials/cookie-jar';
 import type { Cookie, CredentialRequest } from './domain/credentials/fields';
-import { MIN_KEY_LENGTH, seal, sealingKey, unseal } from './domain/credentials/seal';
+import { MIN_KEY_LENGTH, seal, sealingKey, sealJson, unseal, unsealJson } from './domain/credentials/seal';
 
 /**
  * Credentials at the edge of the bindings (docs/credentials.md): a crawl's request sealed with the deployment's
@@ -118,4 +119,19 @@ export async function withCookies(
   const all = [...kept, ...cookies];
   const shown = all.map(({ name, domain, path, secure }) => ({ name, domain: domain ?? null, path, secure }));
   return { ...stored, cookies: shown, sealed: await sealWith(env, { ...secrets, cookies: all }) };
+}
+
+/** A crawl's cookie jar sealed as its credentials are (domain/credentials/cookie-jar.ts), to be kept in its object. */
+export async function sealJar(env: Pick<Env, 'CREDENTIALS_KEY'>, jar: readonly JarCookie[]): Promise<string> {
+  const key = keyOf(env);
+  if (key === null) throw new CredentialsError(NO_KEY);
+  return sealJson(await key, jar);
+}
+
+/** A sealed cookie jar's cookies; empty when it cannot be opened (the key changed: the crawl's own cookies remain). */
+export async function openJar(env: Pick<Env, 'CREDENTIALS_KEY'>, sealed: string): Promise<JarCookie[]> {
+  const key = keyOf(env);
+  if (key === null) return [];
+  const parsed = jarSchema.safeParse(await unsealJson(await key, sealed));
+  return parsed.success ? parsed.data : [];
 }

@@ -43,6 +43,8 @@ export interface CrawlSnapshot {
   pending: number;
   /** When it last completed or was cancelled (ms since the epoch); null while it runs. */
   finishedAt: number | null;
+  /** The sitemap files among `counts` (discovered, stored): not pages (Firecrawl's counts leave them out). */
+  sitemaps?: { discovered: number; stored: number };
 }
 
 /** The body of a frontier queue message. */

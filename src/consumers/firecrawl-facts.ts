@@ -1,14 +1,18 @@
 import { type FirecrawlDocument, firecrawlDocument } from '../domain/firecrawl/document';
 import { formatsOfSpec } from '../domain/firecrawl/formats';
+import type { FirecrawlEventName } from '../domain/firecrawl/webhook-options';
 import type { WebhookEvent } from '../queues/webhook-events';
 import type { CrawlRow } from '../storage/d1/crawls';
+import { listErrors } from '../storage/d1/errors';
+import { countDocuments } from '../storage/d1/firecrawl-documents';
 import { getFirecrawlJob } from '../storage/d1/firecrawl-jobs';
 import { documentsOf } from '../storage/firecrawl-pages';
 import type { FirecrawlFacts } from './webhook-request';
 
-/** What Firecrawl payloads of a crawl's events need: its kind, and the documents of their pages. */
+/** What Firecrawl payloads of a crawl's events need: its kind, the events it asked for, its pages' documents. */
 interface CrawlFacts {
   kind: 'crawl' | 'batch';
+  events: FirecrawlEventName[] | null;
   documents: Map<string, FirecrawlDocument>;
 }
 
@@ -30,6 +34,20 @@ function waitForKeptPage(event: WebhookEvent, url: string, now = Date.now()): vo
   const of = event.data.duplicateOf;
   if (typeof of !== 'string' || now - Date.parse(event.createdAt) > KEPT_PAGE_WAIT_MS) return;
   throw new Error(`${url} is a duplicate of ${of}, whose content is not recorded yet`);
+}
+
+/** A sitemap the crawl looked for: not a page the user asked for (as Firecrawl's error list leaves them out). */
+const SITEMAP = /\.xml(\.gz)?$/i;
+
+/**
+ * Why a completed crawl failed as Firecrawl counts it: it has no document (its login failed, its seeds were refused or
+ * could not be read), said by its first error; null: it has documents.
+ */
+async function failureOf(db: D1Database, crawlId: string): Promise<string | null> {
+  if ((await countDocuments(db, crawlId)) > 0) return null;
+  const first = (await listErrors(db, crawlId, 10, null, null)).find((r) => !SITEMAP.test(r.url));
+  const why = first ? `: ${first.url}: ${first.reason ?? first.code}` : '';
+  return `the crawl ended with no page${why}`;
 }
 
 /**
@@ -57,20 +75,29 @@ export class FirecrawlFactsReader {
   async factsOf(event: WebhookEvent, crawl: CrawlRow): Promise<FirecrawlFacts> {
     const facts = this.crawls.get(crawl.id) ?? this.read(crawl);
     this.crawls.set(crawl.id, facts);
-    const { kind, documents } = await facts;
+    const { kind, events, documents } = await facts;
     const url = documentUrl(event);
     const document = url === null ? null : (documents.get(url) ?? null);
     if (url !== null && document === null) waitForKeptPage(event, url);
-    return { kind, document };
+    const failure = event.type === 'crawl.completed' ? await failureOf(this.env.DB, crawl.id) : null;
+    return { kind, document, events, failure };
   }
 
   private async read(crawl: CrawlRow): Promise<CrawlFacts> {
     const job = await getFirecrawlJob(this.env.DB, crawl.id);
     const formats = job?.formats ?? formatsOfSpec(crawl.extract);
     const urls = [...(this.urls.get(crawl.id) ?? [])];
-    const pages = await documentsOf(this.env.DB, this.env.BODIES, crawl.id, urls, formats);
+    const pages = await documentsOf(
+      this.env.DB,
+      this.env.BODIES,
+      crawl.id,
+      urls,
+      formats,
+      crawl.config.previousCrawlId,
+    );
     return {
       kind: job?.kind ?? 'crawl',
+      events: job?.events ?? null,
       documents: new Map(pages.map((page) => [page.url, firecrawlDocument(page, formats)])),
     };
   }

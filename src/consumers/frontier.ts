@@ -28,6 +28,7 @@ import { previousVersions } from '../storage/d1/previous-versions';
 import { readLinks } from '../storage/links';
 import type { Claim, CrawlConfig, CrawlTask } from '../types';
 import { ChunkWriter } from './chunks';
+import { crawlCookieJar } from './cookie-jar';
 import { fetchGuard, heardStatus } from './fetch-guard';
 import type { CrawlStub, Finished } from './finished';
 import { answerMessage, handedBack, settle } from './settle';
@@ -146,6 +147,7 @@ async function claimAndFetch(
     cache,
     render: { ...renderDeps(config, context.invocation.browser, clock, stub), guard: renderGuard },
     access,
+    jar: typeof access === 'object' && access !== null ? crawlCookieJar(env, crawlId, stub, access.hosts) : null,
     notFound: config.traps.soft404 ? notFoundClient(env.HOSTS, config.hostIntervalMs ?? 0, context.meter) : null,
     duplicates: config.duplicates,
     limit: context.invocation.limit,
@@ -211,6 +213,7 @@ function crawlCore(crawlId: string, config: CrawlConfig, { env, settings, meter 
     policy,
     sitemapInScope,
     readSitemaps: config.sitemaps,
+    followLinks: config.links,
     extract: extractionOf(config),
     cleanUrl: compileUrlCleaner(config),
   };

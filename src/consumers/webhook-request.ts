@@ -1,4 +1,5 @@
 import type { FirecrawlDocument } from '../domain/firecrawl/document';
+import type { FirecrawlEventName } from '../domain/firecrawl/webhook-options';
 import { firecrawlBody, firecrawlPayload } from '../domain/firecrawl/webhook-payload';
 import { signFirecrawlWebhook, signWebhook } from '../domain/output/webhook-signature';
 import type { WebhookEvent } from '../queues/webhook-events';
@@ -11,10 +12,21 @@ export interface WebhookRequest {
   headers: Record<string, string>;
 }
 
-/** What a Firecrawl-format delivery of an event needs besides it: its job's kind, and its page's document. */
+/**
+ * What a Firecrawl-format delivery of an event needs besides it: its job's kind, its page's document, the events the
+ * job asked for (null: all), and why the job failed (a crawl.completed of a job with no document; null: it did not).
+ */
 export interface FirecrawlFacts {
   kind: 'crawl' | 'batch';
   document: FirecrawlDocument | null;
+  events?: readonly FirecrawlEventName[] | null;
+  failure?: string | null;
+}
+
+/** Whether the job asked for the event: an ending is `failed` or `completed` as it went (the rest edgecrawl filters). */
+function asked(event: WebhookEvent, facts: FirecrawlFacts): boolean {
+  if (!facts.events || event.type !== 'crawl.completed') return true;
+  return facts.events.includes(facts.failure ? 'failed' : 'completed');
 }
 
 /** Every delivery's headers: the user agent, the webhook's own headers, and JSON (which they cannot change). */
@@ -54,8 +66,10 @@ async function firecrawlRequest(
   event: WebhookEvent,
   settings: Settings,
   facts: FirecrawlFacts,
-): Promise<WebhookRequest> {
-  const payload = firecrawlPayload({ event, kind: facts.kind, metadata: webhook.metadata, document: facts.document });
+): Promise<WebhookRequest | null> {
+  if (!asked(event, facts)) return null;
+  const { kind, document, failure = null } = facts;
+  const payload = firecrawlPayload({ event, kind, metadata: webhook.metadata, document, failure });
   const body = firecrawlBody(payload);
   const secret = webhook.secret ?? settings.webhookSecret;
   return {
@@ -67,14 +81,17 @@ async function firecrawlRequest(
   };
 }
 
-/** The request of one delivery of an event, in its webhook's format (Firecrawl's needs `facts`). */
+/**
+ * The request of one delivery of an event, in its webhook's format (Firecrawl's needs `facts`); null: nothing to send
+ * (a Firecrawl job's ending it did not ask for).
+ */
 export function webhookRequest(
   webhook: Webhook,
   event: WebhookEvent,
   settings: Settings,
   facts: FirecrawlFacts | null,
   now = Date.now(),
-): Promise<WebhookRequest> {
+): Promise<WebhookRequest | null> {
   return webhook.format === 'firecrawl' && facts
     ? firecrawlRequest(webhook, event, settings, facts)
     : edgecrawlRequest(webhook, event, settings, now);

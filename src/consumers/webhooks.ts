@@ -84,8 +84,11 @@ async function deliverWebhook(webhook: Webhook, request: WebhookRequest, setting
   }
 }
 
-/** What an event's delivery POSTs, in its crawl's webhook's format; throws when what it needs cannot be read. */
-type Prepare = (webhook: Webhook, event: WebhookEvent, crawl: CrawlRow) => Promise<WebhookRequest>;
+/**
+ * What an event's delivery POSTs, in its crawl's webhook's format (null: nothing, acked); throws when what it needs
+ * cannot be read.
+ */
+type Prepare = (webhook: Webhook, event: WebhookEvent, crawl: CrawlRow) => Promise<WebhookRequest | null>;
 
 /**
  * Consumer of the webhooks queue: each event POSTed to its crawl's webhook, acked when delivered (2xx),
@@ -152,7 +155,7 @@ async function deliverMessage(
     return message.retry({ delaySeconds: backoffSeconds(message.attempts) });
   }
   const webhook = crawl?.config.webhook;
-  if (!webhook || !request) return message.ack(); // the crawl is gone, or has no webhook
+  if (!webhook || !request) return message.ack(); // the crawl is gone, has no webhook, or its job did not ask
   const delivery = await deliverWebhook(webhook, request, settings);
   if (delivery.ok) {
     log('info', 'webhook delivered', { ...fields, status: delivery.status });

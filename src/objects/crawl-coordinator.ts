@@ -14,6 +14,7 @@ import { readSettings, type Settings } from '../settings';
 import type { CrawlConfig, CrawlSnapshot, CrawlStatus, CrawlSummary } from '../types';
 import { alarmBy } from './alarm';
 import { withChanges } from './crawl/changes';
+import { CookieJarStore, type StoredJar } from './crawl/cookie-jar';
 import { Duplicates } from './crawl/duplicates';
 import { HostHolds } from './crawl/host-holds';
 import { Ledger } from './crawl/ledger';
@@ -71,6 +72,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private reach: { key: string; reach: Reach } | null = null;
   private readonly holds: HostHolds;
   private readonly model: ModelWork;
+  private readonly jar: CookieJarStore;
   /** The crawl's parts, for tests (runInDurableObject); an instance's own fields are not exposed over RPC. */
   readonly parts: { ledger: Ledger; seen: SeenSet; work: Work; duplicates: Duplicates };
 
@@ -88,6 +90,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.sweeper = new Sweeper(seen, this.work, this.ledger, this.holds);
     this.duplicates = new Duplicates(seen, this.ledger);
     this.model = new ModelWork(this.ledger);
+    this.jar = new CookieJarStore(this.ledger);
     this.parts = { ledger: this.ledger, seen, work: this.work, duplicates: this.duplicates };
     if (!this.meta.tablesExist()) return;
     this.load();
@@ -321,6 +324,24 @@ export class CrawlCoordinator extends DurableObject<Env> {
     );
   }
 
+  /**
+   * The crawl's cookie jar, sealed, and its version (consumers/cookie-jar.ts): only a crawl with credentials has one.
+   * Never shown by any route. Counted as a request; nothing written.
+   */
+  readJar(): StoredJar | null {
+    if (this.meta.id === null) return null;
+    return this.rpc(() => this.jar.read(), { finishes: false, save: 'skip' });
+  }
+
+  /**
+   * Keeps the sealed jar if it is still at `version`; false: another invocation wrote it since (read it again). A crawl
+   * that no longer runs keeps nothing (true: nothing more to do).
+   */
+  writeJar(sealed: string, version: number): boolean {
+    if (this.meta.id === null || this.mirror.status !== 'running') return true;
+    return this.rpc(() => this.jar.write(sealed, version), { finishes: false });
+  }
+
   /** The traps the crawl's rules declared, and the links refused by maxPagesPerHost (reads only, not counted). */
   trapReport(): { declared: { rule: TrapRule; pattern: string }[]; overHostBudget: number } | null {
     if (this.meta.id === null) return null;
@@ -354,10 +375,12 @@ export class CrawlCoordinator extends DurableObject<Env> {
   snapshot(): CrawlSnapshot | null {
     const id = this.meta.id;
     if (id === null) return null;
-    const { pending, modeling, modelPages: _m, trapped: _t, overHostBudget: _o, ...counts } = this.ledger.counters;
+    const { pending, modeling, modelPages: _m, trapped: _t, overHostBudget: _o, ...rest } = this.ledger.counters;
+    const { sitemaps: discovered, sitemapsStored: stored, ...counts } = rest;
     // Pages waiting for the model step are pending too: the crawl has not completed.
     const waiting = pending + modeling;
-    return { id, status: this.mirror.status, counts, pending: waiting, finishedAt: this.mirror.finishedAt };
+    const { status, finishedAt } = this.mirror;
+    return { id, status, counts, pending: waiting, finishedAt, sitemaps: { discovered, stored } };
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import type { DuplicateMode } from '../domain/crawl/duplicates';
 import type { Access } from '../domain/credentials/access';
+import type { Cookie } from '../domain/credentials/fields';
 import type { ExtractSpec } from '../domain/extract/spec-schema';
 import type { Action, RenderOptions } from '../domain/render/rules';
 import type { NotFoundAnswer } from '../domain/traps/soft-404';
@@ -30,6 +31,8 @@ export interface PipelineCore {
   sitemapInScope: (url: string) => boolean;
   /** The crawl reads sitemaps: its seeds look up their robots.txt Sitemap lines and /sitemap.xml. */
   readSitemaps: boolean;
+  /** false: a page's links are not followed (only the seeds and their sitemaps' pages are crawled). Default: true. */
+  followLinks?: boolean;
   /** What each HTML page is extracted into; null: links and title only. */
   extract: ExtractSpec | null;
   /** What is done to every URL the crawl finds before it is checked: session ids stripped (compileUrlCleaner). */
@@ -61,6 +64,11 @@ export interface PipelineParts {
    */
   access: Access | string | null;
   /**
+   * A logged-in crawl's cookie jar (consumers/cookie-jar.ts): what its credential hosts set while it runs, sent on its
+   * later requests to them; null: none (no credentials, a scrape, a map).
+   */
+  jar: CookieJar | null;
+  /**
    * What a page's host answers for a made-up path (soft 404s: domain/traps/soft-404.ts), asked of its gate only for a
    * page that reads as not found; null: soft 404s are not told (a scrape, a map, a crawl with the rule off).
    */
@@ -82,8 +90,25 @@ export function pipelineDeps(core: PipelineCore, parts: Partial<PipelineParts> =
     connections: parts.connections ?? ALONE,
     beforeFetch: parts.beforeFetch ?? (async () => null),
     access: parts.access ?? null,
+    jar: parts.jar ?? null,
     notFound: parts.notFound ?? null,
   };
+}
+
+/** The cookies the credential hosts set during a crawl, kept by the crawl (domain/credentials/cookie-jar.ts). */
+export interface CookieJar {
+  /** The jar's cookies a request to `url` carries (none off the credential hosts). */
+  cookiesFor(url: string): Promise<Cookie[]>;
+  /** Keeps the cookies a response to `url` set (its Set-Cookie headers), if `url` is on a credential host. */
+  keep(url: string, setCookies: readonly string[]): Promise<void>;
+}
+
+/** The cookies the credential hosts set during a crawl, kept by the crawl (domain/credentials/cookie-jar.ts). */
+export interface CookieJar {
+  /** The jar's cookies a request to `url` carries (none off the credential hosts). */
+  cookiesFor(url: string): Promise<Cookie[]>;
+  /** Keeps the cookies a response to `url` set (its Set-Cookie headers), if `url` is on a credential host. */
+  keep(url: string, setCookies: readonly string[]): Promise<void>;
 }
 
 /** A recrawl: what the previous crawl fetched (to compare, and for conditional GETs), empty for a first run. */

@@ -11,6 +11,8 @@ export const MAX_LINKS_RECORDED = 1000;
  * cleans URLs (session ids stripped), taken by its policy, once each.
  */
 export function followable(job: Job, urls: readonly string[], depth = job.claim.depth + 1): FrontierEntry[] {
+  // A crawl that follows no link still takes the pages its sitemaps list.
+  if (job.deps.followLinks === false && job.claim.kind !== 'sitemap') return [];
   const clean = job.deps.cleanUrl ?? ((url: string) => url);
   const seen = new Set<string>();
   const out: FrontierEntry[] = [];

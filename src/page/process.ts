@@ -1,6 +1,7 @@
 import { failureCode } from '../domain/crawl/outcome-codes';
 import { isFinal } from '../domain/crawl/url-life';
 import { credentialHeaders, redactHeaders } from '../domain/credentials/access';
+import { withJar } from '../domain/credentials/cookie-jar';
 import { accessDenied } from '../domain/credentials/outcomes';
 import { backoffSeconds } from '../domain/fetch/backoff';
 import { classifyResponse, parseRetryAfter } from '../domain/fetch/classify';
@@ -157,7 +158,7 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
   const conditional: Record<string, string> = {};
   if (validators?.etag) conditional['if-none-match'] = validators.etag;
   if (validators?.lastModified) conditional['if-modified-since'] = validators.lastModified;
-  const sent = accessOf(deps, task.url);
+  const sent = await accessOf(deps, task.url);
   const extra = { headers: { ...sent.headers, ...conditional }, secret: sent.secret };
   let response: FetchedResponse | string;
   try {
@@ -174,13 +175,19 @@ async function fetchAndDecide(job: Job, done: (report?: GateReport) => Promise<v
   }
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
   const { status, respondedAt } = response;
+  // Kept before the host's slot is given back: the host's next request (from any invocation) carries the new session.
+  if (deps.jar) await deps.jar.keep(task.url, response.headers.getSetCookie());
   await done(retryAfterSeconds === undefined ? { status, respondedAt } : { status, respondedAt, retryAfterSeconds });
   return decide(job, response, previous, sent);
 }
 
-/** The credentials a request to `url` carries (none off the credential hosts), and their names, to be redacted. */
-function accessOf(deps: PipelineDeps, url: string): SentCredentials {
-  const access = typeof deps.access === 'string' ? null : deps.access;
+/**
+ * The credentials a request to `url` carries (none off the credential hosts), the crawl's cookie jar's among them, and
+ * their names, to be redacted.
+ */
+async function accessOf(deps: PipelineDeps, url: string): Promise<SentCredentials> {
+  const given = typeof deps.access === 'string' ? null : deps.access;
+  const access = given && deps.jar ? withJar(given, await deps.jar.cookiesFor(url)) : given;
   const headers = credentialHeaders(url, access);
   const names = Object.keys(headers);
   return { headers, secret: new Set(names), credentialed: names.length > 0, loginUrl: access?.loginUrl ?? null };

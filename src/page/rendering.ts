@@ -1,4 +1,5 @@
 import type { OutcomeCode } from '../domain/crawl/outcome-codes';
+import { withJar } from '../domain/credentials/cookie-jar';
 import {
   actionsNotDone,
   BROWSER_WAIT_TRIES,
@@ -52,7 +53,7 @@ async function renderPage(job: Job, need: () => string | null): Promise<RenderSt
     return requeue(job, { kind: 'throttled', reason: 'waiting for the host to render', retryDelaySeconds });
   }
   if (admission.kind !== 'go') return { kind: 'unrendered', warning: `render: ${admission.kind} by the host gate` };
-  const request = renderRequest(job, render, screenshot);
+  const request = await renderRequest(job, render, screenshot);
   let rendered: Rendered;
   try {
     // A page given credentials is rendered in a browser context of its own (see InvocationBrowser.withTab).
@@ -81,8 +82,16 @@ async function renderPage(job: Job, need: () => string | null): Promise<RenderSt
   return { kind: 'rendered', why, html, screenshot: rendered.screenshot, warnings: rendered.warnings };
 }
 
-function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<typeof screenshotOf>): RenderRequest {
-  const { settings, access } = job.deps;
+async function renderRequest(
+  job: Job,
+  render: RenderDeps,
+  screenshot: ReturnType<typeof screenshotOf>,
+): Promise<RenderRequest> {
+  const { settings, access: given, jar } = job.deps;
+  // The crawl's cookie jar (the session its hosts renewed) goes in with the page's cookies; the browser's own are not
+  // read back.
+  const opened = typeof given === 'string' ? null : given;
+  const access = opened && jar ? withJar(opened, await jar.cookiesFor(job.task.url)) : opened;
   return {
     url: job.task.url,
     waitFor: render.options.waitFor ?? null,
@@ -92,7 +101,7 @@ function renderRequest(job: Job, render: RenderDeps, screenshot: ReturnType<type
     userAgent: settings.userAgent,
     allowPrivate: settings.allowPrivateNetworks,
     // Credentials that could not be opened never reach a render: the URL failed before its fetch (process.ts).
-    access: typeof access === 'string' ? null : access,
+    access,
   };
 }
 

@@ -3,7 +3,13 @@ import { SCRAPE_CRAWL_ID } from '../domain/crawl/page-cache';
 import type { PageVersion } from '../domain/firecrawl/change-tracking';
 import type { PageFacts } from '../domain/firecrawl/document';
 import type { FirecrawlFormats } from '../domain/firecrawl/formats';
-import { type DocumentsFrom, documentRows, documentRowsOf, type DocumentRow as Row } from './d1/firecrawl-documents';
+import {
+  type DocumentsFrom,
+  documentRows,
+  documentRowsOf,
+  fetchTimesOf,
+  type DocumentRow as Row,
+} from './d1/firecrawl-documents';
 import { getStoredPage } from './d1/stored-page';
 import { readRecord } from './records';
 import { SpanReads } from './span-reads';
@@ -37,18 +43,59 @@ async function factsOf(reads: SpanReads, row: Row, formats: FirecrawlFormats): P
 }
 
 /**
+ * Firecrawl's changeTracking of a crawl's documents (asked for with the format), against the crawl it was compared
+ * with (its previousCrawlId; none: every page is new): the change its recrawl recorded, and when that crawl fetched
+ * the page.
+ */
+async function withChangeTracking(
+  db: D1Database,
+  rows: readonly Row[],
+  pages: PageFacts[],
+  previousCrawlId: string | null,
+): Promise<PageFacts[]> {
+  const times =
+    previousCrawlId === null
+      ? new Map<string, number>()
+      : await fetchTimesOf(
+          db,
+          previousCrawlId,
+          rows.map((r) => r.url),
+        );
+  return pages.map((page, i) => {
+    const at = times.get(page.url);
+    const change = rows[i]?.change ?? null;
+    const changeStatus =
+      at === undefined || change === null || change === 'new' ? 'new' : change === 'unchanged' ? 'same' : 'changed';
+    const previousScrapeAt = changeStatus === 'new' || at === undefined ? null : new Date(at).toISOString();
+    return { ...page, changeTracking: { previousScrapeAt, changeStatus, visibility: 'visible' } };
+  });
+}
+
+/** The pages of `rows` as documents' facts, with their changeTracking when the formats ask for it. */
+async function pagesOf(
+  db: D1Database,
+  bucket: R2Bucket,
+  rows: readonly Row[],
+  formats: FirecrawlFormats,
+  previousCrawlId: string | null,
+): Promise<PageFacts[]> {
+  const reads = new SpanReads(bucket, READS);
+  const pages = await Promise.all(rows.map((row) => factsOf(reads, row, formats)));
+  return formats.changeTracking ? withChangeTracking(db, rows, pages, previousCrawlId) : pages;
+}
+
+/**
  * A page of a crawl's documents, in URL order: `limit` of them from `from`, and whether more follow (one row more
- * is read to know).
+ * is read to know). `previousCrawlId`: the crawl they are compared with (changeTracking).
  */
 export async function readDocuments(
   db: D1Database,
   bucket: R2Bucket,
   crawlId: string,
-  page: { from: DocumentsFrom; limit: number; formats: FirecrawlFormats },
+  page: { from: DocumentsFrom; limit: number; formats: FirecrawlFormats; previousCrawlId?: string | null },
 ): Promise<{ pages: PageFacts[]; more: boolean }> {
   const rows = await documentRows(db, crawlId, page.from, page.limit + 1);
-  const reads = new SpanReads(bucket, READS);
-  const pages = await Promise.all(rows.slice(0, page.limit).map((row) => factsOf(reads, row, page.formats)));
+  const pages = await pagesOf(db, bucket, rows.slice(0, page.limit), page.formats, page.previousCrawlId ?? null);
   return { pages, more: rows.length > page.limit };
 }
 
@@ -59,10 +106,10 @@ export async function documentsOf(
   crawlId: string,
   urls: readonly string[],
   formats: FirecrawlFormats,
+  previousCrawlId: string | null = null,
 ): Promise<PageFacts[]> {
   const rows = await documentRowsOf(db, crawlId, urls);
-  const reads = new SpanReads(bucket, READS);
-  return Promise.all(rows.map((row) => factsOf(reads, row, formats)));
+  return pagesOf(db, bucket, rows, formats, previousCrawlId);
 }
 
 /** The last stored copy of a URL that a scrape read (the page cache's), as changeTracking compares it; null: none. */

@@ -191,6 +191,8 @@ describe('POST /v1/crawls validation', () => {
       hostIntervalMs: null,
       hostConcurrency: null,
       sitemaps: false,
+      links: true,
+      ignoreQuery: false,
       priority: 'normal',
       boost: [],
       credentials: null,

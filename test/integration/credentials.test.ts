@@ -121,6 +121,50 @@ describe('crawling behind a login', () => {
     expectNoSecret('the D1 row', row?.config ?? '', ns);
   });
 
+  it('keeps the session a site renews every third page, for its own host only, sealed, and purges it', async () => {
+    const ns = namespace();
+    const other = otherHost();
+    const id = await createCrawl({
+      seeds: [`${site()}/t/${ns}/private/rotating/p1.html?other=${encodeURIComponent(other)}`],
+      scope: 'any',
+      include: [`re:/t/${ns}/private/`],
+      cookies: [{ name: 'rsess', value: `rot-${ns}-0` }],
+      // Ten pages alike in a row: not a trap here.
+      traps: { urlPatterns: false },
+    });
+    const done = await waitForCrawl(id);
+    const pages = await allPages(id);
+    const rotating = pages.filter((p) => p.url.includes('/rotating/'));
+    expect(rotating.map((p) => [new URL(p.url).pathname.split('/').pop(), p.status])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [`p${i + 1}.html`, 200]).sort(),
+    );
+    expect(done.counts.failed).toBe(0);
+    const seen = await hits(ns);
+    // Each page went with the session the site had last given: rot-0 for p1..p3, rot-1 for p4..p6, and so on.
+    const sent = seen
+      .filter((h) => h.path.includes('/rotating/'))
+      .map((h) => /rsess=([^;]+)/.exec(h.cookie ?? '')?.[1]);
+    expect(sent).toEqual(Array.from({ length: 10 }, (_, i) => `rot-${ns}-${Math.floor(i / 3)}`));
+    // The other host never got a cookie, and the one it set was never kept nor sent home.
+    const atOther = seen.filter((h) => h.host === other);
+    expect(atOther.length).toBeGreaterThan(0);
+    for (const hit of atOther) expect(hit.cookie).toBeNull();
+    for (const hit of seen) expect(hit.cookie ?? '').not.toContain('planted');
+    // The jar is kept sealed in the crawl's object, shown by nothing, and gone once the crawl is purged.
+    const stub = env.CRAWL.getByName(id);
+    const jar = await stub.readJar();
+    expect(jar?.sealed).toMatch(/^v1\./);
+    expect(jar?.sealed).not.toContain(`rot-${ns}`);
+    const views = [
+      JSON.stringify(await getCrawl(id)),
+      await text(`/v1/crawls/${id}/pages`),
+      await text(`/v1/crawls/${id}/stats`),
+    ];
+    for (const view of views) expect(view).not.toMatch(new RegExp(`rot-${ns}-[1-9]`));
+    await api(`/v1/crawls/${id}?purge=true`, { method: 'DELETE' });
+    expect(await stub.readJar()).toBeNull();
+  });
+
   it('records pages refused mid-crawl as such, and the crawl says its session expired', async () => {
     const ns = namespace();
     await fetch(`${site()}/__expire/${ns}`, { method: 'PUT' });

@@ -41,12 +41,15 @@ async function call<T extends z.ZodType>(model: T, method: string, url: string, 
   return parsed.data;
 }
 
-/** http_client._build_url: an absolute `next` keeps its path and query on the API URL's scheme and host. */
+/**
+ * http_client._build_url: an absolute `next` keeps its own path and query on the API URL's scheme and host (the API
+ * URL's path is not prepended: a `next` under /firecrawl/v2 stays there).
+ */
 function v2Next(next: string): string {
   const url = new URL(next);
   // The Authorization header is sent only when the host is the API URL's (_is_same_host): it must be.
   expect(url.hostname).toBe(new URL(API).hostname);
-  return `${API}${url.pathname}${url.search}`;
+  return `${new URL(API).origin}${url.pathname}${url.search}`;
 }
 
 /** v2 crawl(): start_crawl, then get_crawl_status every poll_interval until completed, failed or cancelled. */

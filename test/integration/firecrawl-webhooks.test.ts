@@ -80,6 +80,42 @@ describe("webhooks in Firecrawl's format", () => {
       expect(await text(path), path).not.toContain('receiver-secret');
   });
 
+  it('sends crawl.failed, and answers status "failed", for a crawl whose seed is refused', async () => {
+    const ns = namespace();
+    // A closed port: the seed's connection is refused, so the crawl ends with no page.
+    const seed = 'http://127.0.0.1:1/';
+    const body = JSON.stringify({
+      url: seed,
+      webhook: { url: `${site()}/__hook/${ns}`, events: ['started', 'failed'] },
+    });
+    const res = await api('/v2/crawl', { method: 'POST', body });
+    const { id } = (await res.json()) as { id: string };
+    await waitForCrawl(id);
+    const status = (await (await api(`/v2/crawl/${id}`)).json()) as { status: string; completed: number };
+    expect(status).toMatchObject({ status: 'failed', completed: 0 });
+    const deliveries = await waitForDeliveries(ns, 2);
+    const payloads = deliveries.map((d) => JSON.parse(d.body) as Payload);
+    const failed = payloads.find((p) => p.type === 'crawl.failed');
+    expect(failed).toMatchObject({ success: false, id, data: [] });
+    expect(failed?.error).toContain(seed);
+    expect(payloads.map((p) => p.type).sort()).toEqual(['crawl.failed', 'crawl.started']);
+  });
+
+  it('sends no crawl.completed to a job that asked only for failed, and no crawl.failed to one that asked only for completed', async () => {
+    const ns = namespace();
+    const hook = `${site()}/__hook/${ns}`;
+    const start = (url: string, events: string[]) =>
+      api('/v2/crawl', { method: 'POST', body: JSON.stringify({ url, limit: 2, webhook: { url: hook, events } }) })
+        .then((r) => r.json() as Promise<{ id: string }>)
+        .then(({ id }) => waitForCrawl(id));
+    await start(`${site()}/t/${ns}/pure-4/`, ['failed', 'started']);
+    await start('http://127.0.0.1:1/', ['completed', 'started']);
+    await waitForDeliveries(ns, 2);
+    await new Promise((r) => setTimeout(r, 1500));
+    const types = (await received(ns)).map((d) => (JSON.parse(d.body) as Payload).type);
+    expect(types).toEqual(['crawl.started', 'crawl.started']);
+  });
+
   it("edgecrawl's format sends the webhook's headers too, and crawl.started and page.stored when named", async () => {
     const ns = namespace();
     const id = await createCrawl({
@@ -143,7 +179,13 @@ describe("the webhooks consumer, Firecrawl's format", () => {
     await insertCrawlRow(id, testConfig({ seeds: ['http://a.test/'], webhook }), 'completed');
     const markdownOnly = readFormats(['markdown']);
     if (!markdownOnly.ok) throw new Error(markdownOnly.message);
-    await saveFirecrawlJob(env.DB, { crawlId: id, kind: 'batch', formats: markdownOnly.formats, warning: null });
+    await saveFirecrawlJob(env.DB, {
+      crawlId: id,
+      kind: 'batch',
+      formats: markdownOnly.formats,
+      warning: null,
+      events: null,
+    });
     const started = webhookEvent('crawl.started', id, {});
     const page = webhookEvent('page.stored', id, { url: 'http://a.test/gone' });
     const result = await runQueue('edgecrawl-webhooks', [queueMessage(started, 1, 'a'), queueMessage(page, 1, 'b')]);

@@ -142,6 +142,36 @@ describe('Firecrawl scrape', () => {
     expect(own.success).toBeUndefined();
   });
 
+  it('answers a bare {url} on /v1/scrape as edgecrawl (no Firecrawl key in it), and on /firecrawl/v1 as Firecrawl', async () => {
+    const url = `${site()}/t/${namespace()}/docs/`;
+    // /v1/scrape is edgecrawl's and Firecrawl's v1 alike: a body with no key only Firecrawl's has is edgecrawl's.
+    const own = await json(await post('/v1/scrape', { url }));
+    expect(own).toMatchObject({ url, status: 200 });
+    expect(own.success).toBeUndefined();
+    // Under /firecrawl every route is Firecrawl's, whatever the body.
+    for (const version of ['v1', 'v2']) {
+      const firecrawl = await json(await post(`/firecrawl/${version}/scrape`, { url }));
+      expect(firecrawl).toMatchObject({ success: true, data: { metadata: { sourceURL: url, statusCode: 200 } } });
+      const map = await json(await post(`/firecrawl/${version}/map`, { url }));
+      expect(map).toMatchObject({ success: true });
+    }
+    const unknown = await post('/firecrawl/v2/search', { query: 'x' });
+    expect(unknown.status).toBe(404);
+    expect(await json(unknown)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
+    const refused = await post('/firecrawl/v1/scrape', { url }, 'wrong');
+    expect(refused.status).toBe(401);
+    expect(await json(refused)).toMatchObject({ success: false });
+  });
+
+  it('starts a crawl under /firecrawl/v2 whose status URL stays under /firecrawl', async () => {
+    const url = `${site()}/t/${namespace()}/docs/`;
+    const started = await json(await post('/firecrawl/v2/crawl', { url, limit: 2 }));
+    expect(started.success).toBe(true);
+    expect(String(started.url)).toBe(`http://edgecrawl.test/firecrawl/v2/crawl/${String(started.id)}`);
+    const done = await waitForJob(`/firecrawl/v2/crawl/${String(started.id)}`);
+    expect(done.status).toBe('completed');
+  });
+
   it("answers from the page cache within maxAge (v2's default: two days), and fetches with maxAge 0", async () => {
     const url = `${site()}/t/${namespace()}/docs/`;
     const first = (await json(await post('/v2/scrape', { url }))).data as Doc;
@@ -204,6 +234,33 @@ describe('Firecrawl crawl', () => {
     expect((list.crawls as { id: string }[]).some((c) => c.id === id)).toBe(true);
     const own = await waitForCrawl(id);
     expect(own.config).toMatchObject({ seeds: [start], maxPages: 12, sitemaps: true });
+  });
+
+  it('gives crawl documents their changeTracking against the last crawl from the same URL: new, then same or changed', async () => {
+    const ns = namespace();
+    const url = `${site()}/t/${ns}/cond-3/`;
+    const body = { url, scrapeOptions: { formats: ['markdown', 'changeTracking'] } };
+    type Tracked = Doc & {
+      changeTracking?: { previousScrapeAt: string | null; changeStatus: string; visibility: string };
+    };
+    const crawl = async () => {
+      const started = await json(await post('/v2/crawl', body));
+      await waitForJob(`/v2/crawl/${String(started.id)}`);
+      const { docs } = await allDocs(`/v2/crawl/${String(started.id)}`);
+      return new Map((docs as Tracked[]).map((d) => [String(d.metadata.sourceURL).replace(url, ''), d.changeTracking]));
+    };
+    const first = await crawl();
+    expect([...first.keys()].sort()).toEqual(['', 'p1.html', 'p2.html', 'p3.html']);
+    for (const tracked of first.values())
+      expect(tracked).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    await fetch(`${site()}/__bump/${ns}`, { method: 'PUT' });
+    const second = await crawl();
+    expect(second.get('p1.html')).toMatchObject({ changeStatus: 'same', visibility: 'visible' });
+    // The start page lists one more page now; p2's title changed, its markdown did not (what is compared).
+    expect(second.get('')).toMatchObject({ changeStatus: 'changed' });
+    expect(second.get('p2.html')).toMatchObject({ changeStatus: 'same' });
+    expect(second.get('p4.html')).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    expect(Date.parse(second.get('p1.html')?.previousScrapeAt ?? '')).toBeLessThan(Date.now());
   });
 
   it('maps includePaths (a regex on the path) and says in `warning` what it ignored', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { allPages, api, createCrawl, namespace, waitForCrawl } from '../support/api';
+import { allPages, api, createCrawl, namespace, siteLog, waitForCrawl } from '../support/api';
 import type { HostLogEntry } from '../support/host-log';
 
 describe('sitemaps', () => {
@@ -30,6 +30,72 @@ describe('sitemaps', () => {
       await api(`/v1/crawls/${id}/links?url=${encodeURIComponent(`${site}map-1.xml`)}`)
     ).json()) as { links: string[] };
     expect(links.links).toHaveLength(8);
+  });
+
+  it('counts pages against maxPages, never the sitemap files it reads', async () => {
+    const base = inject('hosts')[31] as string; // robots.txt of its own (a host's is cached)
+    const ns = namespace();
+    const site = `${base}/t/${ns}/mapped/`;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${site}index.xml\n` });
+    const id = await createCrawl({ seeds: [site], sitemaps: true, maxPages: 6 });
+    await waitForCrawl(id);
+    const pages = (await allPages(id)).filter((p) => !/\.xml(\.gz)?$/.test(p.url));
+    expect(pages.filter((p) => p.status === 200)).toHaveLength(6);
+  });
+
+  it("stores a Firecrawl crawl's `limit` in pages: its documents and `total` leave the sitemaps out", async () => {
+    const base = inject('hosts')[32] as string; // robots.txt of its own
+    const ns = namespace();
+    const site = `${base}/t/${ns}/mapped/`;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${site}index.xml\n` });
+    const started = (await (
+      await api('/v2/crawl', { method: 'POST', body: JSON.stringify({ url: site, limit: 5 }) })
+    ).json()) as { id: string };
+    await waitForCrawl(started.id);
+    const status = (await (await api(`/v2/crawl/${started.id}`)).json()) as {
+      status: string;
+      total: number;
+      completed: number;
+      data: { metadata: { sourceURL: string } }[];
+    };
+    expect(status).toMatchObject({ status: 'completed', total: 5, completed: 5 });
+    expect(status.data.map((d) => d.metadata.sourceURL).filter((u) => u.endsWith('.xml'))).toEqual([]);
+    expect(status.data).toHaveLength(5);
+  });
+
+  it('crawls only the seed and the pages its sitemaps list with Firecrawl\'s sitemap: "only"', async () => {
+    const base = inject('hosts')[29] as string; // robots.txt of its own
+    const ns = namespace();
+    const start = `${base}/t/${ns}/atlas-5/`;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${start}index.xml\n` });
+    const body = JSON.stringify({ url: start, sitemap: 'only' });
+    const started = (await (await api('/v2/crawl', { method: 'POST', body })).json()) as {
+      id: string;
+      warning?: string;
+    };
+    expect(started, JSON.stringify(started)).toMatchObject({ success: true });
+    expect(started.warning).toBeUndefined();
+    await waitForCrawl(started.id);
+    const paths = (await siteLog(ns)).map((entry) => entry.split(' ')[1]?.replace(`/t/${ns}/atlas-5/`, ''));
+    for (const listed of ['', 's1.html', 's2.html', 's3.html', 'docs/pricing-plans.html'])
+      expect(paths).toContain(listed);
+    // The start page's links, in no sitemap, are not followed.
+    for (const linked of ['a.html', 'b.html', 'private/notes.html']) expect(paths).not.toContain(linked);
+  });
+
+  it("folds URLs that differ only by their query into one with Firecrawl's ignoreQueryParameters", async () => {
+    const base = inject('hosts')[30] as string; // robots.txt of its own
+    const ns = namespace();
+    const start = `${base}/t/${ns}/atlas-5/`;
+    await fetch(`${base}/__robots`, { method: 'PUT', body: `User-agent: *\nAllow: /\nSitemap: ${start}index.xml\n` });
+    const body = JSON.stringify({ url: `${start}?from=home`, ignoreQueryParameters: true });
+    const started = (await (await api('/v2/crawl', { method: 'POST', body })).json()) as { id: string };
+    await waitForCrawl(started.id);
+    const paths = (await siteLog(ns)).map((entry) => entry.split(' ')[1]?.replace(`/t/${ns}/atlas-5/`, ''));
+    // s4.html?b=2&a=1 (in a sitemap) is crawled once, as s4.html; the start URL without its query.
+    expect(paths.filter((p) => p === 's4.html')).toHaveLength(1);
+    expect(paths.filter((p) => p?.includes('?'))).toEqual([]);
+    expect(paths).toContain('');
   });
 
   it('without sitemaps: true, sitemaps are not read', async () => {

@@ -10,6 +10,10 @@
  *                redirect to cookie/a.html; anything else shows the form again.
  *   cookie/app.html  a page built by its script from cookie/data.json (which needs the cookie too).
  *   mixed.html?other=<host>  an open page whose script fetches elsewhere.html of its own host and of `other`.
+ *   rotating/p<n>.html?other=<host>  p1 .. p10, each linking to the next and to rotating-away.html on `other`. They
+ *                need the cookie rsess=rot-<ns>-<k>, k the current session: every third page served renews it (a
+ *                Set-Cookie of k + 1, Path=/t/<ns>/private/) and the old one is refused from then on (a 302 to the login).
+ *   rotating-away.html  sets rsess=planted-<ns> (on the host it is served from): a cookie no crawl may keep for another.
  * Every request's credentials are logged per namespace (GET /__creds/<ns>), with the host they reached:
  * what a test reads to show a host never got one. PUT /__expire/<ns> ends the namespace's session.
  */
@@ -116,6 +120,28 @@ function cookiePage(ns: string, rest: string, req: http.IncomingMessage): Reply 
   });
 }
 
+/** Each namespace's rotating session: its number, and the pages served with it. */
+const rotation = new Map<string, { k: number; served: number }>();
+
+/** A page of the rotating session: refused unless it carries the current session; every third renews it. */
+function rotatingPage(ns: string, rest: string, url: URL, req: http.IncomingMessage): Reply {
+  const state = rotation.get(ns) ?? { k: 0, served: 0 };
+  rotation.set(ns, state);
+  if (!(req.headers.cookie ?? '').split(/;\s*/).includes(`rsess=rot-${ns}-${state.k}`))
+    return { status: 302, headers: { location: `/t/${ns}/private/login.html` } };
+  state.served++;
+  const headers: Record<string, string> = {};
+  if (state.served % 3 === 0) {
+    state.k++;
+    headers['set-cookie'] = `rsess=rot-${ns}-${state.k}; Path=/t/${ns}/private/; HttpOnly`;
+  }
+  const n = Number(/^p(\d+)\.html$/.exec(rest)?.[1] ?? 0);
+  const other = url.searchParams.get('other') ?? '';
+  const next = n < 10 ? `<a href="p${n + 1}.html?other=${encodeURIComponent(other)}">next</a>` : '';
+  const away = `<a href="http://${other}/t/${ns}/private/rotating-away.html">away</a>`;
+  return html(page(`Rotating page ${n}`, `${words(`Rotating page ${n}`)}${next} ${away}`), headers);
+}
+
 /** The private site's answer to `rest` (the path after /t/<ns>/private/), or null for a path it does not serve. */
 export async function privateSite(
   ns: string,
@@ -143,6 +169,9 @@ export async function privateSite(
     return { status: 302, headers: { location: `http://${url.searchParams.get('to')}/t/${ns}/private/landed.html` } };
   if (rest === 'elsewhere.html' || rest === 'landed.html') return html(page(`Another host's ${rest}`, words(rest)));
   if (rest.startsWith('cookie/')) return cookiePage(ns, rest.slice('cookie/'.length), req);
+  if (rest.startsWith('rotating/')) return rotatingPage(ns, rest.slice('rotating/'.length), url, req);
+  if (rest === 'rotating-away.html')
+    return html(page('Away', words('Away')), { 'set-cookie': `rsess=planted-${ns}; Path=/` });
   if (rest.startsWith('basic/'))
     return header('authorization') === basic(ns)
       ? html(page(`Basic page ${rest}`, words(`Basic page ${rest}`)))

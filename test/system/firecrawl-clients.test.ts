@@ -73,7 +73,7 @@ beforeAll(async () => {
     LLM_MODEL: 'fake-model',
     LLM_API_KEY: LLM_KEY,
   });
-  firecrawl = new Firecrawl({ apiUrl: worker.url, apiKey: worker.token });
+  firecrawl = new Firecrawl({ apiUrl: `${worker.url}/firecrawl`, apiKey: worker.token });
 });
 
 afterAll(async () => {
@@ -405,7 +405,7 @@ describe('firecrawl-mcp over stdio', () => {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: temp,
-        FIRECRAWL_API_URL: worker.url,
+        FIRECRAWL_API_URL: `${worker.url}/firecrawl`,
         FIRECRAWL_API_KEY: worker.token,
       },
       stderr: 'pipe',

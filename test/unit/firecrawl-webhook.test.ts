@@ -1,10 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { webhookRequest } from '../../src/consumers/webhook-request';
 import { webhookSchema } from '../../src/domain/crawl/webhook-setting';
 import type { FirecrawlDocument } from '../../src/domain/firecrawl/document';
 import { webhookOf } from '../../src/domain/firecrawl/webhook-options';
 import { firecrawlBody, firecrawlPayload, MAX_WEBHOOK_BODY_BYTES } from '../../src/domain/firecrawl/webhook-payload';
 import { signFirecrawlWebhook } from '../../src/domain/output/webhook-signature';
+import { readSettings } from '../../src/settings';
 
 const event = (type: Parameters<typeof firecrawlPayload>[0]['event']['type'], data: Record<string, unknown> = {}) => ({
   id: 'ev-1',
@@ -33,6 +35,38 @@ describe("Firecrawl's webhook payloads", () => {
         id: 'crawl-1',
         webhookId: 'ev-1',
       });
+  });
+
+  it('sends the ending of a job with no document as crawl.failed, saying why, when the job asked for it', async () => {
+    const ended = { ...event('crawl.completed', { status: 'completed' }), createdAt: '2026-01-01T00:00:00Z' };
+    const failure = 'the crawl ended with no page: https://a.test/: connection refused';
+    expect(firecrawlPayload({ event: ended, kind: 'crawl', failure })).toEqual({
+      success: false,
+      type: 'crawl.failed',
+      id: 'crawl-1',
+      webhookId: 'ev-1',
+      data: [],
+      error: failure,
+    });
+    const url = 'https://hooks.test/x';
+    const hook = { url, format: 'firecrawl' as const, events: ['crawl.completed' as const] };
+    const settings = readSettings({ USER_AGENT: 'edgecrawl-test' } as unknown as Env);
+    const facts = (events: ('completed' | 'failed')[] | null, why: string | null) => ({
+      kind: 'crawl' as const,
+      document: null,
+      events,
+      failure: why,
+    });
+    expect(await webhookRequest(hook, ended, settings, facts(['completed'], failure))).toBeNull();
+    expect(await webhookRequest(hook, ended, settings, facts(['failed'], null))).toBeNull();
+    expect(
+      JSON.parse((await webhookRequest(hook, ended, settings, facts(['failed'], failure)))?.body ?? '{}'),
+    ).toMatchObject({
+      type: 'crawl.failed',
+    });
+    expect(await webhookRequest(hook, ended, settings, facts(null, null))).not.toBeNull();
+    // Firecrawl's `failed` filter is edgecrawl's crawl.completed (sent as crawl.failed when the job failed).
+    expect(webhookOf({ url, events: ['failed'] }).events).toEqual(['crawl.completed']);
   });
 
   it("a batch's events are batch_scrape.*; metadata is echoed when there is some", () => {

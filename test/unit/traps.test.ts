@@ -44,6 +44,13 @@ describe('session ids and tracking parameters', () => {
     expect(keep('https://a.test/p?sid=1')).toBe('https://a.test/p?sid=1');
     expect(compileUrlCleaner({ traps: { sessionParams: true } })('https://a.test/p?sid=1')).toBe('https://a.test/p');
   });
+
+  it('with ignoreQuery, every URL loses its whole query: URLs that differ only by it are one', () => {
+    const fold = compileUrlCleaner({ traps: { sessionParams: true }, ignoreQuery: true });
+    expect(fold('https://a.test/p?b=2&a=1')).toBe('https://a.test/p');
+    expect(fold('https://a.test/p?')).toBe('https://a.test/p');
+    expect(fold('https://a.test/p')).toBe('https://a.test/p');
+  });
 });
 
 describe('paths that repeat themselves (repeatedSegments)', () => {

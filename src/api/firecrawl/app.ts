@@ -5,6 +5,7 @@ import { batchRoutes } from './batch';
 import { crawlRoutes } from './crawl';
 import { notSupported, renderFirecrawlError } from './errors';
 import { mapRoute } from './map';
+import { FIRECRAWL_PREFIX } from './prefix';
 import { scrapeRoute } from './scrape';
 
 declare module 'hono' {
@@ -38,22 +39,27 @@ const searchUnsupported = (c: Context) =>
 /**
  * Firecrawl's API (docs/firecrawl.md): /v2, and /v1 as older integrations call it, answering as Firecrawl does
  * (`{success, ...}`; errors `{success: false, error}`), on edgecrawl's own jobs. /v1 is behind edgecrawl's bearer
- * token already (app.ts); /v2 gets the same token here.
+ * token already (app.ts); /v2 gets the same token here. The same routes under FIRECRAWL_PREFIX (/firecrawl/v1,
+ * /firecrawl/v2) are Firecrawl's whatever the body: no path there is edgecrawl's.
  */
 export function firecrawlApp() {
+  const token = bearerAuth((env) => env.API_TOKEN);
   const app = new Hono<{ Bindings: Env }>()
     .use('*', async (c, next) => {
       c.set('firecrawl', true);
       await next();
     })
-    .use(
-      '/v2/*',
-      bearerAuth((env) => env.API_TOKEN),
-    )
+    .use('/v2/*', token)
+    .use(`${FIRECRAWL_PREFIX}/*`, token)
     .route('/v2', versionRoutes(2))
     .route('/v1', versionRoutes(1))
+    .route(`${FIRECRAWL_PREFIX}/v2`, versionRoutes(2))
+    .route(`${FIRECRAWL_PREFIX}/v1`, versionRoutes(1))
     .post('/:version{v1|v2}/search', searchUnsupported)
+    .post(`${FIRECRAWL_PREFIX}/:version{v1|v2}/search`, searchUnsupported)
     .all('/v2/*', unsupported)
+    .all(`${FIRECRAWL_PREFIX}/*`, unsupported)
+    .all(FIRECRAWL_PREFIX, unsupported)
     .all('/v1/:what{search|extract|deep-research|llmstxt|team}/*', unsupported)
     .all('/v1/:what{search|extract|deep-research|llmstxt}', unsupported);
   app.onError(renderFirecrawlError);

@@ -41,6 +41,10 @@ export function renderFirecrawlError(err: Error, c: Context): Response {
   return c.json(firecrawlErrorBody('internal error', 'UNKNOWN_ERROR'), 500);
 }
 
-/** Paths that only Firecrawl's API has (every /v2 path; /v1's crawl, batch and the endpoints edgecrawl has not). */
+/**
+ * Paths that only Firecrawl's API has (every /v2 and /firecrawl path; /v1's crawl, batch and the endpoints edgecrawl
+ * has not).
+ */
 export const isFirecrawlPath = (path: string): boolean =>
-  /^\/v2(\/|$)/.test(path) || /^\/v1\/(crawl|batch|search|extract|deep-research|llmstxt|team)(\/|$)/.test(path);
+  /^\/(v2|firecrawl)(\/|$)/.test(path) ||
+  /^\/v1\/(crawl|batch|search|extract|deep-research|llmstxt|team)(\/|$)/.test(path);

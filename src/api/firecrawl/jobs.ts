@@ -13,6 +13,7 @@ import type { CrawlSnapshot } from '../../types';
 import { crawlIdSchema } from '../schemas';
 import { queryInput } from '../validate';
 import { jobNotFound } from './errors';
+import { FIRECRAWL_PREFIX } from './prefix';
 
 /** What Firecrawl calls a job: a crawl or a batch scrape, each an edgecrawl crawl. */
 export type JobKind = 'crawl' | 'batch';
@@ -28,9 +29,14 @@ const MAX_ERRORS = 1000;
 /** edgecrawl's statuses as Firecrawl's. */
 const STATUS = { running: 'scraping', completed: 'completed', cancelled: 'cancelled' } as const;
 
-/** The absolute URL of a job's status route (Firecrawl's clients follow it as it is). */
-export const jobUrl = (c: Context, version: FirecrawlVersion, kind: JobKind, id: string) =>
-  `${new URL(c.req.url).origin}/v${version}/${PATHS[kind]}/${id}`;
+/**
+ * The absolute URL of a job's status route (Firecrawl's clients follow it as it is), under /firecrawl when the request
+ * came that way.
+ */
+export function jobUrl(c: Context, version: FirecrawlVersion, kind: JobKind, id: string): string {
+  const prefix = c.req.path.startsWith(`${FIRECRAWL_PREFIX}/`) ? FIRECRAWL_PREFIX : '';
+  return `${new URL(c.req.url).origin}${prefix}/v${version}/${PATHS[kind]}/${id}`;
+}
 
 interface Job {
   crawl: CrawlRow;
@@ -73,7 +79,13 @@ function expiresAt({ crawl, snapshot }: Job): string {
 
 /** Documents from `from`, cut at PAGE_BYTES of JSON (at least one); `more`: others follow. */
 async function documentPage(env: Env, job: Job, from: DocumentsFrom, limit: number) {
-  const read = await readDocuments(env.DB, env.BODIES, job.crawl.id, { from, limit, formats: job.formats });
+  const { previousCrawlId } = job.crawl.config;
+  const read = await readDocuments(env.DB, env.BODIES, job.crawl.id, {
+    from,
+    limit,
+    formats: job.formats,
+    previousCrawlId,
+  });
   const data = [];
   let bytes = 0;
   for (const page of read.pages) {
@@ -95,11 +107,13 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
     const from: DocumentsFrom = query.after !== undefined ? { afterUrl: query.after } : { skip };
     const page = await documentPage(c.env, job, from, size);
     const { completed, total } = await progressOf(c.env, job, kind);
+    // A crawl that ended with no document failed, as Firecrawl says it (its login failed, its seeds were refused).
+    const status = job.snapshot.status === 'completed' && completed === 0 ? 'failed' : STATUS[job.snapshot.status];
     const nextQuery = new URLSearchParams({ skip: String(skip + page.data.length), after: String(page.last ?? '') });
     if (query.limit !== undefined) nextQuery.set('limit', String(query.limit));
     return c.json({
       success: true as const,
-      status: STATUS[job.snapshot.status],
+      status,
       completed,
       total,
       creditsUsed: completed,
@@ -113,14 +127,14 @@ function statusHandler(version: FirecrawlVersion, kind: JobKind) {
 
 /**
  * `completed` and `total` as Firecrawl counts them: pages, not the sitemaps a crawl read, a duplicate one of them (it
- * is a document, with its kept page's content). While the crawl runs, its counters (sitemaps in them); once it ended,
- * its documents and the URLs that failed (counted from D1 once).
+ * is a document, with its kept page's content). While the crawl runs, its counters less the sitemap files among
+ * them; once it ended, its documents and the URLs that failed (counted from D1 once).
  */
 async function progressOf(env: Env, job: Job, kind: JobKind): Promise<{ completed: number; total: number }> {
-  const { counts } = job.snapshot;
+  const { counts, sitemaps = { discovered: 0, stored: 0 } } = job.snapshot;
   if (job.snapshot.status === 'running') {
-    const total = kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered;
-    return { completed: counts.stored + counts.duplicates, total };
+    const total = kind === 'batch' ? job.crawl.config.seeds.length : counts.discovered - sitemaps.discovered;
+    return { completed: counts.stored - sitemaps.stored + counts.duplicates, total };
   }
   const [completed, { errors, robotsBlocked }] = await Promise.all([
     countDocuments(env.DB, job.crawl.id),

@@ -102,7 +102,7 @@ const settings = {
   maxPages: count(1, 100_000_000)
     .default(DEFAULT_MAX_PAGES)
     .describe(
-      `URLs the crawl takes at most (each fetched once; URLs a trap rule skipped do not count). Not given: ${DEFAULT_MAX_PAGES.toLocaleString('en-US')}, so a crawl left alone on the web always ends; null: no limit.`,
+      `URLs the crawl takes at most (each fetched once; URLs a trap rule skipped and the sitemap files it reads do not count). Not given: ${DEFAULT_MAX_PAGES.toLocaleString('en-US')}, so a crawl left alone on the web always ends; null: no limit.`,
     ),
   maxPagesPerHost: count(1, 100_000_000)
     .default(null)
@@ -117,6 +117,18 @@ const settings = {
     ),
   hostConcurrency: count(1, 256).default(null).describe('Requests in flight to one host at most; null: the default.'),
   sitemaps: z.boolean().default(false).describe("Read the seeds' sitemaps (robots.txt Sitemap lines, /sitemap.xml)."),
+  links: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Follow the links found on pages. false: only the seeds and, with sitemaps: true, the pages the seeds' sitemaps list are crawled (redirects and canonicals still are).",
+    ),
+  ignoreQuery: z
+    .boolean()
+    .default(false)
+    .describe(
+      'URLs that differ only by their query string are one page: every URL the crawl finds (seeds, links, sitemaps, redirects) is crawled without its query, once.',
+    ),
   priority: z.enum(['high', 'normal']).default('normal').describe('high: ahead of normal work already queued.'),
   boost: patterns(`${PATTERNS} Hub pages fetched ahead of the rest of the crawl.`),
   webhook: webhookSchema
@@ -177,8 +189,11 @@ export const SCREENSHOT_NEEDS_BROWSER = {
 };
 
 const uniqueSeeds = <C extends { seeds: string[] }>(c: C): C => ({ ...c, seeds: [...new Set(c.seeds)] });
-/** A crawl's seeds as it crawls them: cleaned as every URL it finds is (session ids stripped, unless turned off). */
-const cleanSeeds = <C extends { seeds: string[]; traps: { sessionParams: boolean } }>(c: C): C =>
+/**
+ * A crawl's seeds as it crawls them: cleaned as every URL it finds is (session ids stripped, unless turned off; the
+ * query, with ignoreQuery).
+ */
+const cleanSeeds = <C extends { seeds: string[]; traps: { sessionParams: boolean }; ignoreQuery: boolean }>(c: C): C =>
   uniqueSeeds({ ...c, seeds: c.seeds.map(compileUrlCleaner(c)) });
 
 /** `credentialsFor` names where credentials go: it says nothing without them. */

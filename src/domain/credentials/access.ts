@@ -108,7 +108,7 @@ export function hostAllowed(hosts: readonly string[], hostname: string): boolean
 }
 
 /** RFC 6265's path match: the cookie's path is the request's, or a folder of it. */
-function pathMatches(requestPath: string, cookiePath: string): boolean {
+export function pathMatches(requestPath: string, cookiePath: string): boolean {
   if (requestPath === cookiePath) return true;
   if (!requestPath.startsWith(cookiePath)) return false;
   return cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/';

@@ -39,30 +39,33 @@ function fromBase64Url(text: string): Uint8Array | null {
   }
 }
 
-/** The secrets sealed with `key`. */
-export async function seal(key: CryptoKey, secrets: Secrets): Promise<string> {
+/** A JSON value sealed with `key` (the secrets, a cookie jar). */
+export async function sealJson(key: CryptoKey, value: unknown): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const plain = encoder.encode(JSON.stringify(secrets));
+  const plain = encoder.encode(JSON.stringify(value));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, plain));
   return `${VERSION}.${toBase64Url(iv)}.${toBase64Url(sealed)}`;
 }
 
-/** The secrets of a sealed value, or null: another key sealed it (the secret changed), or it is not one. */
-export async function unseal(key: CryptoKey, sealed: string): Promise<Secrets | null> {
+/** The secrets sealed with `key`. */
+export const seal = (key: CryptoKey, secrets: Secrets): Promise<string> => sealJson(key, secrets);
+
+/** The JSON value of a sealed one (unchecked: its reader parses it), or undefined: another key sealed it, or not one. */
+export async function unsealJson(key: CryptoKey, sealed: string): Promise<unknown> {
   const [version, ivText, dataText] = sealed.split('.');
   const iv = fromBase64Url(ivText ?? '');
   const data = fromBase64Url(dataText ?? '');
-  if (version !== VERSION || !iv || !data) return null;
-  let plain: ArrayBuffer;
+  if (version !== VERSION || !iv || !data) return undefined;
   try {
-    plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, data);
+    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, data);
+    return JSON.parse(new TextDecoder().decode(plain));
   } catch {
-    return null;
+    return undefined;
   }
-  try {
-    const parsed = secretsSchema.safeParse(JSON.parse(new TextDecoder().decode(plain)));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+}
+
+/** The secrets of a sealed value, or null: another key sealed it (the secret changed), or it is not one. */
+export async function unseal(key: CryptoKey, sealed: string): Promise<Secrets | null> {
+  const parsed = secretsSchema.safeParse(await unsealJson(key, sealed));
+  return parsed.success ? parsed.data : null;
 }

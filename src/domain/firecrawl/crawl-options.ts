@@ -10,7 +10,13 @@ import {
   type Translated,
   translateScrape,
 } from './scrape-options';
-import { type FirecrawlWebhookInput, webhookInputSchema, webhookOf } from './webhook-options';
+import {
+  type FirecrawlEventName,
+  type FirecrawlWebhookInput,
+  firecrawlEventsOf,
+  webhookInputSchema,
+  webhookOf,
+} from './webhook-options';
 
 /** Firecrawl's crawl request (/v2, and /v1's older names), the keys edgecrawl reads; the rest are named as ignored. */
 export const crawlRequestSchema = z.looseObject({
@@ -45,6 +51,8 @@ export interface CrawlTranslation {
   settings: Record<string, unknown>;
   formats: FirecrawlFormats;
   warnings: string[];
+  /** Firecrawl's webhook events asked for (null: all), kept with the job (its ending: crawl.completed or crawl.failed). */
+  events: FirecrawlEventName[] | null;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -91,12 +99,15 @@ function credentialsWarning(credentials: HeaderCredentials, scope: string, url: 
 /** Settings of the crawl other than its scope and extraction: pacing, sitemaps, duplicates, query strings. */
 function crawlSettings(request: CrawlRequestInput, hostFloorMs: number, warnings: string[]) {
   const sitemap = request.sitemap ?? (request.ignoreSitemap ? 'skip' : 'include');
-  if (sitemap === 'only') warnings.push('sitemap "only" is read as "include": links are followed as well');
   const delayMs = request.delay === undefined ? null : Math.round(request.delay * 1000);
   if (delayMs !== null && delayMs < hostFloorMs)
     warnings.push(`delay raised to ${hostFloorMs / 1000} s, this deployment's least gap between requests to a host`);
   return {
     sitemaps: sitemap !== 'skip',
+    // "only": the start page and the pages its sitemaps list, no page's links followed.
+    links: sitemap !== 'only',
+    // URLs that differ only by their query are one: each is crawled once, without it.
+    ignoreQuery: request.ignoreQueryParameters === true,
     hostIntervalMs: delayMs === null ? null : Math.max(delayMs, hostFloorMs),
     hostConcurrency: request.maxConcurrency === undefined ? null : Math.min(request.maxConcurrency, 256),
     duplicates: request.deduplicateSimilarURLs === false ? 'keep' : 'similar',
@@ -121,7 +132,6 @@ export function translateCrawl(
   const elsewhere = credentialsWarning(credentials, scope, request.url);
   if (elsewhere) warnings.push(elsewhere);
   const { include, exclude } = pathPatterns(request);
-  if (request.ignoreQueryParameters) exclude.push('re:\\?');
   const webhook = request.webhook === undefined ? null : webhookOf(request.webhook);
   const maxDepth = request.maxDiscoveryDepth ?? null;
   const settings = {
@@ -139,7 +149,8 @@ export function translateCrawl(
     maxAge: maxAge === 0 ? null : maxAge,
     ...credentials,
   };
-  return { ok: true, value: { settings, formats: scrape.value.formats, warnings } };
+  const events = firecrawlEventsOf(request.webhook);
+  return { ok: true, value: { settings, formats: scrape.value.formats, warnings, events } };
 }
 
 /** Firecrawl's batch scrape: the URLs as the seeds of a crawl that follows no link. */
@@ -167,5 +178,6 @@ export function translateBatch(
     maxAge: maxAge === 0 ? null : maxAge,
     ...scrape.value.credentials,
   };
-  return { ok: true, value: { settings, formats: scrape.value.formats, warnings: scrape.value.warnings } };
+  const { formats, warnings } = scrape.value;
+  return { ok: true, value: { settings, formats, warnings, events: firecrawlEventsOf(request.webhook) } };
 }

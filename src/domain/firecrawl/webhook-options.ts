@@ -15,24 +15,36 @@ export type FirecrawlWebhookInput = z.output<typeof webhookInputSchema>;
 /**
  * Firecrawl's event filters and the edgecrawl events that make them: `page` is a page stored (crawl.page) or failed
  * (crawl.page with success false); `completed` a crawl that ended, completed or cancelled (crawl.cancelled, as
- * Firecrawl's newest servers send); `failed` none (an edgecrawl crawl does not fail as a whole: its start does, with an
- * answer).
+ * Firecrawl's newest servers send); `failed` a crawl that ended with no document (its login failed, its seeds were
+ * refused): edgecrawl's crawl.completed, sent as crawl.failed (domain/firecrawl/webhook-payload.ts).
  */
-const EVENTS: Record<string, string[]> = {
+const EVENTS: Record<FirecrawlEventName, string[]> = {
   started: ['crawl.started'],
   page: ['page.stored', 'page.failed'],
   completed: ['crawl.completed', 'crawl.cancelled'],
-  failed: [],
+  failed: ['crawl.completed'],
 };
+
+export const FIRECRAWL_EVENT_NAMES = ['started', 'page', 'completed', 'failed'] as const;
+export type FirecrawlEventName = (typeof FIRECRAWL_EVENT_NAMES)[number];
+
+const isEventName = (name: string): name is FirecrawlEventName =>
+  (FIRECRAWL_EVENT_NAMES as readonly string[]).includes(name);
+
+/** Firecrawl's event names a webhook asks for (`crawl.page` read as `page`); null: all of them (no filter given). */
+export function firecrawlEventsOf(input: FirecrawlWebhookInput | undefined): FirecrawlEventName[] | null {
+  if (input === undefined || typeof input === 'string' || input.events === undefined) return null;
+  return input.events.map((e) => e.replace(/^(crawl|batch_scrape)\./, '')).filter(isEventName);
+}
 
 /** Firecrawl's event names (`page`, or in full `crawl.page`, `batch_scrape.page`) as edgecrawl's events. */
 function eventsOf(events: readonly string[] | undefined): string[] {
   const names = (events ?? Object.keys(EVENTS)).map((e) => e.replace(/^(crawl|batch_scrape)\./, ''));
-  const unknown = names.find((e) => EVENTS[e] === undefined);
+  const unknown = names.find((e) => !isEventName(e));
   // An unknown name is left for edgecrawl's schema to refuse, naming it.
   if (unknown !== undefined) return [unknown];
-  const wanted = [...new Set(names.flatMap((e) => EVENTS[e] ?? []))];
-  // Only "failed": nothing edgecrawl sends; the ending is still told.
+  const wanted = [...new Set(names.filter(isEventName).flatMap((e) => EVENTS[e]))];
+  // An empty list: the ending is still told.
   return wanted.length > 0 ? wanted : ['crawl.completed', 'crawl.cancelled'];
 }
 

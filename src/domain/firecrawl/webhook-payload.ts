@@ -25,6 +25,8 @@ export interface FirecrawlPayloadInput {
   metadata?: Record<string, unknown>;
   /** The page's document (page.stored, page.changed); null when it could not be read (no longer stored). */
   document?: FirecrawlDocument | null;
+  /** Why the job failed: a crawl.completed of a job with no document is sent as crawl.failed. */
+  failure?: string | null;
 }
 
 export interface FirecrawlPayload {
@@ -66,6 +68,8 @@ function outcomeOf(input: FirecrawlPayloadInput): Pick<FirecrawlPayload, 'succes
       return document ? { success: true, data: [document] } : { success: false, data: [], error: unread(event, url) };
     case 'crawl.cancelled':
       return { success: false, data: [], error: 'cancelled' };
+    case 'crawl.completed':
+      return input.failure ? { success: false, data: [], error: input.failure } : { success: true, data: [] };
     default:
       return { success: true, data: [] };
   }
@@ -75,7 +79,7 @@ export function firecrawlPayload(input: FirecrawlPayloadInput): FirecrawlPayload
   const { event, kind, metadata } = input;
   return {
     ...outcomeOf(input),
-    type: `${kind === 'batch' ? 'batch_scrape' : 'crawl'}.${NAMES[event.type]}`,
+    type: `${kind === 'batch' ? 'batch_scrape' : 'crawl'}.${input.failure && event.type === 'crawl.completed' ? 'failed' : NAMES[event.type]}`,
     id: event.crawlId,
     webhookId: event.id,
     ...(metadata && Object.keys(metadata).length > 0 ? { metadata } : {}),

@@ -25,10 +25,21 @@ export function compileLinkPolicy<C extends PolicyRules>(config: C): LinkPolicy 
   return (url, depth) => (config.maxDepth === null || depth <= config.maxDepth) && inScope(url) && passes(url);
 }
 
+/** The URL without its query string (and fragment). */
+function withoutQuery(url: string): string {
+  const cut = url.search(/[?#]/);
+  return cut === -1 ? url : url.slice(0, cut);
+}
+
 /**
- * What a crawl does to every URL it finds before it is checked and offered: session ids and tracking parameters
- * stripped (session-params.ts), unless the crawl turned its sessionParams trap rule off.
+ * What a crawl does to every URL it finds before it is checked and offered: its query cut off with ignoreQuery (URLs
+ * that differ only by it are one page), else session ids and tracking parameters stripped (session-params.ts), unless
+ * the crawl turned its sessionParams trap rule off.
  */
-export function compileUrlCleaner(config: { traps: { sessionParams: boolean } }): (url: string) => string {
+export function compileUrlCleaner(config: {
+  traps: { sessionParams: boolean };
+  ignoreQuery?: boolean;
+}): (url: string) => string {
+  if (config.ignoreQuery) return withoutQuery;
   return config.traps.sessionParams ? stripSessionParams : (url) => url;
 }

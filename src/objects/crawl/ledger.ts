@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { addUsage, emptyModelUsage, emptyUsage, type Operations, type Usage } from '../../domain/crawl/usage';
 import type { Counts } from '../../types';
 
-type CounterName = keyof Counts | 'pending' | 'modeling' | 'modelPages' | 'trapped' | 'overHostBudget';
+type CounterName =
+  | keyof Counts
+  | 'pending'
+  | 'modeling'
+  | 'modelPages'
+  | 'trapped'
+  | 'overHostBudget'
+  | 'sitemaps'
+  | 'sitemapsStored';
 
 const ledgerSchema = z.object({
   counters: z.object({
@@ -21,6 +29,10 @@ const ledgerSchema = z.object({
     trapped: z.number().default(0),
     /** Links refused because their host had its maxPagesPerHost (not in the seen-set, like those past maxPages). */
     overHostBudget: z.number().default(0),
+    /** Sitemap files accepted (among discovered): they do not count against maxPages, nor as Firecrawl's pages. */
+    sitemaps: z.number().default(0),
+    /** Sitemap files read (among stored). */
+    sitemapsStored: z.number().default(0),
   }),
   usage: z.object({
     operations: z.object({
@@ -64,6 +76,8 @@ const fresh = (): LedgerState => ({
     modelPages: 0,
     trapped: 0,
     overHostBudget: 0,
+    sitemaps: 0,
+    sitemapsStored: 0,
   },
   usage: emptyUsage(),
 });

@@ -17,7 +17,8 @@ export function measureReach(
 ): Reach {
   if (status === 'running') return reachOf(['running']);
   const cuts: ReachCut[] = status === 'cancelled' ? ['cancelled'] : [];
-  if (config.maxPages !== null && discovered - ledger.counters.trapped >= config.maxPages) cuts.push('maxPages');
+  const { trapped, sitemaps } = ledger.counters;
+  if (config.maxPages !== null && discovered - trapped - sitemaps >= config.maxPages) cuts.push('maxPages');
   if (ledger.counters.overHostBudget > 0) cuts.push('maxPagesPerHost');
   if (config.maxDepth !== null) {
     const deep = ledger.exec(

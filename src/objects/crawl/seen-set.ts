@@ -97,7 +97,8 @@ export class SeenSet {
   constructor(private readonly ledger: Ledger) {}
 
   /**
-   * Inserts the entries not seen yet, at most `room` of them, and returns those, in the order given: one statement
+   * Inserts the entries not seen yet, at most `room` pages of them (sitemap files take no room while there is some),
+   * and returns those, in the order given: one statement
    * finds those already seen, one inserts the rest. `plan` gives each new entry the time its message is due (see
    * domain/politeness/spread.ts), kept as its `enqueued_at` (so the sweeper does not take a delayed message for a
    * lost one) and returned as its `dueAt` when it is later than now.
@@ -118,11 +119,13 @@ export class SeenSet {
         .map((row) => row.url),
     );
     const fresh: FrontierEntry[] = [];
+    let pages = 0;
     for (const e of entries) {
-      if (fresh.length >= room) break;
-      if (seen.has(e.url)) continue;
+      const page = e.kind !== 'sitemap';
+      if (seen.has(e.url) || (page && pages >= room)) continue;
       seen.add(e.url);
       fresh.push(entryOf(e));
+      if (page) pages++;
     }
     if (fresh.length === 0) return [];
     const dues = plan(fresh);

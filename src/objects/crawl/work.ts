@@ -186,7 +186,8 @@ export class Work {
     const done: Completion = { failed: [], stored: [], duplicates: [], cancelled: [], links: [] };
     const spacing = this.spacing();
     for (const outcome of outcomes) {
-      if (rows.get(outcome.url)?.state !== UrlState.Queued) continue;
+      const row = rows.get(outcome.url);
+      if (row?.state !== UrlState.Queued) continue;
       rows.delete(outcome.url);
       this.leases.release(outcome.url);
       if (outcome.fetched) {
@@ -211,6 +212,7 @@ export class Work {
       finals.set(group, final);
       if (change.kind === 'failed') done.failed.push(outcome.url);
       if (change.kind === 'stored') done.stored.push(outcome.url);
+      if (change.kind === 'stored' && row.kind === 'sitemap') this.ledger.bump('sitemapsStored', 1);
       if (change.kind === 'duplicate') done.duplicates.push(outcome.url);
       if ('links' in outcome && outcome.links)
         done.links.push(...outcome.links.map((l) => ({ ...l, from: outcome.url })));
@@ -222,7 +224,7 @@ export class Work {
   /**
    * Offers entries to the seen-set: those a trap rule keeps out are recorded skipped at once (their D1 rows are the
    * caller's to write: `trapped`), the rest taken within the host's maxPagesPerHost and the crawl's maxPages (URLs a
-   * trap rule skipped do not count against it). Counts what it took and returns the entries accepted, to enqueue, each
+   * trap rule skipped and sitemap files do not count against it). Counts what it took and returns the entries accepted, to enqueue, each
    * due when its host's plan has room for it (domain/politeness/spread.ts): its message is sent delayed until then.
    */
   offer(rules: OfferRules, entries: readonly Found[]): Offered {
@@ -231,9 +233,10 @@ export class Work {
     const trapped = this.seen.insertEnded('skipped', 'trap', screened.trapped, now);
     for (const name of ['discovered', 'skipped', 'trapped'] as const) this.ledger.bump(name, trapped.length);
     const budgeted = this.withinHostBudget(rules.maxPagesPerHost, screened.pass);
-    const { discovered, trapped: skippedByRules } = this.ledger.counters;
-    const room = (rules.maxPages ?? Number.POSITIVE_INFINITY) - (discovered - skippedByRules);
+    const { discovered, trapped: skippedByRules, sitemaps } = this.ledger.counters;
+    const room = (rules.maxPages ?? Number.POSITIVE_INFINITY) - (discovered - skippedByRules - sitemaps);
     const accepted = this.seen.offer(budgeted.entries, room, now, (fresh) => this.dues(fresh, now));
+    this.ledger.bump('sitemaps', accepted.filter((e) => e.kind === 'sitemap').length);
     if (budgeted.fresh.length > 0) {
       const taken = new Set(accepted.map((e) => e.url));
       this.budget.giveBack(budgeted.fresh.filter((url) => !taken.has(url)));

@@ -233,6 +233,21 @@ export async function runningCrawls(db: D1Database, limit: number): Promise<Craw
   return results.map(toRow);
 }
 
+/**
+ * The newest crawl that started from `seed` (its first seed) and has ended, not being purged: what a Firecrawl crawl
+ * with changeTracking compares its pages with. Null: none.
+ */
+export async function lastEndedCrawlFrom(db: D1Database, seed: string): Promise<string | null> {
+  const row = await db
+    .prepare(
+      `SELECT id FROM crawls WHERE status != 'running' AND purge_requested_at IS NULL
+       AND json_extract(config, '$.seeds[0]') = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
+    )
+    .bind(seed)
+    .first<{ id: string }>();
+  return row?.id ?? null;
+}
+
 /** Starts a re-extraction with `spec`: a new version, none done of `total`. Returns the version. */
 export async function startReextraction(db: D1Database, id: string, spec: ExtractSpec, total: number): Promise<number> {
   const row = await db

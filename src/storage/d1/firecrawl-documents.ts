@@ -1,10 +1,12 @@
+import { z } from 'zod';
 import { HAS_KEPT_BODY, keptColumns, ownColumns, WITH_KEPT } from './kept-join';
 import { type PageOf, readPage } from './page-rows';
+import { chunkedIn } from './sql';
 
 // A crawl's pages that are Firecrawl's documents (src/storage/firecrawl-pages.ts reads their records).
 
 /** What a document says of its own URL: a duplicate's are its own (its URL, status, type, title, fetch time). */
-const OWN = ['url', 'status', 'contentType', 'title', 'fetchedAt', 'cachedFrom'] as const;
+const OWN = ['url', 'status', 'contentType', 'title', 'fetchedAt', 'cachedFrom', 'change'] as const;
 /** Where its content is: a duplicate's are its kept page's (kept-join.ts). */
 const KEPT = ['bodyAt', 'recordAt', 'screenshotAt'] as const;
 const FIELDS = [...OWN, ...KEPT] as const;
@@ -50,6 +52,27 @@ export async function documentRowsOf(db: D1Database, crawlId: string, urls: read
       .all()
   ).results.map((row) => readPage(row, FIELDS));
 }
+
+/**
+ * When an earlier crawl fetched each of `urls` (epoch ms), those it stored a page for (a document's changeTracking:
+ * its previousScrapeAt).
+ */
+export async function fetchTimesOf(
+  db: D1Database,
+  crawlId: string,
+  urls: readonly string[],
+): Promise<Map<string, number>> {
+  const sql = 'SELECT url, fetched_at FROM pages WHERE crawl_id = ? AND status IN (200, 304) AND url IN ({in})';
+  const out = new Map<string, number>();
+  for (const statement of chunkedIn(db, sql, [crawlId], urls))
+    for (const row of (await statement.all()).results) {
+      const parsed = fetchTimeSchema.safeParse(row);
+      if (parsed.success) out.set(parsed.data.url, parsed.data.fetched_at);
+    }
+  return out;
+}
+
+const fetchTimeSchema = z.object({ url: z.string(), fetched_at: z.number() });
 
 /** How many documents a crawl has (its pages with a body, a duplicate's its kept page's; sitemaps left out). */
 export async function countDocuments(db: D1Database, crawlId: string): Promise<number> {

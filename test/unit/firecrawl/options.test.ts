@@ -123,6 +123,8 @@ describe('Firecrawl crawl options', () => {
       hostIntervalMs: 2000,
       hostConcurrency: 3,
       duplicates: 'keep',
+      links: true,
+      ignoreQuery: true,
     });
     expect(warnings).toEqual([]);
     const included = config.include.map(compilePattern);
@@ -130,7 +132,8 @@ describe('Firecrawl crawl options', () => {
     const crawled = (url: string) => included.some((m) => m(url)) && !excluded.some((m) => m(url));
     expect(crawled('https://example.com/docs/api/a.html')).toBe(true);
     expect(crawled('https://example.com/docs/api/a.pdf')).toBe(false);
-    expect(crawled('https://example.com/docs/api/a.html?page=2')).toBe(false);
+    // ignoreQueryParameters folds a URL with a query into its query-less form (ignoreQuery), rather than excluding it.
+    expect(crawled('https://example.com/docs/api/a.html?page=2')).toBe(true);
     expect(crawled('https://example.com/blog/docs/api/a.html')).toBe(false);
     // deduplicateSimilarURLs (Firecrawl's default, true) is near-duplicates by content: duplicates "similar".
     expect(crawlOf({ url: 'https://example.com/' }).config.duplicates).toBe('similar');
@@ -150,13 +153,11 @@ describe('Firecrawl crawl options', () => {
     });
   });
 
-  it("raises a delay under the deployment's floor, saying so, and reads sitemap only as include", () => {
+  it("raises a delay under the deployment's floor, saying so, and reads sitemap only as sitemaps without links", () => {
     const { config, warnings } = crawlOf({ url: 'https://example.com/', delay: 0.2, sitemap: 'only' }, 1000);
     expect(config.hostIntervalMs).toBe(1000);
-    expect(warnings).toEqual([
-      'sitemap "only" is read as "include": links are followed as well',
-      "delay raised to 1 s, this deployment's least gap between requests to a host",
-    ]);
+    expect(config).toMatchObject({ sitemaps: true, links: false });
+    expect(warnings).toEqual(["delay raised to 1 s, this deployment's least gap between requests to a host"]);
   });
 
   it('refuses actions in a crawl, and reads a batch as a crawl of its URLs that follows no link', () => {
