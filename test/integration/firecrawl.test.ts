@@ -155,9 +155,13 @@ describe('Firecrawl scrape', () => {
       const map = await json(await post(`/firecrawl/${version}/map`, { url }));
       expect(map).toMatchObject({ success: true });
     }
-    const unknown = await post('/firecrawl/v2/search', { query: 'x' });
+    const unknown = await post('/firecrawl/v2/extract', { urls: [url] });
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toMatchObject({ success: false, code: 'NOT_SUPPORTED' });
+    // Search answers 200 {success: false} there too, as at /v2/search (what firecrawl-mcp can show).
+    const search = await post('/firecrawl/v2/search', { query: 'x' });
+    expect(search.status).toBe(200);
+    expect(await json(search)).toMatchObject({ success: false, error: expect.stringMatching(/not supported/) });
     const refused = await post('/firecrawl/v1/scrape', { url }, 'wrong');
     expect(refused.status).toBe(401);
     expect(await json(refused)).toMatchObject({ success: false });
