@@ -456,7 +456,8 @@ describe('firecrawl-mcp over stdio', () => {
     const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
     expect(JSON.parse(text)).toEqual({
       success: false,
-      error: "POST /v2/search is not supported by edgecrawl's Firecrawl-compatible API (see docs/firecrawl.md)",
+      error:
+        "POST /firecrawl/v2/search is not supported by edgecrawl's Firecrawl-compatible API (see docs/firecrawl.md)",
     });
   }, 30_000);
 
