@@ -103,14 +103,6 @@ export interface CookieJar {
   keep(url: string, setCookies: readonly string[]): Promise<void>;
 }
 
-/** The cookies the credential hosts set during a crawl, kept by the crawl (domain/credentials/cookie-jar.ts). */
-export interface CookieJar {
-  /** The jar's cookies a request to `url` carries (none off the credential hosts). */
-  cookiesFor(url: string): Promise<Cookie[]>;
-  /** Keeps the cookies a response to `url` set (its Set-Cookie headers), if `url` is on a credential host. */
-  keep(url: string, setCookies: readonly string[]): Promise<void>;
-}
-
 /** A recrawl: what the previous crawl fetched (to compare, and for conditional GETs), empty for a first run. */
 export interface Recrawl {
   previous: Map<string, PreviousVersion>;
