@@ -4,10 +4,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { freePort } from './scripts/lib/local.ts';
 
 /**
- * Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.36, see test/support), and the simulated
+ * Loopback hosts the test site serves (127.0.0.1 and 127.0.0.2 .. 127.0.0.35, see test/support), and the simulated
  * web's sites (127.1.x.y, test/support/sim-web.ts).
  */
-const TEST_HOSTS = ['localhost', ...Array.from({ length: 36 }, (_, i) => `127.0.0.${i + 1}`), '127.1.0.0/16'];
+const TEST_HOSTS = ['localhost', ...Array.from({ length: 35 }, (_, i) => `127.0.0.${i + 1}`), '127.1.0.0/16'];
 
 /**
  * Files that mostly wait (a host paced at 1 request/s, cron triggers a minute apart), started first so that the other

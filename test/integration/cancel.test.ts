@@ -127,7 +127,7 @@ describe('cancel, as listed', () => {
     const ns = namespace();
     // A host of its own: the slots it books at 200 ms a request are then on no other file's way (the shared test host
     // is every file's).
-    const base = inject('hosts')[34] as string;
+    const base = inject('hosts')[33] as string;
     const id = await createCrawl({ seeds: [`${base}/t/${ns}/tree-200/`], hostIntervalMs: 200 });
     for (let i = 0; i < 200 && (await getCrawl(id)).counts.stored < 3; i++) await sleep(50);
     expect((await api(`/v1/crawls/${id}`, { method: 'DELETE' })).status).toBe(200);

@@ -42,8 +42,8 @@ describe("Cloudflare's six connections waiting for headers, per invocation", () 
     const ns = namespace();
     // Twelve pages whose headers come after 1,500 ms, fetched at once, each with a 2,000 ms timer of its own: the second
     // six, held back, would answer at 3,000 ms. A plain timer (AbortSignal.timeout), not fetchOnce's deadline: that
-    // one does not count time the thread was blocked (page/deadline.ts), and on a loaded machine (CI under the whole
-    // suite) a late heartbeat reads as blocked time and lets the held requests live past 3,000 ms.
+    // one is re-armed when its timer fires late (page/deadline.ts), and on a loaded machine (CI under the whole suite)
+    // timers fire late and let the held requests live past 3,000 ms.
     const urls = Array.from({ length: 12 }, (_, i) => `${base()}/t/${ns}/flat-12-d1500/p${i + 1}.html`);
     // Without a connection limit of our own, the runtime's queue eats into the timeouts of the second six.
     const runtime = emulatedRuntimeFetch(6, counted);

@@ -135,4 +135,18 @@ describe('POST /v1/scrape of a host that cannot be reached', () => {
       body: { error: { code: 'timeout', message: `${url}: timeout after ${env.FETCH_TIMEOUT_MS} ms` } },
     });
   });
+
+  it('times out on time while another request that fetched beside it has ended', async () => {
+    // Timers belong to the request (or queue invocation) that set them, and end with it. A first request whose fetch
+    // starts first and ends while the hang is still waiting must take nothing of the hang's deadline with it (a
+    // shared heartbeat once did: the deadline then ran to its hard stop, 30 s past its length).
+    const ns = namespace();
+    const slow = scrape(`${site()}/t/${ns}/pure-1-d1000/`);
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const hang = await scrape(`${site()}/t/${ns}/faults/hang`);
+    expect((await slow).status).toBe(200);
+    expect(hang.status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(Number(env.FETCH_TIMEOUT_MS) + 3000);
+  });
 });

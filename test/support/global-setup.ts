@@ -8,7 +8,7 @@ import { readFirecrawlSpecs } from './firecrawl-specs.ts';
 import { spawnSimWeb } from './sim-web.ts';
 
 /** Loopback hosts of their own (127.0.0.2 ...), one per test whose host's pacing or robots.txt must be its alone. */
-const HOSTS = 35;
+const HOSTS = 34;
 /** Sites of the simulated web (127.1.0.1 ...), for the broad crawl (test/integration/broad.test.ts). */
 const SIM_HOSTS = 80;
 

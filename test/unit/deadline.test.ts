@@ -29,8 +29,9 @@ describe('fetch deadlines', () => {
     busy(400);
     await sleep(60);
     expect(expired).toBe(false);
-    // It expires once 200 ms of idle time have passed: about 200 ms from here on a quiet machine; on a loaded one the
-    // heartbeat runs late too and counts that as blocked, so the test waits longer, never up to the hard stop.
+    // Its timer fired 200 ms late, so it was re-armed for 200 ms: it expires about 140 ms from here on a quiet machine
+    // (when the re-armed timer fires on time); on a loaded one timers run late and it waits longer, never up to the
+    // hard stop.
     const idleSince = Date.now();
     await expect.poll(() => expired, { timeout: 5000, interval: 10 }).toBe(true);
     expect(Date.now() - idleSince).toBeGreaterThanOrEqual(100);
