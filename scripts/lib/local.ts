@@ -59,7 +59,8 @@ export interface WorkerOptions {
   /** More `wrangler dev` arguments (`--inspector-port 9300`, `--config other.toml`). */
   args?: string[];
   /**
-   * Messages per frontier consumer batch (max_batch_size), the pages one consumer invocation fetches at once.
+   * Messages per frontier consumer batch (max_batch_size); up to TASKS_PER_MESSAGE (src/queues/frontier.ts) times as
+   * many pages are what one consumer invocation fetches at once.
    * Runs on a copy of wrangler.toml that differs only in that.
    */
   batchSize?: number;

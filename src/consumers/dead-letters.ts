@@ -8,7 +8,7 @@ import { limitsOf, readSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
 import { recordErrors } from '../storage/d1/errors';
 import { answerMessage } from './settle';
-import { meteredMessage, tasksByCrawl } from './tasks';
+import { envelopesOf, messagesByCrawl } from './tasks';
 
 /**
  * Consumer of the dead-letter queue: a frontier message lands there after the queue gave up on it (every delivery
@@ -17,9 +17,11 @@ import { meteredMessage, tasksByCrawl } from './tasks';
  */
 export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise<void> {
   await Promise.all(
-    [...tasksByCrawl(batch, 'dead letter')].map(async ([crawlId, items]) => {
+    [...messagesByCrawl(batch, 'dead letter')].map(async ([crawlId, carriers]) => {
       // What handling them costs is the crawl's: the invocation, each delivery and ack, the D1 rows, the events.
-      const meter = UsageMeter.delivered(items.length);
+      const meter = UsageMeter.delivered(carriers.length);
+      const envelopes = envelopesOf(carriers, meter);
+      const items = envelopes.flatMap((e) => e.tasks);
       try {
         const { record, message: action } = transition({ on: 'dead-lettered' }, limitsOf(readSettings(env)));
         const reason = record.to === 'final' ? (record.reason ?? DEAD_LETTER_REASON) : DEAD_LETTER_REASON;
@@ -30,11 +32,13 @@ export async function consumeDeadLetters(batch: MessageBatch, env: Env): Promise
           items.map(({ task }) => ({ url: task.url, reason, code })),
           meter,
         );
-        for (const { message } of items) answerMessage(meteredMessage(message, meter), action);
+        for (const { message } of items) answerMessage(message, action);
       } catch (error) {
         log('error', 'dead-letter handling failed', { crawlId, error: String(error) });
         for (const { message } of items) message.retry();
       }
+      // A dead letter's URLs are all acked or all retried: nothing is sent back.
+      for (const envelope of envelopes) await envelope.settle(null);
       await reportUsage(env.CRAWL, crawlId, meter);
     }),
   );

@@ -23,6 +23,7 @@ import {
 } from '../page/deps';
 import { previousHash } from '../page/previous-hash';
 import { processTask } from '../page/process';
+import { enqueueTasks, type Outgoing } from '../queues/frontier';
 import { limitsOf, readSettings, type Settings } from '../settings';
 import { previousVersions } from '../storage/d1/previous-versions';
 import { readLinks } from '../storage/links';
@@ -32,7 +33,7 @@ import { crawlCookieJar } from './cookie-jar';
 import { fetchGuard, heardStatus } from './fetch-guard';
 import type { CrawlStub, Finished } from './finished';
 import { answerMessage, handedBack, settle } from './settle';
-import { meteredMessage, type TaskMessage, tasksByCrawl } from './tasks';
+import { type Carrier, envelopesOf, messagesByCrawl, type TaskMessage } from './tasks';
 
 interface Policies {
   page: LinkPolicy;
@@ -60,7 +61,7 @@ function policiesFor(crawlId: string, config: CrawlConfig): Policies {
  */
 export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<void> {
   const settings = readSettings(env);
-  const groups = tasksByCrawl(batch, 'frontier message');
+  const groups = messagesByCrawl(batch, 'frontier message');
   // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to, the invocation's
   // six connections waiting for headers, and its bodies held in memory.
   const invocation = {
@@ -82,19 +83,30 @@ export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<vo
 /**
  * One crawl's messages of the batch, its operations counted (UsageMeter) and reported to the crawl in one call at the
  * end: the invocation (each crawl of a shared batch is charged one), each delivery and ack, and what fetching and
- * recording its pages took. The crawl's Durable Object counts its own requests and rows.
+ * recording its pages took. The crawl's Durable Object counts its own requests and rows. Each URL is answered on its
+ * own, then each message once (Envelope.settle): the URLs of a message to be tried again are sent back in messages of
+ * their own, to the crawl's queues.
  */
 async function consumeGroup(
   crawlId: string,
-  messages: TaskMessage[],
+  carriers: Carrier[],
   env: Env,
   settings: Settings,
   invocation: Invocation,
 ): Promise<void> {
-  const meter = UsageMeter.delivered(messages.length);
-  const group = messages.map(({ message, task }) => ({ message: meteredMessage(message, meter), task }));
+  const meter = UsageMeter.delivered(carriers.length);
+  const envelopes = envelopesOf(carriers, meter);
   const stub = env.CRAWL.getByName(crawlId);
-  await claimAndFetch(crawlId, group, { env, settings, invocation, meter }, stub);
+  const config = await claimAndFetch(
+    crawlId,
+    envelopes.flatMap((e) => e.tasks),
+    { env, settings, invocation, meter },
+    stub,
+  );
+  const resend = config
+    ? (items: Outgoing[], delay: number) => enqueueTasks(env, crawlId, config, items, delay, meter)
+    : null;
+  for (const envelope of envelopes) await envelope.settle(resend);
   await reportUsage(env.CRAWL, crawlId, meter);
 }
 
@@ -116,16 +128,17 @@ interface GroupContext {
   meter: UsageMeter;
 }
 
+/** Claims the group's URLs, fetches and settles those it got; returns the crawl's config (null: unknown, not claimed). */
 async function claimAndFetch(
   crawlId: string,
   group: TaskMessage[],
   context: GroupContext,
   stub: CrawlStub,
-): Promise<void> {
+): Promise<CrawlConfig | null> {
   const { env, settings, meter } = context;
   const limits = limitsOf(settings);
   const claimed = await claimGroup(crawlId, group, stub, limits);
-  if (!claimed) return;
+  if (!claimed) return null;
   const { config, mine, status, leaseUntil } = claimed;
   const urls = mine.map((c) => c.task.url);
   const recrawl = await recrawlFor(config, urls, context);
@@ -160,6 +173,7 @@ async function claimAndFetch(
   );
   await writer.close();
   meter.count('browserSeconds', clock.ms / 1000);
+  return config;
 }
 
 /**

@@ -6,15 +6,58 @@ import type { CrawlConfig, CrawlTask, FrontierEntry } from '../types';
 
 /** Queues accept at most 100 messages per sendBatch. */
 export const QUEUE_SEND_BATCH = 100;
+/** ...and at most 256 KB in all per sendBatch (the bodies; a margin is kept for what the runtime adds). */
+const SEND_BATCH_BYTES = 250_000;
+/** A queue operation covers 64 KB of a message: a larger message is billed one operation per 64 KB. */
+const OPERATION_BYTES = 64 * 1024;
 
-/** A frontier message's body, as the frontier and dead-letter consumers read it. */
-export const taskSchema = z.object({
-  crawlId: z.string().min(1).max(64),
+/**
+ * URLs one frontier message carries at most: one crawl's URLs due at the same second share a message, which is written,
+ * read and deleted once for all of them (three queue operations for up to this many URLs instead of three each).
+ * max_batch_size (wrangler.toml) times this is the most URLs one consumer invocation takes: 100, as before.
+ */
+export const TASKS_PER_MESSAGE = 10;
+/** A message's body stays under one operation's 64 KB (and the queue's 128 KB limit): long URLs make fewer a message. */
+const MESSAGE_BYTES = 60_000;
+
+const entryFields = {
   url: z.string().min(1).max(8192),
   depth: z.number().int().min(0),
   hops: z.number().int().min(0).default(0),
   kind: z.enum(['page', 'sitemap']).optional(),
+};
+
+/** A message of one URL, as frontier messages were before they carried several (and as tests write them). */
+const taskSchema = z.object({
+  crawlId: z.string().min(1).max(64),
+  ...entryFields,
 }) satisfies z.ZodType<CrawlTask>;
+
+/** A URL in a message of several: `d`, the deliveries it had in messages before this one (0: none). */
+const chunkTaskSchema = z.object({ ...entryFields, d: z.number().int().min(0).default(0) });
+
+/** A frontier message of several URLs of one crawl. */
+const chunkSchema = z.object({
+  crawlId: z.string().min(1).max(64),
+  tasks: z.array(chunkTaskSchema).min(1).max(TASKS_PER_MESSAGE),
+});
+
+/** A frontier task as a message carries it, with the deliveries it had before this message. */
+export interface CarriedTask {
+  task: CrawlTask;
+  priorDeliveries: number;
+}
+
+/** The tasks of a frontier message's body (one URL or several), or null when it is not one. */
+export function tasksOfBody(body: unknown): CarriedTask[] | null {
+  const chunk = chunkSchema.safeParse(body);
+  if (chunk.success) {
+    const { crawlId, tasks } = chunk.data;
+    return tasks.map(({ d, ...entry }) => ({ task: { crawlId, ...entry }, priorDeliveries: d }));
+  }
+  const single = taskSchema.safeParse(body);
+  return single.success ? [{ task: single.data, priorDeliveries: 0 }] : null;
+}
 
 /** The two frontier queues. Both are consumed; work on the high one does not wait behind the other's backlog. */
 export interface Frontiers {
@@ -32,51 +75,117 @@ export function highPriority(config: Pick<CrawlConfig, 'priority' | 'boost'>): (
     config.priority === 'high' || entry.kind === 'sitemap' || boosts.some((matches) => matches(entry.url));
 }
 
-/** A frontier entry of a crawl as a message body (and the entry of a task). */
-function taskBody(crawlId: string, e: FrontierEntry): CrawlTask {
+/** A URL to send, with the deliveries it already had (a URL sent back by its consumer keeps its count). */
+export interface Outgoing {
+  entry: FrontierEntry;
+  priorDeliveries?: number;
+}
+
+/** A message to send: its body, its size in bytes, and its delay. */
+interface Outbound {
+  body: { crawlId: string; tasks: z.input<typeof chunkTaskSchema>[] };
+  bytes: number;
+  delaySeconds: number;
+}
+
+const encoder = new TextEncoder();
+const sizeOf = (value: unknown) => encoder.encode(JSON.stringify(value)).length;
+
+function taskOf({ entry: e, priorDeliveries }: Outgoing): z.input<typeof chunkTaskSchema> {
   return {
-    crawlId,
     url: e.url,
     depth: e.depth,
     hops: e.hops,
     ...(e.kind === 'sitemap' ? { kind: 'sitemap' as const } : {}),
+    ...(priorDeliveries ? { d: priorDeliveries } : {}),
   };
+}
+
+/**
+ * The messages of one crawl's URLs: those due at the same second (their host's pace, domain/politeness/spread.ts, or
+ * the batch's delay) share a message, up to TASKS_PER_MESSAGE URLs and MESSAGE_BYTES each, in the order given.
+ */
+export function messagesOf(
+  crawlId: string,
+  items: readonly Outgoing[],
+  delaySeconds = 0,
+  now = Date.now(),
+): Outbound[] {
+  const byDelay = new Map<number, Outbound[]>();
+  const empty = sizeOf({ crawlId, tasks: [] });
+  for (const item of items) {
+    const delay = Math.max(delaySeconds, dueDelaySeconds(item.entry.dueAt, now));
+    const task = taskOf(item);
+    const bytes = sizeOf(task);
+    const open = byDelay.get(delay) ?? [];
+    const last = open.at(-1);
+    // A task after the first adds its comma.
+    if (last && last.body.tasks.length < TASKS_PER_MESSAGE && last.bytes + bytes + 1 <= MESSAGE_BYTES) {
+      last.body.tasks.push(task);
+      last.bytes += bytes + 1;
+    } else open.push({ body: { crawlId, tasks: [task] }, bytes: empty + bytes, delaySeconds: delay });
+    byDelay.set(delay, open);
+  }
+  return [...byDelay.values()].flat();
+}
+
+/** Messages in sendBatch calls: at most QUEUE_SEND_BATCH messages and SEND_BATCH_BYTES a call. */
+export function sendBatches<T extends { bytes: number }>(messages: readonly T[]): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    if (current.length > 0 && (current.length >= QUEUE_SEND_BATCH || bytes + message.bytes > SEND_BATCH_BYTES)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(message);
+    bytes += message.bytes;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }
 
 async function send(
   queue: Queue,
   crawlId: string,
-  entries: readonly FrontierEntry[],
+  items: readonly Outgoing[],
   delaySeconds?: number,
   meter?: UsageMeter,
 ): Promise<void> {
-  for (let i = 0; i < entries.length; i += QUEUE_SEND_BATCH) {
-    const slice = entries.slice(i, i + QUEUE_SEND_BATCH);
-    const now = Date.now();
+  for (const batch of sendBatches(messagesOf(crawlId, items, delaySeconds))) {
     await queue.sendBatch(
-      slice.map((e) => {
-        // An entry due later (its host's pace, domain/politeness/spread.ts) waits until then, whatever the batch's delay.
-        const delay = Math.max(delaySeconds ?? 0, dueDelaySeconds(e.dueAt, now));
-        return { body: taskBody(crawlId, e), contentType: 'json' as const, ...(delay ? { delaySeconds: delay } : {}) };
-      }),
+      batch.map(({ body, delaySeconds: delay }) => ({
+        body,
+        contentType: 'json' as const,
+        ...(delay ? { delaySeconds: delay } : {}),
+      })),
     );
-    // One operation per message: a task's body is far below the 64 KB an operation covers.
-    meter?.count('queueOperations', slice.length);
+    // One operation per 64 KB of each message: a message's body stays under it (MESSAGE_BYTES).
+    meter?.count(
+      'queueOperations',
+      batch.reduce((n, m) => n + Math.ceil(m.bytes / OPERATION_BYTES), 0),
+    );
   }
 }
 
-/** Sends frontier entries to their queues (optionally delayed; an entry with `dueAt`, until then at least). */
+/**
+ * Sends URLs to their queues, several to a message (messagesOf), optionally delayed (an entry with `dueAt`, until
+ * then at least); a URL given with `priorDeliveries` keeps that count (a consumer sending back part of a message).
+ */
 export async function enqueueTasks(
   queues: Frontiers,
   crawlId: string,
   config: Pick<CrawlConfig, 'priority' | 'boost'>,
-  entries: readonly FrontierEntry[],
+  entries: readonly (FrontierEntry | Outgoing)[],
   delaySeconds?: number,
   meter?: UsageMeter,
 ): Promise<void> {
   const isHigh = highPriority(config);
-  const high = entries.filter(isHigh);
-  const normal = entries.filter((e) => !isHigh(e));
+  const items = entries.map((e): Outgoing => ('entry' in e ? e : { entry: e }));
+  const high = items.filter((i) => isHigh(i.entry));
+  const normal = items.filter((i) => !isHigh(i.entry));
   await Promise.all([
     send(queues.FRONTIER_HIGH, crawlId, high, delaySeconds, meter),
     send(queues.FRONTIER, crawlId, normal, delaySeconds, meter),

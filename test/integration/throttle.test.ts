@@ -33,16 +33,20 @@ describe('a polite crawl of one host', () => {
     expect(openCrawl.counts).toMatchObject({ discovered: 111, stored: 111, failed: 0 });
 
     const [politeOps, openOps] = await Promise.all([queueOpsPerPage(politeId), queueOpsPerPage(openId)]);
-    // The target is 1.5x; 1.2x here: sent at once and reserved, this crawl made 1.15x; without reservations 1.36x (more
-    // rounds, more so on bigger crawls); spread at the host's pace, 1.00x.
+    // The target is 1.5x. With a message per URL: sent at once and reserved, this crawl made 1.15x; without
+    // reservations 1.36x (more rounds, more so on bigger crawls); spread at the host's pace, 1.00x. With up to ten URLs
+    // a message, 0.378 against 0.324 operations a page (1.17x): each 5 s window's last message is part full.
     console.log(
       `throttle: queue operations per page, polite ${politeOps.toFixed(3)}, unthrottled ${openOps.toFixed(3)}`,
     );
-    expect(openOps).toBe(3);
+    // Unthrottled: the seed's message and its 110 links in 11 messages of 10 (src/queues/frontier.ts), each written,
+    // read and deleted once.
+    expect(openOps).toBeCloseTo((3 * 12) / 111, 6);
+    // Polite: a URL sent round again would be a message more each.
     expect(
       politeOps / openOps,
       `queue operations per page: polite ${politeOps}, unthrottled ${openOps}`,
-    ).toBeLessThanOrEqual(1.2);
+    ).toBeLessThanOrEqual(1.5);
 
     // Politeness is kept, measured at the server: no two requests closer than the interval, each page fetched once.
     const { entries } = (await (await fetch(`${base}/__hostlog`)).json()) as { entries: HostLogEntry[] };
