@@ -14,6 +14,26 @@ async function crawlWithSeeds(seeds: string[], overrides: Partial<CrawlConfig> =
 
 const runBatch = (messages: ReturnType<typeof message>[]) => runQueue('edgecrawl-frontier', messages);
 
+/** The Worker's env with frontier queues that record what is sent to them (and send nothing). */
+function recordingQueues(): { env: Env; sent: { body: unknown; delaySeconds?: number }[] } {
+  const sent: { body: unknown; delaySeconds?: number }[] = [];
+  const metrics = { backlogCount: 0, backlogBytes: 0 };
+  const record = (body: unknown, delaySeconds?: number) =>
+    sent.push({ body, ...(delaySeconds ? { delaySeconds } : {}) });
+  const queue: Queue = {
+    metrics: async () => metrics,
+    send: async (body, options) => {
+      record(body, options?.delaySeconds);
+      return { metadata: { metrics } };
+    },
+    sendBatch: async (messages) => {
+      for (const m of messages) record(m.body, m.delaySeconds);
+      return { metadata: { metrics } };
+    },
+  };
+  return { env: { ...env, FRONTIER: queue, FRONTIER_HIGH: queue }, sent };
+}
+
 describe('the frontier consumer acks or retries each message on its own', () => {
   it('acks stored pages, retries a 503 with backoff, acks malformed and unknown messages', async () => {
     const ns = namespace();
@@ -40,6 +60,37 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     const snapshot = await env.CRAWL.getByName(id).snapshot();
     expect(snapshot?.counts).toEqual({ discovered: 2, fetched: 2, stored: 1, failed: 0, skipped: 0, duplicates: 0 });
     expect(snapshot?.pending).toBe(1);
+  });
+
+  it('answers each URL of a message of several on its own: the message acked, the URL to retry sent back alone', async () => {
+    const ns = namespace();
+    const base = `${site()}/t/${ns}/misc/`;
+    const urls = [`${base}ok.html`, `${base}always-503`, `${base}missing.html`];
+    const id = await crawlWithSeeds(urls);
+    const queues = recordingQueues();
+    const chunk = message({ crawlId: id, tasks: urls.map((url) => ({ url, depth: 0, hops: 0, d: 2 })) }, 1);
+    const result = await runQueue('edgecrawl-frontier', [chunk], queues.env);
+
+    // The message is acked once; its stored and failed URLs are done; the 503 goes back alone, its deliveries kept
+    // (two before this message, one in it), delayed by its backoff.
+    expect(result.explicitAcks).toEqual([chunk.id]);
+    expect(result.retryMessages).toEqual([]);
+    const back = queues.sent.filter((m) => JSON.stringify(m.body).includes('always-503'));
+    expect(back).toHaveLength(1);
+    expect(back[0]?.body).toEqual({ crawlId: id, tasks: [{ url: `${base}always-503`, depth: 0, hops: 0, d: 3 }] });
+    expect(back[0]?.delaySeconds).toBeGreaterThanOrEqual(1);
+    const snapshot = await env.CRAWL.getByName(id).snapshot();
+    expect(snapshot?.counts).toMatchObject({ discovered: 3, fetched: 3, stored: 1, failed: 1 });
+    expect(snapshot?.pending).toBe(1);
+
+    // Delivered again (its consumer died before the ack), the message fetches nothing twice: its done URLs are
+    // answered unclaimed, and the 503's lease is still the message's own (its id and index), so it is tried again.
+    const again = await runQueue('edgecrawl-frontier', [message(chunk.body, 2, chunk.id)], recordingQueues().env);
+    expect(again.explicitAcks).toEqual([chunk.id]);
+    const hits = (await siteLog(ns)).map((e) => e.split(' ')[1]);
+    expect(hits.filter((p) => p?.endsWith('ok.html'))).toHaveLength(1);
+    expect(hits.filter((p) => p?.endsWith('missing.html'))).toHaveLength(1);
+    expect(hits.filter((p) => p?.endsWith('always-503'))).toHaveLength(2);
   });
 
   it('records the URL as failed on its last attempt, and the crawl completes', async () => {
@@ -115,5 +166,22 @@ describe('the frontier consumer acks or retries each message on its own', () => 
     expect(snapshot?.counts.failed).toBe(1);
     const error = await env.DB.prepare('SELECT reason, attempts FROM errors WHERE crawl_id = ?').bind(id).first();
     expect(error).toEqual({ reason: 'dead-lettered: retries exhausted', attempts: 2 });
+  });
+
+  it('fails every URL of a dead-lettered message of several, and acks it once', async () => {
+    const ns = namespace();
+    const urls = [1, 2, 3].map((i) => `${site()}/t/${ns}/misc/gone-${i}`);
+    const id = await crawlWithSeeds(urls);
+    const chunk = message({ crawlId: id, tasks: urls.map((url) => ({ url, depth: 0, hops: 0 })) }, 1);
+    const result = await runQueue('edgecrawl-dlq', [chunk]);
+    expect(result.explicitAcks).toEqual([chunk.id]);
+    const snapshot = await env.CRAWL.getByName(id).snapshot();
+    expect(snapshot).toMatchObject({ status: 'completed', counts: { discovered: 3, failed: 3 } });
+    const { results } = await env.DB.prepare('SELECT url, reason FROM errors WHERE crawl_id = ? ORDER BY url')
+      .bind(id)
+      .all<{ url: string; reason: string }>();
+    expect(results).toEqual(urls.map((url) => ({ url, reason: 'dead-lettered: retries exhausted' })));
+    // Nothing was fetched.
+    expect(await siteLog(ns)).toEqual([]);
   });
 });
