@@ -132,6 +132,9 @@ try {
     console.log(
       `${s.seconds.toFixed(0)} s: ${s.stored} stored, ${rate.toFixed(0)} pages/s, heap ${s.heapMiB.toFixed(1)} MiB, rss ${s.rssMiB.toFixed(0)} MiB, $${s.usd.toFixed(4)}`,
     );
+    // Written as it goes: a run stopped early still leaves its samples and plot.
+    writeFileSync(`${OUT}.json`, JSON.stringify({ pages: PAGES + 1, pageKb: PAGE_KB, links: LINKS, samples }));
+    writeFileSync(`${OUT}.svg`, plotSvg(samples, `${PAGES + 1} pages, one crawl (${s.stored} stored)`));
     if (s.status !== 'running') break;
     await new Promise((r) => setTimeout(r, SAMPLE_MS));
   }
