@@ -22,13 +22,11 @@
  * BASELINE (git revisions, comma-separated: each one's Worker crawls too, from a temporary worktree), CAPACITY=0 (skip
  * the unpaced crawl; the bound is then hosts x 1/interval), LOG_DIR (wrangler's output per crawl).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HostLogEntry, PAGES_PER_SITE, readAllLogs, spawnSimWeb } from '../test/support/sim-web.ts';
 import { BROAD_TRAPS, trapAddress } from '../test/support/trap-hosts.ts';
 import { realPaths, spentInTrap } from '../test/support/trap-sites.ts';
+import { baselineTree } from './lib/baseline-tree.ts';
 import { api, median, startWorker, type Worker } from './lib/local.ts';
 
 const HOSTS = Number(process.env.HOSTS ?? 1000);
@@ -196,23 +194,6 @@ async function reportTraps(
   }
 }
 
-/** A temporary worktree of `rev` sharing this checkout's node_modules; its Worker runs from its wrangler.toml. */
-function baselineTree(rev: string): { dir: string; sha: string; remove: () => void } {
-  const dir = join(mkdtempSync(join(tmpdir(), 'edgecrawl-broad-baseline-')), 'tree');
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
-  const sha = git('rev-parse', '--short', rev);
-  git('worktree', 'add', '--detach', dir, sha);
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  return {
-    dir,
-    sha,
-    remove: () => {
-      git('worktree', 'remove', '--force', dir);
-      rmSync(join(dir, '..'), { recursive: true, force: true });
-    },
-  };
-}
-
 interface Variant {
   label: string;
   vars: Record<string, string>;
@@ -253,7 +234,7 @@ const web = await spawnSimWeb({
   hosts: HOSTS,
   ...(TRAPS ? { extraModule: join(root, 'test/support/trap-hosts.ts') } : {}),
 });
-const baselines = BASELINES.map(baselineTree);
+const baselines = BASELINES.map((rev) => baselineTree(root, rev, 'edgecrawl-broad-baseline-'));
 const polite = { HOST_MIN_INTERVAL_MS: String(INTERVAL_MS) };
 const variants: Variant[] = [
   ...baselines.map((baseline) => ({

@@ -16,10 +16,8 @@
  * of the medians, before beside after, ends the output.
  */
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { baselineTree } from './lib/baseline-tree.ts';
 import { api, crawlToEnd, median, startSites, startWorker, type Worker } from './lib/local.ts';
 import { cpuSeconds, peakRssMiB, processGroup } from './lib/proc.ts';
 
@@ -212,25 +210,8 @@ function printVariant({ label, bulk, polite, peakMiB }: VariantFigures): void {
   if (lastPolite) console.log(`  polite cost breakdown (last run): ${JSON.stringify(lastPolite.breakdown)}`);
 }
 
-/** A temporary worktree of `rev` sharing this checkout's node_modules; its Worker runs from its wrangler.toml. */
-function baselineTree(rev: string): { dir: string; sha: string; remove: () => void } {
-  const dir = join(mkdtempSync(join(tmpdir(), 'edgecrawl-bench-baseline-')), 'tree');
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
-  const sha = git('rev-parse', '--short', rev);
-  git('worktree', 'add', '--detach', dir, sha);
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  return {
-    dir,
-    sha,
-    remove: () => {
-      git('worktree', 'remove', '--force', dir);
-      rmSync(join(dir, '..'), { recursive: true, force: true });
-    },
-  };
-}
-
 const sites = await startSites(0);
-const baselines = BASELINES.map(baselineTree);
+const baselines = BASELINES.map((rev) => baselineTree(root, rev, 'edgecrawl-bench-baseline-'));
 try {
   const figures: VariantFigures[] = [];
   for (const baseline of baselines)
