@@ -75,6 +75,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private readonly jar: CookieJarStore;
   /** The crawl's parts, for tests (runInDurableObject); an instance's own fields are not exposed over RPC. */
   readonly parts: { ledger: Ledger; seen: SeenSet; work: Work; duplicates: Duplicates };
+  private readonly seen: SeenSet;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -83,6 +84,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.meta = new CrawlMeta(this.ledger);
     this.mirror = new StatusMirror(this.ledger);
     const seen = new SeenSet(this.ledger);
+    this.seen = seen;
     // A crawl's URLs of one host are planned its spacing apart: the host's interval or the crawl's, the larger.
     const spacing = () => spacingFor(Math.max(this.settings.hostMinIntervalMs, this.meta.config?.hostIntervalMs ?? 0));
     this.work = new Work(seen, this.ledger, this.settings, spacing);
@@ -368,7 +370,7 @@ export class CrawlCoordinator extends DurableObject<Env> {
     const { counts, status } = snapshot;
     const key = `${status} ${counts.discovered} ${counts.failed} ${counts.skipped}`;
     if (this.reach?.key !== key)
-      this.reach = { key, reach: measureReach(this.ledger, config, counts.discovered, status) };
+      this.reach = { key, reach: measureReach(this.ledger, this.seen, config, counts.discovered, status) };
     return this.reach.reach;
   }
 
@@ -413,6 +415,8 @@ export class CrawlCoordinator extends DurableObject<Env> {
     this.meta.forget();
     this.work.leases.clear();
     this.duplicates.forget();
+    this.seen.forget();
+    this.work.forget();
     this.trapWatch = undefined;
     this.ledger.reset();
   }
@@ -498,7 +502,10 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private traps(): TrapWatch | null {
     if (this.trapWatch !== undefined) return this.trapWatch;
     const config = this.meta.config;
-    this.trapWatch = config === null ? null : new TrapWatch(this.ledger, config.traps, repeatsTemplate);
+    this.trapWatch =
+      config === null
+        ? null
+        : new TrapWatch(this.ledger, config.traps, repeatsTemplate, (row) => this.seen.eachStored(row));
     return this.trapWatch;
   }
 

@@ -15,6 +15,12 @@ async function startedCoordinator(overrides: Partial<CrawlConfig> = {}) {
   return { id, stub, seeds };
 }
 
+/** Ages every queued URL's message past the re-send threshold: `urls` rows, and the entries the log holds. */
+const age = (sql: SqlStorage) => {
+  sql.exec('UPDATE urls SET enqueued_at = 0');
+  sql.exec("UPDATE log SET offered = (SELECT json_group_array(json_set(value, '$[4]', 0)) FROM json_each(log.offered))");
+};
+
 const entry = (i: number, depth = 1): FrontierEntry => ({ url: `https://example.com/p${i}`, depth, hops: 0 });
 
 /** Offers URLs to a crawl's seen-set from inside its Durable Object, as complete() does with the links it is given. */
@@ -163,7 +169,7 @@ describe('the sweeper (Durable Object alarm)', () => {
     expect(await siteLog(ns)).toEqual([]);
     // Age the queued row past the re-send threshold, then fire the alarm.
     await runInDurableObject(stub, (_instance, state) => {
-      state.storage.sql.exec('UPDATE urls SET enqueued_at = 0');
+      age(state.storage.sql);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const deadline = Date.now() + 30_000;
@@ -188,7 +194,7 @@ describe('the sweeper (Durable Object alarm)', () => {
       .bind(id, url, Date.now())
       .run();
     await runInDurableObject(stub, (_instance, state) => {
-      state.storage.sql.exec('UPDATE urls SET enqueued_at = 0');
+      age(state.storage.sql);
     });
     await runDurableObjectAlarm(stub);
     const snapshot = await stub.snapshot();

@@ -21,6 +21,28 @@ describe('FingerprintIndex', () => {
     expect(index.lookup('a')).toEqual([7, 3, 0]);
   });
 
+  it('removes one value of a key, keeps the others and those probed past it, and reuses the slots', () => {
+    const index = new FingerprintIndex();
+    index.add('a', 7);
+    index.add('a', 3);
+    for (let n = 0; n < 700; n++) index.add(`k ${n}`, n);
+    index.remove('a', 7);
+    index.remove('a', 99);
+    expect(index.lookup('a')).toEqual([3]);
+    for (let n = 0; n < 700; n += 2) index.remove(`k ${n}`, n);
+    expect(index.size).toBe(351);
+    for (let n = 0; n < 700; n++) expect(index.lookup(`k ${n}`)).toEqual(n % 2 === 0 ? [] : [n]);
+    // Adding and removing as many as it holds, over and over, does not grow the slots: tombstones are dropped.
+    const bytes = index.bytes;
+    for (let round = 0; round < 20; round++) {
+      for (let n = 0; n < 300; n++) index.add(`r${round} ${n}`, n);
+      for (let n = 0; n < 300; n++) index.remove(`r${round} ${n}`, n);
+    }
+    expect(index.bytes).toBe(bytes);
+    expect(index.lookup('a')).toEqual([3]);
+    expect(index.size).toBe(351);
+  });
+
   it('fingerprints with 32 bits of FNV-1a', () => {
     expect(fingerprint('')).toBe(0x811c9dc5);
     expect(fingerprint('a')).toBe(0xe40c292c);

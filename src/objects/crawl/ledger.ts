@@ -127,6 +127,22 @@ export class Ledger {
     return rows;
   }
 
+  /**
+   * Runs a statement and hands each row to `row` as it is read (no array of them all: a scan of the whole crawl), and
+   * counts the rows it read and wrote.
+   */
+  each<T extends Record<string, SqlStorageValue>>(
+    query: string,
+    bindings: readonly unknown[],
+    row: (r: T) => void,
+  ): void {
+    const cursor = this.sql.exec<T>(query, ...bindings);
+    for (const r of cursor) row(r);
+    this.state.usage.operations.durableObjectRowsRead += cursor.rowsRead;
+    this.state.usage.operations.durableObjectRowsWritten += cursor.rowsWritten;
+    if (cursor.rowsWritten > 0) this.usageDirty = true;
+  }
+
   /** A call served for the crawl's work (API reads of its state are not counted). */
   request(): void {
     this.state.usage.operations.durableObjectRequests += 1;

@@ -3,6 +3,7 @@ import { leavesLinksUnread, type Reach, type ReachCut, reachOf } from '../../dom
 import { UrlState } from '../../domain/crawl/url-life';
 import type { CrawlConfig, CrawlStatus } from '../../types';
 import type { Ledger } from './ledger';
+import type { SeenSet } from './seen-set';
 
 /**
  * How far an ended crawl reached (domain/crawl/reach.ts), read from its seen-set: two statements, once per ending (the
@@ -11,6 +12,7 @@ import type { Ledger } from './ledger';
  */
 export function measureReach(
   ledger: Ledger,
+  seen: SeenSet,
   config: Pick<CrawlConfig, 'maxPages' | 'maxDepth'>,
   discovered: number,
   status: CrawlStatus,
@@ -21,13 +23,7 @@ export function measureReach(
   if (config.maxPages !== null && discovered - trapped - sitemaps >= config.maxPages) cuts.push('maxPages');
   if (ledger.counters.overHostBudget > 0) cuts.push('maxPagesPerHost');
   if (config.maxDepth !== null) {
-    const deep = ledger.exec(
-      "SELECT 1 AS deep FROM urls WHERE kind = 'page' AND state IN (?, ?) AND depth >= ? LIMIT 1",
-      UrlState.Stored,
-      UrlState.Duplicate,
-      config.maxDepth,
-    );
-    if (deep.length > 0) cuts.push('maxDepth');
+    if (seen.reachedDepth(config.maxDepth)) cuts.push('maxDepth');
   }
   const codes = ledger
     .exec<{ code: string | null }>(

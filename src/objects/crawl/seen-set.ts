@@ -2,6 +2,7 @@ import type { OutcomeCode } from '../../domain/crawl/outcome-codes';
 import { FINAL_STATE, type FinalKind, type FrontierEntry, type TaskKind, UrlState } from '../../domain/crawl/url-life';
 import type { SchemaStep } from '../sqlite-schema';
 import type { Ledger } from './ledger';
+import { type LogPending, SeenLog } from './seen-log';
 
 /** The crawl's SQLite schema, step by step (see migrateSchema). */
 export const SCHEMA: SchemaStep[] = [
@@ -67,6 +68,12 @@ export const SCHEMA: SchemaStep[] = [
   // 9: the traps the crawl's rules declared (objects/crawl/traps.ts): a row per pattern, parameter or echo, read back
   // when the object wakes; what the rules learn before declaring one is kept in memory.
   'CREATE TABLE IF NOT EXISTS traps (key TEXT PRIMARY KEY, rule TEXT NOT NULL, pattern TEXT NOT NULL) WITHOUT ROWID',
+  // 10: the seen-set's rows per call (objects/crawl/seen-log.ts): a URL offered, and one then stored, is an entry of a
+  // `log` row written for the call, not a row of its own; a `urls` row takes over a URL anything else befalls, and
+  // names the place it was offered at. Crawls started before this step keep their `urls` rows.
+  `CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, ended TEXT NOT NULL, offered TEXT NOT NULL);
+   ALTER TABLE urls ADD COLUMN offer_seq INTEGER;
+   ALTER TABLE urls ADD COLUMN offer_pos INTEGER;`,
 ];
 
 export interface UrlRow {
@@ -88,20 +95,44 @@ const entryOf = (r: FrontierEntry): FrontierEntry => ({
 
 const ENTRY = 'url, depth, hops, kind';
 
+/** What a URL the log holds pending becomes as a `urls` row takes it over. */
+interface TakeOver {
+  pending: LogPending;
+  state: UrlState;
+  attempts: number;
+  enqueuedAt: number;
+  reason: string | null;
+  code: OutcomeCode | null;
+  reservedAt: number | null;
+}
+
+const queuedRow = (p: FrontierEntry): UrlRow => ({
+  ...entryOf(p),
+  kind: p.kind ?? 'page',
+  state: UrlState.Queued,
+  attempts: 0,
+  reserved_at: null,
+});
+
 /**
- * The seen-set: every URL the crawl accepted, with its state. Each method is one or a few statements, run through
- * the ledger (which counts their rows). A Durable Object runs one call at a time and these run synchronously, so
- * "is this URL new?" and "mark it seen" never interleave between consumers.
+ * The seen-set: every URL the crawl accepted, with its state. A URL offered, and one then stored, is held by the log
+ * (seen-log.ts: a row per call); a `urls` row takes over a URL anything else befalls (retried, failed, skipped, a
+ * duplicate), and from then on says what became of it. Each method is one or a few statements, run through the
+ * ledger (which counts their rows). A Durable Object runs one call at a time and these run synchronously, so "is this
+ * URL new?" and "mark it seen" never interleave between consumers.
  */
 export class SeenSet {
-  constructor(private readonly ledger: Ledger) {}
+  private readonly log: SeenLog;
+
+  constructor(private readonly ledger: Ledger) {
+    this.log = new SeenLog(ledger);
+  }
 
   /**
    * Inserts the entries not seen yet, at most `room` pages of them (sitemap files take no room while there is some),
-   * and returns those, in the order given: one statement
-   * finds those already seen, one inserts the rest. `plan` gives each new entry the time its message is due (see
-   * domain/politeness/spread.ts), kept as its `enqueued_at` (so the sweeper does not take a delayed message for a
-   * lost one) and returned as its `dueAt` when it is later than now.
+   * and returns those, in the order given: the `urls` rows and the log are asked which are known, and the rest are one
+   * `log` row. `plan` gives each new entry the time its message is due (see domain/politeness/spread.ts), kept with it
+   * (so the sweeper does not take a delayed message for a lost one) and returned as its `dueAt` when later than now.
    */
   offer(
     entries: readonly FrontierEntry[],
@@ -110,14 +141,7 @@ export class SeenSet {
     plan: (fresh: readonly FrontierEntry[]) => number[] = (fresh) => fresh.map(() => now),
   ): FrontierEntry[] {
     if (entries.length === 0 || room <= 0) return [];
-    const seen = new Set(
-      this.ledger
-        .exec<{ url: string }>(
-          'SELECT url FROM urls WHERE url IN (SELECT value FROM json_each(?))',
-          JSON.stringify(entries.map((e) => e.url)),
-        )
-        .map((row) => row.url),
-    );
+    const seen = this.known(entries.map((e) => e.url));
     const fresh: FrontierEntry[] = [];
     let pages = 0;
     for (const e of entries) {
@@ -129,19 +153,25 @@ export class SeenSet {
     }
     if (fresh.length === 0) return [];
     const dues = plan(fresh);
-    const rows = JSON.stringify(fresh.map((e, i) => [e.url, e.depth, e.hops, e.kind ?? 'page', dues[i] ?? now]));
-    // A Durable Object runs this call alone and these statements synchronously: every entry found new is inserted.
-    this.ledger.exec(
-      `INSERT INTO urls (url, depth, hops, kind, state, enqueued_at)
-       SELECT value->>0, value->>1, value->>2, value->>3, ?, value->>4 FROM json_each(?) WHERE true
-       ON CONFLICT (url) DO NOTHING`,
-      UrlState.Queued,
-      rows,
+    // A Durable Object runs this call alone and these statements synchronously: every entry found new is written.
+    this.log.append(
+      [],
+      fresh.map((e, i) => ({ ...e, due: dues[i] ?? now })),
     );
     return fresh.map((e, i) => {
       const due = dues[i] ?? now;
       return due > now ? { ...e, dueAt: due } : e;
     });
+  }
+
+  /** The URLs of `urls` the seen-set has, in any state. */
+  private known(urls: readonly string[]): Set<string> {
+    const rows = this.ledger.exec<{ url: string }>(
+      'SELECT url FROM urls WHERE url IN (SELECT value FROM json_each(?))',
+      JSON.stringify(urls),
+    );
+    const { pending, stored } = this.log.find(urls);
+    return new Set([...rows.map((row) => row.url), ...pending.keys(), ...stored.keys()]);
   }
 
   /**
@@ -155,7 +185,10 @@ export class SeenSet {
     now: number,
   ): (FrontierEntry & { reason: string })[] {
     if (entries.length === 0) return [];
-    const rows = JSON.stringify(entries.map((e) => [e.url, e.depth, e.hops, e.kind ?? 'page', e.reason]));
+    const { pending, stored } = this.log.find(entries.map((e) => e.url));
+    const unknown = entries.filter((e) => !pending.has(e.url) && !stored.has(e.url));
+    if (unknown.length === 0) return [];
+    const rows = JSON.stringify(unknown.map((e) => [e.url, e.depth, e.hops, e.kind ?? 'page', e.reason]));
     const inserted = new Set(
       this.ledger
         .exec<{ url: string }>(
@@ -169,33 +202,60 @@ export class SeenSet {
         )
         .map((row) => row.url),
     );
-    return entries.filter((e) => inserted.delete(e.url));
+    return unknown.filter((e) => inserted.delete(e.url));
   }
 
-  /** The rows of `urls` the seen-set has, by URL: one statement. */
+  /** The rows of `urls` the seen-set has, by URL (those the log holds as rows would be). */
   find(urls: readonly string[]): Map<string, UrlRow> {
     const rows = this.ledger.exec<UrlRow & Record<string, SqlStorageValue>>(
       `SELECT ${ENTRY}, state, attempts, reserved_at FROM urls WHERE url IN (SELECT value FROM json_each(?))`,
       JSON.stringify(urls),
     );
-    return new Map(rows.map((row) => [row.url, row]));
+    const found = new Map<string, UrlRow>(rows.map((row) => [row.url, row]));
+    const rest = urls.filter((url) => !found.has(url));
+    if (rest.length === 0) return found;
+    const { pending, stored } = this.log.find(rest);
+    for (const p of pending.values()) found.set(p.url, queuedRow(p));
+    for (const e of stored.values()) found.set(e.url, { ...queuedRow(e), state: UrlState.Stored });
+    return found;
   }
 
   /**
-   * Ends queued URLs in a final state with one reason and code: one statement. Returns how many it ended (a URL not
-   * queued, or named twice, is ended once or not at all), which is what the counts move by.
+   * Ends queued URLs in a final state with one reason and code. Returns how many it ended (a URL not queued, or named
+   * twice, is ended once or not at all), which is what the counts move by. Those the log holds pending and stored now
+   * are one `log` row; the others a `urls` row each.
    */
   finish(kind: FinalKind, reason: string | null, code: OutcomeCode | null, urls: readonly string[]): number {
     if (urls.length === 0) return 0;
-    return this.ledger.exec(
-      `UPDATE urls SET state = ?, reason = ?, code = ? WHERE state = ? AND url IN (SELECT value FROM json_each(?))
-       RETURNING url`,
-      FINAL_STATE[kind],
-      reason,
-      code,
-      UrlState.Queued,
-      JSON.stringify(urls),
-    ).length;
+    const unique = [...new Set(urls)];
+    const updated = new Set(
+      this.ledger
+        .exec<{ url: string }>(
+          `UPDATE urls SET state = ?, reason = ?, code = ? WHERE state = ? AND url IN (SELECT value FROM json_each(?))
+           RETURNING url`,
+          FINAL_STATE[kind],
+          reason,
+          code,
+          UrlState.Queued,
+          JSON.stringify(unique),
+        )
+        .map((row) => row.url),
+    );
+    const pending = [...this.log.find(unique.filter((url) => !updated.has(url))).pending.values()];
+    if (kind === 'stored') this.log.append(pending, []);
+    else
+      this.takeOver(
+        pending.map((p) => ({
+          pending: p,
+          state: FINAL_STATE[kind],
+          attempts: 0,
+          enqueuedAt: p.due,
+          reason,
+          code,
+          reservedAt: null,
+        })),
+      );
+    return updated.size + pending.length;
   }
 
   /**
@@ -209,8 +269,9 @@ export class SeenSet {
     countsAttempt: boolean,
     reservedAt: number | null = null,
   ): void {
-    this.ledger.exec(
-      'UPDATE urls SET state = ?, enqueued_at = ?, reason = ?, attempts = attempts + ?, reserved_at = ? WHERE url = ?',
+    const updated = this.ledger.exec(
+      `UPDATE urls SET state = ?, enqueued_at = ?, reason = ?, attempts = attempts + ?, reserved_at = ? WHERE url = ?
+       RETURNING url`,
       UrlState.Queued,
       dueAt,
       reason,
@@ -218,34 +279,105 @@ export class SeenSet {
       reservedAt,
       url,
     );
+    const pending = updated.length > 0 ? undefined : this.log.find([url]).pending.get(url);
+    if (pending)
+      this.takeOver([
+        {
+          pending,
+          state: UrlState.Queued,
+          attempts: countsAttempt ? 1 : 0,
+          enqueuedAt: dueAt,
+          reason,
+          code: null,
+          reservedAt,
+        },
+      ]);
   }
 
-  /** Marks URLs as sent again now, each due at its `dueAt` if it has one (one statement). */
+  /** Marks URLs as sent again now, each due at its `dueAt` if it has one. */
   resent(entries: readonly FrontierEntry[], now: number): void {
-    if (entries.length > 0)
-      this.ledger.exec(
-        'UPDATE urls SET enqueued_at = j.value->>1 FROM json_each(?) AS j WHERE urls.url = j.value->>0',
-        JSON.stringify(entries.map((e) => [e.url, e.dueAt ?? now])),
-      );
+    if (entries.length === 0) return;
+    const updated = new Set(
+      this.ledger
+        .exec<{ url: string }>(
+          'UPDATE urls SET enqueued_at = j.value->>1 FROM json_each(?) AS j WHERE urls.url = j.value->>0 RETURNING url',
+          JSON.stringify(entries.map((e) => [e.url, e.dueAt ?? now])),
+        )
+        .map((row) => row.url),
+    );
+    const rest = entries.filter((e) => !updated.has(e.url));
+    if (rest.length === 0) return;
+    const { pending } = this.log.find(rest.map((e) => e.url));
+    this.takeOver(
+      rest.flatMap((e) => {
+        const p = pending.get(e.url);
+        return p
+          ? [
+              {
+                pending: p,
+                state: UrlState.Queued,
+                attempts: 0,
+                enqueuedAt: e.dueAt ?? now,
+                reason: null,
+                code: null,
+                reservedAt: null,
+              },
+            ]
+          : [];
+      }),
+    );
   }
 
-  /** Queued URLs due at or before `before`, at most `limit`, leaving out `skip`. */
-  due(before: number, limit: number, skip: ReadonlySet<string>): FrontierEntry[] {
-    const rows = this.ledger.exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
-      `SELECT ${ENTRY} FROM urls WHERE state = ? AND enqueued_at <= ? LIMIT ?`,
-      UrlState.Queued,
-      before,
-      limit + skip.size,
+  /** `urls` rows take over URLs the log held pending (one statement), which name the place they were offered at. */
+  private takeOver(rows: readonly TakeOver[]): void {
+    if (rows.length === 0) return;
+    this.ledger.exec(
+      `INSERT INTO urls (url, depth, hops, kind, state, attempts, enqueued_at, reason, code, reserved_at, offer_seq, offer_pos)
+       SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9,
+         value->>10, value->>11
+       FROM json_each(?) WHERE true ON CONFLICT (url) DO NOTHING`,
+      JSON.stringify(
+        rows.map(({ pending: p, ...r }) => [
+          p.url,
+          p.depth,
+          p.hops,
+          p.kind ?? 'page',
+          r.state,
+          r.attempts,
+          r.enqueuedAt,
+          r.reason,
+          r.code,
+          r.reservedAt,
+          p.seq,
+          p.pos,
+        ]),
+      ),
     );
-    return rows
+    this.log.settle(rows.map((r) => r.pending));
+  }
+
+  /** Queued URLs due at or before `before`, at most `limit`, leaving out `skip`: `urls` rows first, then the log's. */
+  due(before: number, limit: number, skip: ReadonlySet<string>): FrontierEntry[] {
+    const rows = this.ledger
+      .exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
+        `SELECT ${ENTRY} FROM urls WHERE state = ? AND enqueued_at <= ? LIMIT ?`,
+        UrlState.Queued,
+        before,
+        limit + skip.size,
+      )
       .filter((r) => !skip.has(r.url))
       .slice(0, limit)
       .map(entryOf);
+    for (const p of this.log.pending()) {
+      if (rows.length >= limit) break;
+      if (p.due <= before && !skip.has(p.url)) rows.push(entryOf(p));
+    }
+    return rows;
   }
 
   /** Queued URLs whose keys are in the ranges [from, to), at most `limit` a range. */
   queuedIn(ranges: readonly [string, string][], limit: number): FrontierEntry[] {
-    return ranges.flatMap(([from, to]) =>
+    const found = ranges.map(([from, to]) =>
       this.ledger
         .exec<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
           `SELECT ${ENTRY} FROM urls WHERE url >= ? AND url < ? AND state = ? LIMIT ?`,
@@ -256,6 +388,13 @@ export class SeenSet {
         )
         .map(entryOf),
     );
+    if (found.every((rows) => rows.length >= limit)) return found.flat();
+    for (const p of this.log.pending())
+      ranges.forEach(([from, to], i) => {
+        const rows = found[i];
+        if (rows && rows.length < limit && p.url >= from && p.url < to) rows.push(entryOf(p));
+      });
+    return found.flat();
   }
 
   /** URLs, in any state, whose host reserved them a slot that starts after `now` (one statement, no index). */
@@ -265,8 +404,8 @@ export class SeenSet {
 
   /**
    * Queued URLs holding a reservation lose it, and they and those whose messages were delayed past `dueAt` (spread at
-   * their host's pace) are due at `dueAt` (a restart's recovery re-sends them with the rest): one statement, a row
-   * written per such URL.
+   * their host's pace) are due at `dueAt` (a restart's recovery re-sends them with the rest): a row written per such
+   * `urls` row, and per `log` row holding such URLs.
    */
   forgetReservations(dueAt: number): void {
     this.ledger.exec(
@@ -276,6 +415,7 @@ export class SeenSet {
       UrlState.Queued,
       dueAt,
     );
+    this.log.bringForward(dueAt);
   }
 
   /** The queued ones of `urls`, as entries. */
@@ -283,20 +423,46 @@ export class SeenSet {
     return [...this.find(urls).values()].filter((r) => r.state === UrlState.Queued).map(entryOf);
   }
 
-  /** Ends up to `limit` queued URLs, but those in `keep`, as skipped for `reason` (`code`); returns them. */
-  skipQueued(reason: string, code: OutcomeCode, keep: readonly string[], limit: number): string[] {
-    return this.ledger
-      .exec<{ url: string }>(
-        `UPDATE urls SET state = ?, reason = ?, code = ? WHERE url IN (
-           SELECT url FROM urls WHERE state = ? AND url NOT IN (SELECT value FROM json_each(?)) LIMIT ?) RETURNING url`,
-        UrlState.Skipped,
-        reason,
-        code,
-        UrlState.Queued,
-        JSON.stringify(keep),
-        limit,
-      )
-      .map((r) => r.url);
+  /** Hands `row` each URL the crawl stored (every one: a scan of the seen-set). */
+  eachStored(row: (entry: FrontierEntry) => void): void {
+    this.ledger.each<Pick<UrlRow, 'url' | 'depth' | 'hops' | 'kind'>>(
+      `SELECT ${ENTRY} FROM urls WHERE state = ?`,
+      [UrlState.Stored],
+      (r) => row(entryOf(r)),
+    );
+    this.log.eachStored(row);
+  }
+
+  /** Hands `row` each page URL the seen-set has in any state, trapped ones aside (a scan of the seen-set). */
+  eachPage(row: (url: string) => void): void {
+    this.ledger.each<{ url: string }>("SELECT url FROM urls WHERE kind = 'page' AND code IS NOT 'trap'", [], (r) =>
+      row(r.url),
+    );
+    this.log.eachStored((e) => {
+      if (e.kind !== 'sitemap') row(e.url);
+    });
+    for (const p of this.log.pending()) if (p.kind !== 'sitemap') row(p.url);
+  }
+
+  /** Whether a page stored, or a duplicate, lies at `depth` or deeper. */
+  reachedDepth(depth: number): boolean {
+    const rows = this.ledger.exec(
+      "SELECT 1 AS deep FROM urls WHERE kind = 'page' AND state IN (?, ?) AND depth >= ? LIMIT 1",
+      UrlState.Stored,
+      UrlState.Duplicate,
+      depth,
+    );
+    return rows.length > 0 || this.log.storedAtDepth(depth);
+  }
+
+  /** What the log holds in memory (the ceilings in docs/scale.md). */
+  get held(): SeenLog['held'] {
+    return this.log.held;
+  }
+
+  /** Forgets what memory holds (the crawl's storage was deleted). */
+  forget(): void {
+    this.log.forget();
   }
 
   /** Puts failed URLs (those of `urls`, or any) back in the frontier, attempts starting over: at most `limit`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FrontierEntry } from '../../domain/crawl/url-life';
 import { repeatedSegments, segmentsOf, tooDeep } from '../../domain/traps/paths';
 import {
   describeGroup,
@@ -68,8 +69,6 @@ const MAX_PATHS_PER_HOST = 1_000;
 const MAX_MADE = 100_000;
 const MADE_BY_PATH = 1;
 const MADE_BY_SHAPE = 2;
-/** Stored URLs of an origin read after a wake to find how deep its pages go. */
-const DEPTH_SAMPLE = 5_000;
 
 const declarationSchema = z.object({ key: z.string(), rule: z.enum(TRAP_RULES), pattern: z.string() });
 export type Declaration = z.output<typeof declarationSchema>;
@@ -86,11 +85,15 @@ export class TrapWatch {
   /** URLs found on a page of their own pattern (MADE_BY_PATH, MADE_BY_SHAPE): a pattern making more of itself. */
   private readonly made = new Map<string, number>();
   private loaded = false;
+  /** The most segments of a stored URL's path, by origin: read once per wake (see depths()), then kept up to date. */
+  private storedDepths: Map<string, number> | null = null;
 
+  /** `stored`: hands its argument each URL the crawl stored (SeenSet.eachStored). */
   constructor(
     private readonly ledger: Ledger,
     private readonly rules: TrapSettings,
     private readonly same: SameTemplate,
+    private readonly stored: (row: (entry: FrontierEntry) => void) => void,
   ) {}
 
   /** What a rule says of a page URL found by the crawl (seeds are never asked: the user chose them). */
@@ -153,8 +156,11 @@ export class TrapWatch {
       const host = this.host(page.url);
       const { sketch } = page;
       const repeated = sketch !== null && this.learn({ ...page, sketch }, host, fresh);
-      if (!page.duplicate && !repeated)
+      if (!page.duplicate && !repeated) {
         host.depth = Math.max(this.depthOf(page.url, host), segmentsOf(page.url).length);
+        const [origin, depths] = [originOf(page.url), this.storedDepths];
+        if (depths) depths.set(origin, Math.max(depths.get(origin) ?? 0, segmentsOf(page.url).length));
+      }
     }
     if (fresh.length > 0)
       this.ledger.exec(
@@ -287,6 +293,7 @@ export class TrapWatch {
     this.hosts.clear();
     this.declared.clear();
     this.loaded = false;
+    this.storedDepths = null;
   }
 
   private group(key: string): GroupWatch {
@@ -320,20 +327,24 @@ export class TrapWatch {
   }
 
   /**
-   * How deep the host's pages of their own go: learned as pages are stored, or, the first time after a wake, read from
-   * the stored URLs of this URL's origin (at most DEPTH_SAMPLE rows, by its key's range).
+   * How deep the host's pages of their own go: learned as pages are stored, or, the first time after a wake, the most
+   * segments of a stored URL of this URL's origin.
    */
   private depthOf(url: string, host: HostWatch): number {
-    if (host.depth !== null) return host.depth;
-    const origin = originOf(url);
-    const rows = this.ledger.exec<{ url: string }>(
-      'SELECT url FROM urls WHERE url >= ? AND url < ? AND state = 2 LIMIT ?',
-      `${origin}/`,
-      `${origin}0`,
-      DEPTH_SAMPLE,
-    );
-    host.depth = rows.reduce((max, row) => Math.max(max, segmentsOf(row.url).length), 0);
+    if (host.depth === null) host.depth = this.depths().get(originOf(url)) ?? 0;
     return host.depth;
+  }
+
+  /** The most segments of a stored URL's path, by origin: every stored URL read once per wake (a scan, rows read). */
+  private depths(): Map<string, number> {
+    if (this.storedDepths) return this.storedDepths;
+    const depths = new Map<string, number>();
+    this.stored(({ url }) => {
+      const origin = originOf(url);
+      depths.set(origin, Math.max(depths.get(origin) ?? 0, segmentsOf(url).length));
+    });
+    this.storedDepths = depths;
+    return depths;
   }
 
   /** The traps declared before the object woke (once). */

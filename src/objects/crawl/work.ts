@@ -139,7 +139,7 @@ export class Work {
     private readonly settings: Settings,
     private readonly spacing: () => number = () => 0,
   ) {
-    this.budget = new HostBudget(ledger);
+    this.budget = new HostBudget((row) => seen.eachPage(row));
   }
 
   /**
@@ -344,6 +344,11 @@ export class Work {
     this.ledger.bump(kind === 'duplicate' ? 'duplicates' : kind, ended);
     this.ledger.bump('pending', -ended);
     return ended;
+  }
+
+  /** Forgets what memory holds of the seen-set (the crawl's storage was deleted). */
+  forget(): void {
+    this.budget.forget();
   }
 
   /** Marks URLs failed for good (their messages were dead-lettered); returns those changed, with their attempts. */
