@@ -117,12 +117,28 @@ export class CrawlCoordinator extends DurableObject<Env> {
   private rpc<T>(work: () => T, after: Bookkeeping<T>): T;
   private rpc<T>(work: () => T | Promise<T>, after: Bookkeeping<T>): T | Promise<T> {
     this.ledger.request();
-    const result = work();
-    return result instanceof Promise ? result.then((done) => this.settle(done, after)) : this.settle(result, after);
+    // What the call ends and offers is one row of the seen-set's log, written before the call answers (or throws).
+    this.seen.hold();
+    let result: T | Promise<T>;
+    try {
+      result = work();
+    } catch (error) {
+      this.seen.write();
+      throw error;
+    }
+    if (!(result instanceof Promise)) return this.settle(result, after);
+    return result.then(
+      (done) => this.settle(done, after),
+      (error: unknown) => {
+        this.seen.write();
+        throw error;
+      },
+    );
   }
 
-  /** The end of rpc's bookkeeping: finishIfDone when the work can finish the crawl, then the save. */
+  /** The end of rpc's bookkeeping: the seen-set's row written, finishIfDone when the work can finish the crawl, the save. */
   private settle<T>(result: T, { finishes, save = 'due' }: Bookkeeping<T>): T {
+    this.seen.write();
     if (finishes) this.finishIfDone();
     const mode = typeof save === 'function' ? save(result) : save;
     if (mode !== 'skip') this.ledger.save(mode === 'flush');

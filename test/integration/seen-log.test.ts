@@ -67,6 +67,28 @@ describe("the seen-set's log: rows per call, not per URL", () => {
     });
   });
 
+  it("a completion's pages stored and links offered are one row, a failure among them a row of its own", async () => {
+    const stub = await started();
+    const rows = () =>
+      runInDurableObject(stub, (_instance, state) => ({
+        log: state.storage.sql.exec('SELECT COUNT(*) AS n FROM log').one().n,
+        urls: state.storage.sql.exec('SELECT COUNT(*) AS n FROM urls').one().n,
+      }));
+    await stub.claim([url(0)]);
+    await stub.complete([{ url: url(0), kind: 'stored', fetched: true, links: range(1, 4).map((i) => entry(i)) }]);
+    expect(await rows()).toEqual({ log: 2, urls: 0 });
+    await stub.claim([url(1), url(2), url(3)]);
+    const answer = await stub.complete([
+      { url: url(1), kind: 'stored', fetched: true, links: [entry(4), entry(1), entry(0)] },
+      { url: url(2), kind: 'stored', fetched: true, links: [entry(4), entry(5)] },
+      { url: url(3), kind: 'failed', fetched: true, reason: 'http 404', code: 'http_4xx' },
+    ]);
+    expect(answer.accepted.map((e) => e.url)).toEqual([url(4), url(5)]);
+    expect(answer.stored).toEqual([url(1), url(2)]);
+    expect(await rows()).toEqual({ log: 3, urls: 1 });
+    expect((await stub.snapshot())?.counts).toMatchObject({ discovered: 6, stored: 3, failed: 1 });
+  });
+
   it('a URL anything else befalls is taken over by a urls row, and an instance that wakes sees every state as before', async () => {
     const stub = await started();
     await runInDurableObject(stub, (instance, state) => {

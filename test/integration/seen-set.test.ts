@@ -18,7 +18,9 @@ async function startedCoordinator(overrides: Partial<CrawlConfig> = {}) {
 /** Ages every queued URL's message past the re-send threshold: `urls` rows, and the entries the log holds. */
 const age = (sql: SqlStorage) => {
   sql.exec('UPDATE urls SET enqueued_at = 0');
-  sql.exec("UPDATE log SET offered = (SELECT json_group_array(json_set(value, '$[4]', 0)) FROM json_each(log.offered))");
+  sql.exec(
+    "UPDATE log SET offered = (SELECT json_group_array(json_set(value, '$[4]', 0)) FROM json_each(log.offered))",
+  );
 };
 
 const entry = (i: number, depth = 1): FrontierEntry => ({ url: `https://example.com/p${i}`, depth, hops: 0 });

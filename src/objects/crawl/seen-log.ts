@@ -71,11 +71,15 @@ const ENTRY_COLUMNS = 'j.value->>0 AS url, j.value->>1 AS depth, j.value->>2 AS 
  */
 export class SeenLog {
   private memory: Memory | null = null;
+  /** What appends wrote while held (see hold), not written yet: null when not held. */
+  private draft: { ended: Map<string, LogPending>; offered: Map<string, Planned> } | null = null;
 
   constructor(private readonly ledger: Ledger) {}
 
   /** The URLs of `urls` the log holds: pending (offered, open) and stored. One statement when any may be held. */
   find(urls: readonly string[]): { pending: Map<string, LogPending>; stored: Map<string, LogStored> } {
+    const draft = this.draft;
+    if (draft && urls.some((url) => draft.offered.has(url))) this.writeHeld();
     const pending = new Map<string, LogPending>();
     const stored = new Map<string, LogStored>();
     const { index, open } = this.load();
@@ -98,8 +102,36 @@ export class SeenLog {
       else if (open.get(seq)?.resolved[pos] === 0)
         pending.set(entry.url, { ...entry, due: num(row.due ?? null), seq, pos });
     }
+    for (const url of urls) {
+      const ended = this.draft?.ended.get(url);
+      if (ended) stored.set(url, { ...ended, seq: -1 });
+    }
     for (const url of stored.keys()) pending.delete(url);
     return { pending, stored };
+  }
+
+  /**
+   * From now on, what append() is given waits in memory, to be written as one row by write() (the end of a call to
+   * the crawl's object: CrawlCoordinator.rpc): what a call ends and what it offers are one row. Anything that reads
+   * the log's pending entries or takes one over writes what waits first.
+   */
+  hold(): void {
+    this.draft ??= { ended: new Map(), offered: new Map() };
+  }
+
+  /** Writes what waits (see hold), and stops holding. */
+  write(): void {
+    this.writeHeld();
+    this.draft = null;
+  }
+
+  /** Writes what waits, if anything, and goes on holding. */
+  private writeHeld(): void {
+    const draft = this.draft;
+    if (!draft || (draft.ended.size === 0 && draft.offered.size === 0)) return;
+    this.draft = null;
+    this.append([...draft.ended.values()], [...draft.offered.values()]);
+    this.draft = { ended: new Map(), offered: new Map() };
   }
 
   /**
@@ -107,6 +139,11 @@ export class SeenLog {
    * ROW_ENTRIES): the only rows the log writes.
    */
   append(ended: readonly LogPending[], offered: readonly Planned[]): void {
+    if (this.draft) {
+      for (const p of ended) this.draft.ended.set(p.url, p);
+      for (const p of offered) this.draft.offered.set(p.url, p);
+      return;
+    }
     const memory = this.load();
     let [e, o] = [0, 0];
     while (e < ended.length || o < offered.length) {
@@ -128,6 +165,8 @@ export class SeenLog {
 
   /** Pending entries no longer the log's to say (ended in it, or taken over by `urls` rows that name them): in memory. */
   settle(entries: readonly LogPending[]): void {
+    // What waits is left waiting: a URL it ends is stored (no longer pending, so not taken over), one it offers was
+    // written before it could be found pending (find).
     const { index, open } = this.load();
     for (const { url, seq, pos } of entries) {
       const row = open.get(seq);
@@ -141,6 +180,7 @@ export class SeenLog {
 
   /** Every pending entry, in the order offered, read OPEN_READ rows at a time (as the caller goes on). */
   *pending(): Generator<LogPending> {
+    this.writeHeld();
     const { open } = this.load();
     const seqs = [...open.keys()];
     for (let at = 0; at < seqs.length; at += OPEN_READ) {
@@ -158,6 +198,7 @@ export class SeenLog {
 
   /** Pending entries due after `dueAt` are due at `dueAt` (a restart's recovery): a row written per row holding any. */
   bringForward(dueAt: number): void {
+    this.writeHeld();
     const seqs = [...this.load().open.keys()];
     if (seqs.length === 0) return;
     this.ledger.exec(
@@ -173,13 +214,16 @@ export class SeenLog {
     );
   }
 
-  /** Hands `row` each URL the log holds stored (the whole log, streamed). */
+  /** Hands `row` each URL the log holds stored (the whole log, streamed; then those waiting to be written). */
   eachStored(row: (entry: FrontierEntry) => void): void {
     this.ledger.each(`SELECT ${ENTRY_COLUMNS} FROM log l, json_each(l.ended) j`, [], (r) => row(entryOf(r)));
+    for (const { url, depth, hops, kind } of this.draft?.ended.values() ?? []) row({ url, depth, hops, kind });
   }
 
   /** Whether the log holds a page stored at `depth` or deeper. */
   storedAtDepth(depth: number): boolean {
+    const waiting = [...(this.draft?.ended.values() ?? [])];
+    if (waiting.some((p) => p.kind !== 'sitemap' && p.depth >= depth)) return true;
     return (
       this.ledger.exec(
         "SELECT 1 AS deep FROM log l, json_each(l.ended) j WHERE j.value->>3 = 'page' AND j.value->>1 >= ? LIMIT 1",
@@ -199,6 +243,7 @@ export class SeenLog {
   /** Forgets memory (the crawl's storage was deleted): the next call reads what storage holds. */
   forget(): void {
     this.memory = null;
+    this.draft = null;
   }
 
   /**

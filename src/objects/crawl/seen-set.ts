@@ -460,6 +460,16 @@ export class SeenSet {
     return this.log.held;
   }
 
+  /** What the log is given waits to be written as one row by write() (see SeenLog.hold). */
+  hold(): void {
+    this.log.hold();
+  }
+
+  /** Writes what waits since hold(), as one row. */
+  write(): void {
+    this.log.write();
+  }
+
   /** Forgets what memory holds (the crawl's storage was deleted). */
   forget(): void {
     this.log.forget();
