@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RESERVE_HORIZON_MS } from '../../src/domain/politeness/reservation';
-import { dueDelaySeconds, HostPlan, spacingFor, windowMs } from '../../src/domain/politeness/spread';
+import { dueDelaySeconds, HostPlan, spacingFor, windowCap, windowMs } from '../../src/domain/politeness/spread';
 
 const NOW = 1_000_000;
 const SPACING = spacingFor(1000); // 1010
@@ -84,21 +84,34 @@ describe('windowMs: a narrow crawl’s URLs come in groups of about a consumer b
     expect(windowMs(100, SPACING)).toBe(1000);
     expect(windowMs(50, SPACING)).toBe(2000);
     expect(windowMs(20, SPACING)).toBe(5000);
-    expect(windowMs(1, SPACING)).toBe(5000);
+    expect(windowMs(10, SPACING)).toBe(8000);
+    expect(windowMs(1, SPACING)).toBe(8000);
+    // Within the consumer's wait budget, with room to spare: 8 s of the default 10, 4 of 5, never under a second.
+    expect(windowMs(1, SPACING, windowCap(10_000))).toBe(8000);
+    expect(windowMs(1, SPACING, windowCap(5_000))).toBe(4000);
+    expect(windowMs(1, SPACING, windowCap(0))).toBe(1000);
     expect(windowMs(1, 0)).toBe(1000);
   });
 
   it('groups a narrow crawl’s due times at the start of their window, never before now', () => {
     const plan = new HostPlan();
     const start = 10_000_000; // a window's start
-    const dues = plan.plan(['a', 'a', 'a', 'a', 'a', 'a'], start + 300, SPACING);
+    const dues = plan.plan(
+      Array.from({ length: 9 }, () => 'a'),
+      start + 300,
+      SPACING,
+    );
     expect(plan.grouped(dues, start + 300, SPACING)).toEqual([
-      start + 300,
-      start + 300,
-      start + 300,
-      start + 300,
-      start + 5000,
-      start + 5000,
+      ...Array.from({ length: 7 }, () => start + 300),
+      start + 8000,
+      start + 8000,
+    ]);
+    // A wait budget of 5 s: windows of 4 s.
+    expect(plan.grouped(dues, start + 300, SPACING, windowCap(5000))).toEqual([
+      ...Array.from({ length: 3 }, () => start + 300),
+      ...Array.from({ length: 4 }, () => start + 4000),
+      start + 8000,
+      start + 8000,
     ]);
   });
 

@@ -14,26 +14,32 @@ export function spacingFor(intervalMs: number): number {
   return intervalMs <= 0 ? 0 : intervalMs + Math.min(20, Math.max(1, Math.ceil(intervalMs * 0.01)));
 }
 
-/** Messages one consumer batch takes: the frontier queues' max_batch_size (wrangler.toml). */
-const BATCH_MESSAGES = 100;
+/** URLs one consumer batch takes: the frontier queues' max_batch_size (wrangler.toml) x TASKS_PER_MESSAGE. */
+const BATCH_URLS = 100;
 /**
- * The widest window URLs are grouped in: a URL arrives at most this long before its slot, well within the consumer's
- * wait budget (HOST_MAX_WAIT_MS, 10 s by default), as a reserved URL does (reservation.ts).
+ * The widest window URLs are grouped in: a URL arrives at most this long before its slot, within the consumer's wait
+ * budget (HOST_MAX_WAIT_MS, 10 s by default) with room to spare (WAIT_SHARE of it, whole seconds).
  */
-const MAX_WINDOW_MS = 5000;
+const MAX_WINDOW_MS = 8000;
+const WAIT_SHARE = 0.8;
+
+/** The widest window for a consumer wait budget of `maxWaitMs`: WAIT_SHARE of it in whole seconds, 1 to 8 s. */
+export function windowCap(maxWaitMs: number): number {
+  return Math.max(1000, Math.min(MAX_WINDOW_MS, Math.floor((maxWaitMs * WAIT_SHARE) / 1000) * 1000));
+}
 
 /**
- * The window a crawl's due times are grouped in (whole seconds, 1 to 5), from how many hosts it has under way and
+ * The window a crawl's due times are grouped in (whole seconds, 1 to `cap`), from how many hosts it has under way and
  * their spacing: about the time the crawl takes to have a consumer batch of URLs due. A broad crawl has a batch due
  * every second or less: each URL comes at its own time (its message rounded up to the second), so a batch holds one
  * URL of a host, or a few, already due, and waits for none. A narrow one (a few hosts) would otherwise get a batch per
  * URL, each paying for its invocation, its calls to the crawl and its R2 segment: its URLs come together at the start
  * of their window, and the batch waits for their slots (at most the window), as a reserved URL's batch does.
  */
-export function windowMs(hosts: number, spacing: number): number {
+export function windowMs(hosts: number, spacing: number, cap = MAX_WINDOW_MS): number {
   if (spacing <= 0 || hosts <= 0) return 1000;
-  const fill = (BATCH_MESSAGES * spacing) / hosts;
-  return Math.min(MAX_WINDOW_MS, Math.max(1000, Math.floor(fill / 1000) * 1000));
+  const fill = (BATCH_URLS * spacing) / hosts;
+  return Math.min(cap, Math.max(1000, Math.floor(fill / 1000) * 1000));
 }
 
 /** A due time grouped in its window (see windowMs): the window's start, or `now` if that has passed. */
@@ -92,9 +98,12 @@ export class HostPlan {
     });
   }
 
-  /** Due times as their messages are sent: grouped in the window the crawl's breadth calls for (windowMs). */
-  grouped(dues: readonly number[], now: number, spacing: number): number[] {
-    const window = windowMs(this.hosts.size, spacing);
+  /**
+   * Due times as their messages are sent: grouped in the window the crawl's breadth calls for (windowMs), at most
+   * `cap` wide (windowCap).
+   */
+  grouped(dues: readonly number[], now: number, spacing: number, cap = MAX_WINDOW_MS): number[] {
+    const window = windowMs(this.hosts.size, spacing, cap);
     return dues.map((due) => windowed(due, now, window));
   }
 

@@ -9,7 +9,7 @@ import {
   recordOf,
   UrlState,
 } from '../../domain/crawl/url-life';
-import { HostPlan } from '../../domain/politeness/spread';
+import { HostPlan, windowCap } from '../../domain/politeness/spread';
 import { trapReason } from '../../domain/traps/rules';
 import { hostKey } from '../../domain/url/normalize';
 import type { Settings } from '../../settings';
@@ -306,7 +306,7 @@ export class Work {
     const spacing = this.spacing();
     const hosts = entries.map((e) => hostKey(e.url));
     if (spacing > 0) this.noteNewHosts(entries, hosts);
-    return this.plan.grouped(this.plan.plan(hosts, now, spacing), now, spacing);
+    return this.plan.grouped(this.plan.plan(hosts, now, spacing), now, spacing, windowCap(this.settings.hostMaxWaitMs));
   }
 
   /** Notes the origins of entries whose hosts the plan does not know yet (before they are planned). */
