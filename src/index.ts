@@ -18,7 +18,7 @@ type Consumer = (batch: MessageBatch, env: Env) => Promise<void>;
 
 /** The consumer of a queue, by the end of its name (wrangler.toml's names, or a deployment's own prefix): or none. */
 function consumerOf(queue: string): Consumer | null {
-  if (/-frontier(-high)?$/.test(queue)) return consumeFrontier;
+  if (/-frontier(-high|-paced)?$/.test(queue)) return consumeFrontier;
   if (queue.endsWith('-dlq')) return consumeDeadLetters;
   if (queue.endsWith('-webhooks')) return consumeWebhooks;
   if (queue.endsWith('-extract')) return consumeReextraction;

@@ -59,10 +59,17 @@ export function tasksOfBody(body: unknown): CarriedTask[] | null {
   return single.success ? [{ task: single.data, priorDeliveries: 0 }] : null;
 }
 
-/** The two frontier queues. Both are consumed; work on the high one does not wait behind the other's backlog. */
+/**
+ * The frontier queues, all consumed. Work on the high one does not wait behind the others' backlog. The paced one
+ * carries the delayed messages of crawls of normal priority (URLs due at their host's pace, sent back to a reserved
+ * slot or after a backoff): its batches wait up to a second to fill (max_batch_timeout = 1), so the URLs of a window
+ * that different calls sent come as one batch (one invocation, one R2 segment, one set of calls to the crawl), where
+ * they would otherwise be a batch each. Messages due at once go to FRONTIER, delivered as soon as they wait.
+ */
 export interface Frontiers {
   FRONTIER: Queue;
   FRONTIER_HIGH: Queue;
+  FRONTIER_PACED: Queue;
 }
 
 /**
@@ -147,14 +154,8 @@ export function sendBatches<T extends { bytes: number }>(messages: readonly T[])
   return batches;
 }
 
-async function send(
-  queue: Queue,
-  crawlId: string,
-  items: readonly Outgoing[],
-  delaySeconds?: number,
-  meter?: UsageMeter,
-): Promise<void> {
-  for (const batch of sendBatches(messagesOf(crawlId, items, delaySeconds))) {
+async function send(queue: Queue, messages: readonly Outbound[], meter?: UsageMeter): Promise<void> {
+  for (const batch of sendBatches(messages)) {
     await queue.sendBatch(
       batch.map(({ body, delaySeconds: delay }) => ({
         body,
@@ -171,8 +172,8 @@ async function send(
 }
 
 /**
- * Sends URLs to their queues, several to a message (messagesOf), optionally delayed (an entry with `dueAt`, until
- * then at least); a URL given with `priorDeliveries` keeps that count (a consumer sending back part of a message).
+ * Sends URLs to their queues (see Frontiers: a delayed message of a normal crawl to the paced one), several to a
+ * message (messagesOf), optionally delayed (an entry with `dueAt`, until then at least); a URL given with `priorDeliveries` keeps that count (a consumer sending back part of a message).
  */
 export async function enqueueTasks(
   queues: Frontiers,
@@ -184,10 +185,27 @@ export async function enqueueTasks(
 ): Promise<void> {
   const isHigh = highPriority(config);
   const items = entries.map((e): Outgoing => ('entry' in e ? e : { entry: e }));
-  const high = items.filter((i) => isHigh(i.entry));
-  const normal = items.filter((i) => !isHigh(i.entry));
+  const high = messagesOf(
+    crawlId,
+    items.filter((i) => isHigh(i.entry)),
+    delaySeconds,
+  );
+  const normal = messagesOf(
+    crawlId,
+    items.filter((i) => !isHigh(i.entry)),
+    delaySeconds,
+  );
   await Promise.all([
-    send(queues.FRONTIER_HIGH, crawlId, high, delaySeconds, meter),
-    send(queues.FRONTIER, crawlId, normal, delaySeconds, meter),
+    send(queues.FRONTIER_HIGH, high, meter),
+    send(
+      queues.FRONTIER,
+      normal.filter((m) => !m.delaySeconds),
+      meter,
+    ),
+    send(
+      queues.FRONTIER_PACED,
+      normal.filter((m) => m.delaySeconds),
+      meter,
+    ),
   ]);
 }

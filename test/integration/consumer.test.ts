@@ -31,7 +31,7 @@ function recordingQueues(): { env: Env; sent: { body: unknown; delaySeconds?: nu
       return { metadata: { metrics } };
     },
   };
-  return { env: { ...env, FRONTIER: queue, FRONTIER_HIGH: queue }, sent };
+  return { env: { ...env, FRONTIER: queue, FRONTIER_HIGH: queue, FRONTIER_PACED: queue }, sent };
 }
 
 describe('the frontier consumer acks or retries each message on its own', () => {

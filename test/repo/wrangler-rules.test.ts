@@ -26,8 +26,12 @@ describe('wrangler.toml and the life of a URL', () => {
   const maxAttempts = Number(/^MAX_ATTEMPTS\s*=\s*"(\d+)"/m.exec(toml)?.[1]);
   const frontiers = consumers().filter((c) => c.queue?.startsWith('edgecrawl-frontier'));
 
-  it('has both frontier queues, each with a dead-letter queue', () => {
-    expect(frontiers.map((c) => c.queue).sort()).toEqual(['edgecrawl-frontier', 'edgecrawl-frontier-high']);
+  it('has the three frontier queues, each with a dead-letter queue', () => {
+    expect(frontiers.map((c) => c.queue).sort()).toEqual([
+      'edgecrawl-frontier',
+      'edgecrawl-frontier-high',
+      'edgecrawl-frontier-paced',
+    ]);
     for (const c of frontiers) expect(c.dead_letter_queue, c.queue).toBe('edgecrawl-dlq');
   });
 
