@@ -135,6 +135,42 @@ describe("the seen-set's log: rows per call, not per URL", () => {
     });
   });
 
+  it('past its capacity, a new URL is a urls row of its own, and every URL is found and due as before', async () => {
+    const stub = await started();
+    await runInDurableObject(stub, (_instance, state) => {
+      const now = Date.now();
+      const seen = new SeenSet(new Ledger(state.storage.sql), 10);
+      // The seed and 8 URLs: 9 in the log; the next 5 would pass 10, so they are rows, as are the 3 after them.
+      expect(
+        seen.offer(
+          range(1, 9).map((i) => entry(i)),
+          100,
+          now,
+        ),
+      ).toHaveLength(8);
+      expect(
+        seen.offer(
+          range(9, 14).map((i) => entry(i)),
+          100,
+          now,
+        ),
+      ).toHaveLength(5);
+      expect(
+        seen.offer(
+          range(12, 17).map((i) => entry(i)),
+          100,
+          now,
+        ),
+      ).toHaveLength(3);
+      expect(state.storage.sql.exec('SELECT COUNT(*) AS n FROM urls').one().n).toBe(8);
+      expect(seen.held.urls).toBe(9);
+      expect(seen.finish('stored', null, null, [url(3), url(10)])).toBe(2);
+      const all = range(0, 17).map(url);
+      expect(seen.queued(all)).toHaveLength(15);
+      expect(woken(state.storage.sql).due(now, 100, new Set())).toHaveLength(15);
+    });
+  });
+
   it('tells apart two URLs of the same fingerprint: one stored, the other new, before and after a wake', async () => {
     const [first, second] = collidingUrls();
     expect(fingerprint(first)).toBe(fingerprint(second));

@@ -95,6 +95,12 @@ const entryOf = (r: FrontierEntry): FrontierEntry => ({
 
 const ENTRY = 'url, depth, hops, kind';
 
+/**
+ * URLs the log's index holds at most (32 MiB of slots: FingerprintIndex): past them, a new URL is a `urls` row of
+ * its own from the start, as every URL was before the log, so a crawl's object never holds more.
+ */
+const LOG_CAPACITY = 3_145_728;
+
 /** What a URL the log holds pending becomes as a `urls` row takes it over. */
 interface TakeOver {
   pending: LogPending;
@@ -124,7 +130,10 @@ const queuedRow = (p: FrontierEntry): UrlRow => ({
 export class SeenSet {
   private readonly log: SeenLog;
 
-  constructor(private readonly ledger: Ledger) {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly capacity = LOG_CAPACITY,
+  ) {
     this.log = new SeenLog(ledger);
   }
 
@@ -153,11 +162,17 @@ export class SeenSet {
     }
     if (fresh.length === 0) return [];
     const dues = plan(fresh);
+    const planned = fresh.map((e, i) => ({ ...e, due: dues[i] ?? now }));
     // A Durable Object runs this call alone and these statements synchronously: every entry found new is written.
-    this.log.append(
-      [],
-      fresh.map((e, i) => ({ ...e, due: dues[i] ?? now })),
-    );
+    if (this.log.held.urls + planned.length <= this.capacity) this.log.append([], planned);
+    else
+      this.ledger.exec(
+        `INSERT INTO urls (url, depth, hops, kind, state, enqueued_at)
+         SELECT value->>0, value->>1, value->>2, value->>3, ?, value->>4 FROM json_each(?) WHERE true
+         ON CONFLICT (url) DO NOTHING`,
+        UrlState.Queued,
+        JSON.stringify(planned.map((e) => [e.url, e.depth, e.hops, e.kind ?? 'page', e.due])),
+      );
     return fresh.map((e, i) => {
       const due = dues[i] ?? now;
       return due > now ? { ...e, dueAt: due } : e;
