@@ -51,12 +51,21 @@ export interface Settings {
   renderTimeoutMs: number;
   /** How long an invocation waits for a browser (the account's limit reached) before handing the URL back. */
   renderMaxWaitMs: number;
+  /**
+   * Subrequests (fetches and binding calls) one frontier consumer invocation plans at most (SUBREQUEST_BUDGET): below
+   * the platform's limit per invocation (10,000 on Workers Paid unless `[limits] subrequests` says otherwise, 50 on
+   * Free), so that URLs it cannot afford go back to the queue instead of the invocation failing half way.
+   */
+  subrequestBudget: number;
   /** WEBHOOK_SECRET: signs Firecrawl-format webhook deliveries whose webhook has no secret; a secret, never logged. */
   webhookSecret?: string;
 }
 
 /** Connections a Worker invocation may have waiting for response headers at once (Cloudflare's limit). */
 const PLATFORM_CONNECTIONS = 6;
+
+/** The least SUBREQUEST_BUDGET: Workers Free's limit (an invocation always starts one URL: lib/subrequests.ts). */
+const MIN_SUBREQUEST_BUDGET = 50;
 
 function intVar(value: string | undefined, fallback: number, min: number, max: number): number {
   const n = value === undefined || value.trim() === '' ? NaN : Number(value);
@@ -87,6 +96,7 @@ export function readSettings(env: Env): Settings {
     renderTabs: intVar(env.RENDER_TABS, 4, 1, 32),
     renderTimeoutMs: intVar(env.RENDER_TIMEOUT_MS, 20_000, 1000, 120_000),
     renderMaxWaitMs: intVar(env.RENDER_MAX_WAIT_MS, 10_000, 0, 120_000),
+    subrequestBudget: intVar(env.SUBREQUEST_BUDGET, 9000, MIN_SUBREQUEST_BUDGET, 10_000_000),
     ...(env.WEBHOOK_SECRET?.trim() ? { webhookSecret: env.WEBHOOK_SECRET.trim() } : {}),
   };
 }
