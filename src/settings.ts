@@ -109,6 +109,11 @@ export interface ModelSettings {
   inputTokens: number;
   /** Deliveries of a page's model message (429s, 5xx) before it is stored without an answer (MODEL_ATTEMPTS). */
   attempts: number;
+  /**
+   * Model calls the account starts a minute, across every invocation (MODEL_REQUESTS_PER_MINUTE; objects/model-gate.ts
+   * spaces them): Workers AI allows 300 text-generation requests a minute by default.
+   */
+  requestsPerMinute: number;
 }
 
 export function readModelSettings(env: Env): ModelSettings {
@@ -116,6 +121,7 @@ export function readModelSettings(env: Env): ModelSettings {
     concurrency: intVar(env.MODEL_CONCURRENCY, 4, 1, 50),
     inputTokens: intVar(env.MODEL_INPUT_TOKENS, 6000, 500, 120_000),
     attempts: intVar(env.MODEL_ATTEMPTS, 8, 1, 20),
+    requestsPerMinute: intVar(env.MODEL_REQUESTS_PER_MINUTE, 240, 1, 60_000),
   };
 }
 

@@ -1,0 +1,56 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
+import { recordSchema } from '../../src/api/responses';
+import { spacingMs } from '../../src/domain/model/pace';
+import { readModelSettings } from '../../src/settings';
+import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { PRODUCT_SCHEMA, PRODUCTS, productFacts } from '../support/product-site';
+
+// The account's model calls are spaced (MODEL_REQUESTS_PER_MINUTE, objects/model-gate.ts), whichever invocation makes
+// them: measured at the fake model (test/support/fake-llm.ts), which notes when each request arrives.
+
+const arrivalsSchema = z.array(z.object({ body: z.record(z.string(), z.unknown()), at: z.number() }));
+
+/** When the fake model received each request whose messages mention `text`, in order. */
+async function arrivals(text: string): Promise<number[]> {
+  const res = await fetch(`${new URL(inject('llm')).origin}/__requests`);
+  return arrivalsSchema
+    .parse(await res.json())
+    .filter((r) => JSON.stringify(r.body.messages).includes(text))
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
+}
+
+describe("the account's model calls", () => {
+  it('are spaced at MODEL_REQUESTS_PER_MINUTE across invocations, and every page still gets its JSON', async () => {
+    const perMinute = readModelSettings(env).requestsPerMinute;
+    const ns = namespace();
+    const base = `${site()}/t/${ns}/products/`;
+    // The pages' model messages are answered by several invocations of the model consumer, MODEL_CONCURRENCY each.
+    const id = await createCrawl({
+      seeds: [base],
+      extract: { formats: ['markdown', 'json'], json: { schema: PRODUCT_SCHEMA } },
+    });
+    const crawl = await waitForCrawl(id);
+    expect(crawl.status).toBe('completed');
+    for (let n = 1; n <= PRODUCTS; n++) {
+      const res = await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(`${base}p/${n}.html`)}`);
+      expect(recordSchema.parse(await res.json()).json, `p/${n}`).toEqual(productFacts(n));
+    }
+
+    const times = await arrivals(`/t/${ns}/`);
+    expect(times.length).toBeGreaterThanOrEqual(PRODUCTS);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    console.log(
+      `model calls: ${times.length}, spacing ${spacingMs(perMinute)} ms, smallest gap ${Math.min(...gaps)} ms`,
+    );
+    // Each call starts a spacing after the one before (a few ms of the way to the server aside): no minute, and no
+    // shorter window, holds more than the rate allows. Unpaced, MODEL_CONCURRENCY calls arrive at once.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(spacingMs(perMinute) - 20);
+    for (const [i, t] of times.entries()) {
+      const inMinute = times.filter((u) => u >= t && u < t + 60_000).length;
+      expect(inMinute, `the minute from call ${i}`).toBeLessThanOrEqual(perMinute);
+    }
+  });
+});
