@@ -57,12 +57,19 @@ export interface Settings {
    * Free), so that URLs it cannot afford go back to the queue instead of the invocation failing half way.
    */
   subrequestBudget: number;
+  /**
+   * Bytes of bodies fetched and not yet written to R2 that one frontier invocation holds before it starts another
+   * fetch (MEMORY_BUDGET_BYTES): an isolate has 128 MB. A chunk is recorded once it holds half of it.
+   */
+  memoryBudgetBytes: number;
   /** WEBHOOK_SECRET: signs Firecrawl-format webhook deliveries whose webhook has no secret; a secret, never logged. */
   webhookSecret?: string;
 }
 
 /** Connections a Worker invocation may have waiting for response headers at once (Cloudflare's limit). */
 const PLATFORM_CONNECTIONS = 6;
+
+const MiB = 1024 * 1024;
 
 /** The least SUBREQUEST_BUDGET: Workers Free's limit (an invocation always starts one URL: lib/subrequests.ts). */
 const MIN_SUBREQUEST_BUDGET = 50;
@@ -97,6 +104,7 @@ export function readSettings(env: Env): Settings {
     renderTimeoutMs: intVar(env.RENDER_TIMEOUT_MS, 20_000, 1000, 120_000),
     renderMaxWaitMs: intVar(env.RENDER_MAX_WAIT_MS, 10_000, 0, 120_000),
     subrequestBudget: intVar(env.SUBREQUEST_BUDGET, 9000, MIN_SUBREQUEST_BUDGET, 10_000_000),
+    memoryBudgetBytes: intVar(env.MEMORY_BUDGET_BYTES, 32 * MiB, 2 * MiB, 96 * MiB),
     ...(env.WEBHOOK_SECRET?.trim() ? { webhookSecret: env.WEBHOOK_SECRET.trim() } : {}),
   };
 }

@@ -75,7 +75,7 @@ export async function consumeFrontier(batch: MessageBatch, platformEnv: Env): Pr
   const invocation = {
     limit: limiter(settings.fetchConcurrency),
     connections: invocationConnections(settings, spend),
-    memory: new MemoryBudget(MEMORY_BUDGET_BYTES),
+    memory: new MemoryBudget(settings.memoryBudgetBytes),
     browser: new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings),
     subrequests,
   };
@@ -155,8 +155,10 @@ async function claimAndFetch(
   const recrawl = await recrawlFor(config, urls, context);
   const cache = await cacheFor(crawlId, config, urls, context);
   const access = await openAccess(crawlId, config, env);
+  // A chunk is recorded at SETTLE_CHUNK_MIN pages or more, or half the invocation's memory budget of bodies. Bodies
+  // being read are bounded apart, by FETCH_CONCURRENCY x MAX_BODY_BYTES.
   const writer = new ChunkWriter(
-    Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency),
+    { pages: Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency), bytes: settings.memoryBudgetBytes / 2 },
     context.invocation.memory,
     (chunk) => settle(chunk, { env, crawlId, config, stub, meter, limits }),
   );
@@ -301,11 +303,6 @@ async function openAccess(crawlId: string, config: CrawlConfig, env: Env): Promi
 
 /** The smallest chunk of results recorded at once (see ChunkWriter). */
 const SETTLE_CHUNK_MIN = 25;
-/**
- * Bodies fetched and not yet written to R2 that an invocation holds before it starts another fetch (an isolate has
- * 128 MB): new fetches wait for chunks to be recorded. Fetches under way are bounded by FETCH_CONCURRENCY apart.
- */
-const MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** One task fetched and decided; one that broke on an internal error is handed back (no attempt used up). */
 function processOne(message: Message, task: CrawlTask, claim: Claim, deps: PipelineDeps): Promise<Finished> {

@@ -34,6 +34,7 @@ describe('settings', () => {
       renderTimeoutMs: 20_000,
       renderMaxWaitMs: 10_000,
       subrequestBudget: 9000,
+      memoryBudgetBytes: 32 * 1024 * 1024,
     });
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'false' }).allowPrivateNetworks).toBe(false);
     expect(readSettings({ ...base, FETCH_CONCURRENCY: '0' }).fetchConcurrency).toBe(1);
