@@ -20,27 +20,49 @@ const makesHandle = (object: object, key: string | symbol) =>
   HANDLE_MAKERS.has(key) || (key === 'get' && 'idFromName' in object);
 
 function counted<T extends object>(target: T, spend: () => void): T {
+  // One wrapper per method of the handle, made when first asked for.
+  const methods = new Map<string | symbol, (...args: unknown[]) => unknown>();
   return new Proxy(target, {
     get(object, key) {
       const value: unknown = Reflect.get(object, key);
       if (typeof value !== 'function') return value;
-      const handle = makesHandle(object, key);
-      return (...args: unknown[]): unknown => {
-        if (LOCAL.has(key)) return Reflect.apply(value, object, args);
-        if (!handle) spend();
-        const result: unknown = Reflect.apply(value, object, args);
-        return handle && typeof result === 'object' && result !== null ? counted(result, spend) : result;
-      };
+      let method = methods.get(key);
+      if (method === undefined) {
+        method = wrap(object, key, value, spend);
+        methods.set(key, method);
+      }
+      return method;
     },
   });
 }
 
-/** `env` with every binding (an object; vars are strings) counting its calls. */
+/** A method of a handle, as `Reflect.apply` takes it. */
+type Method = Parameters<typeof Reflect.apply>[0];
+
+function wrap(object: object, key: string | symbol, value: Method, spend: () => void) {
+  if (LOCAL.has(key)) return (...args: unknown[]): unknown => Reflect.apply(value, object, args);
+  if (!makesHandle(object, key))
+    return (...args: unknown[]): unknown => {
+      spend();
+      return Reflect.apply(value, object, args);
+    };
+  return (...args: unknown[]): unknown => {
+    const result: unknown = Reflect.apply(value, object, args);
+    return typeof result === 'object' && result !== null ? counted(result, spend) : result;
+  };
+}
+
+/** `env` with every binding (an object; vars are strings) counting its calls, each binding wrapped once. */
 export function countedBindings<T extends object>(env: T, spend: () => void): T {
+  const bindings = new Map<string | symbol, unknown>();
   return new Proxy(env, {
     get(object, key) {
+      if (bindings.has(key)) return bindings.get(key);
       const value: unknown = Reflect.get(object, key);
-      return typeof value === 'object' && value !== null && !Array.isArray(value) ? counted(value, spend) : value;
+      const binding =
+        typeof value === 'object' && value !== null && !Array.isArray(value) ? counted(value, spend) : value;
+      bindings.set(key, binding);
+      return binding;
     },
   });
 }

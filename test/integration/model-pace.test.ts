@@ -5,6 +5,7 @@ import { recordSchema } from '../../src/api/responses';
 import { spacingMs } from '../../src/domain/model/pace';
 import { readModelSettings } from '../../src/settings';
 import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
+import { queueMessage, runQueue } from '../support/fixtures';
 import { PRODUCT_SCHEMA, PRODUCTS, productFacts } from '../support/product-site';
 
 // The account's model calls are spaced (MODEL_REQUESTS_PER_MINUTE, objects/model-gate.ts), whichever invocation makes
@@ -52,5 +53,63 @@ describe("the account's model calls", () => {
       const inMinute = times.filter((u) => u >= t && u < t + 60_000).length;
       expect(inMinute, `the minute from call ${i}`).toBeLessThanOrEqual(perMinute);
     }
+  });
+});
+
+/** The Worker's model gate, every slot it is asked for `later` (at `inMs` from now). */
+function gateAlwaysLater(inMs: number): Env['MODEL_GATE'] {
+  const stub = new Proxy(env.MODEL_GATE.getByName('a gate of this test'), {
+    get: (target, key) =>
+      key === 'slot' ? async () => ({ kind: 'later', startAt: Date.now() + inMs }) : Reflect.get(target, key),
+  });
+  return new Proxy(env.MODEL_GATE, {
+    get: (target, key) => (key === 'getByName' ? () => stub : Reflect.get(target, key)),
+  });
+}
+
+/** A model queue that keeps what is sent to it. */
+function recordingModelQueue(sent: { body: unknown; delaySeconds?: number }[]): Queue {
+  const metrics = { backlogCount: 0, backlogBytes: 0 };
+  return {
+    metrics: async () => metrics,
+    send: async (body) => {
+      sent.push({ body });
+      return { metadata: { metrics } };
+    },
+    sendBatch: async (messages) => {
+      for (const m of messages)
+        sent.push({ body: m.body, ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) });
+      return { metadata: { metrics } };
+    },
+  };
+}
+
+describe('a model call with no slot soon enough', () => {
+  it('is not sent: its page goes back to the model queue delayed to its slot, its deliveries kept, then answered', async () => {
+    const ns = namespace();
+    const base = `${site()}/t/${ns}/products/`;
+    const url = `${base}p/1.html`;
+    const id = await createCrawl({ seeds: [base] });
+    await waitForCrawl(id);
+    // The crawl as if it had asked for json: its model messages then arrive.
+    const ask = { formats: ['markdown', 'json'], json: { schema: PRODUCT_SCHEMA }, mainContent: true, include: [] };
+    await env.DB.prepare('UPDATE crawls SET extract = ? WHERE id = ?')
+      .bind(JSON.stringify({ ...ask, exclude: [], fields: {} }), id)
+      .run();
+    const sent: { body: unknown; delaySeconds?: number }[] = [];
+    const paced = { ...env, MODEL_GATE: gateAlwaysLater(4000), MODEL: recordingModelQueue(sent) };
+    // Its third delivery: two counted before it.
+    const result = await runQueue('edgecrawl-model', [queueMessage({ crawlId: id, url }, 3)], paced);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+    expect(sent).toEqual([{ body: { crawlId: id, url, d: 2 }, delaySeconds: 4 }]);
+    expect(await arrivals(`/t/${ns}/`)).toEqual([]);
+
+    // Delivered then, with the account's gate: answered.
+    const again = await runQueue('edgecrawl-model', [queueMessage(sent[0]?.body)]);
+    expect(again.explicitAcks).toHaveLength(1);
+    const res = await api(`/v1/crawls/${id}/record?url=${encodeURIComponent(url)}`);
+    expect(recordSchema.parse(await res.json()).json).toEqual(productFacts(1));
+    expect(await arrivals(`/t/${ns}/`)).toHaveLength(1);
   });
 });
