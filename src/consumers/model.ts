@@ -5,6 +5,7 @@ import { type ModelClient, ModelError } from '../domain/model/types';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
+import { pacedClient } from '../objects/model-gate-client';
 import { askModel } from '../page/model/ask';
 import { modelClientOf } from '../page/model/client';
 import { keptAnswer, modelAskOf, prepareAsk, withAnswer } from '../page/model/page-answer';
@@ -17,7 +18,6 @@ import { encodeRecord, readRecord, type StoredRecord } from '../storage/records'
 import { writeRecordSegment } from '../storage/segments';
 import type { Span } from '../types';
 import { learnFromAnswers, readByLearned } from './model-learned';
-import { pacedClient } from './model-pace';
 import { countCalls, deliveriesOf, type Item, type Job, type Page, type Settled, type Step } from './model-step';
 
 /** Records read from R2 at once. */

@@ -4,7 +4,7 @@ import type { UsageMeter } from '../domain/crawl/usage';
 /**
  * A stored page for the model step (formats json and summary): its record is read, answered, and written again. `d`:
  * deliveries of its model messages before this one that counted (a page sent back for the account's pacing keeps its
- * count in a new message: consumers/model-pace.ts).
+ * count in a new message: consumers/model.ts, sendBack).
  */
 export const modelTaskSchema = z.object({
   crawlId: z.string().min(1).max(64),

@@ -1,7 +1,7 @@
 import type { UsageMeter } from '../domain/crawl/usage';
 import { type ModelClient, ModelError } from '../domain/model/types';
 import { sleep } from '../lib/sleep';
-import { MODEL_GATE_NAME } from '../objects/model-gate';
+import { MODEL_GATE_NAME } from './model-gate';
 
 /**
  * The longest a call waits for its slot on the account's spacing (the invocation holds a MODEL_CONCURRENCY place
@@ -10,17 +10,18 @@ import { MODEL_GATE_NAME } from '../objects/model-gate';
 const SLOT_WAIT_MS = 15_000;
 
 /**
- * `client` with each call spaced on the account's gate (objects/model-gate.ts, MODEL_REQUESTS_PER_MINUTE): a slot is
- * asked for (a Durable Object request, counted as the crawl's) and waited for; none soon enough, or the gate out of
- * reach, is a `paced` ModelError (never sent: the page goes back without using up a delivery).
+ * `client` with each call spaced on the account's gate (model-gate.ts, MODEL_REQUESTS_PER_MINUTE), the model step's
+ * and a scrape's alike: a slot is asked for (a Durable Object request, counted by `meter`: the crawl's) and waited
+ * for; none soon enough, or the gate out of reach, is a `paced` ModelError (never sent: a page of the model step goes
+ * back without using up a delivery).
  */
-export function pacedClient(client: ModelClient, env: Env, perMinute: number, meter: UsageMeter): ModelClient {
+export function pacedClient(client: ModelClient, env: Env, perMinute: number, meter?: UsageMeter): ModelClient {
   const gate = env.MODEL_GATE.getByName(MODEL_GATE_NAME);
   return {
     provider: client.provider,
     model: client.model,
     async complete(request) {
-      meter.count('durableObjectRequests');
+      meter?.count('durableObjectRequests');
       const slot = await gate.slot(perMinute, SLOT_WAIT_MS).catch((error: unknown) => {
         throw new ModelError('paced', `the model gate could not be reached: ${String(error)}`, 1000);
       });
