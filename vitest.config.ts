@@ -83,6 +83,8 @@ export default defineConfig(async () => {
                   WORKERS_AI: 'off',
                   // A page's model message comes back sooner than in production's backoff.
                   MODEL_ATTEMPTS: '4',
+                  // The account's model calls spaced at Workers AI's default limit (test/integration/model-pace.test.ts).
+                  MODEL_REQUESTS_PER_MINUTE: '300',
                   // A render that hangs is cut sooner than in production (test/integration/render.test.ts).
                   RENDER_TIMEOUT_MS: '8000',
                   // Idle browsers are closed sooner than in production, so the test can see it.

@@ -11,6 +11,7 @@ import { log } from './log';
 export { BrowserPool } from './objects/browser-pool';
 export { CrawlCoordinator } from './objects/crawl-coordinator';
 export { HostGate } from './objects/host-gate';
+export { ModelGate } from './objects/model-gate';
 
 const app = createApp();
 

@@ -51,12 +51,28 @@ export interface Settings {
   renderTimeoutMs: number;
   /** How long an invocation waits for a browser (the account's limit reached) before handing the URL back. */
   renderMaxWaitMs: number;
+  /**
+   * Subrequests (fetches and binding calls) one frontier consumer invocation plans at most (SUBREQUEST_BUDGET): below
+   * the platform's limit per invocation (10,000 on Workers Paid unless `[limits] subrequests` says otherwise, 50 on
+   * Free), so that URLs it cannot afford go back to the queue instead of the invocation failing half way.
+   */
+  subrequestBudget: number;
+  /**
+   * Bytes of bodies fetched and not yet written to R2 that one frontier invocation holds before it starts another
+   * fetch (MEMORY_BUDGET_BYTES): an isolate has 128 MB. A chunk is recorded once it holds half of it.
+   */
+  memoryBudgetBytes: number;
   /** WEBHOOK_SECRET: signs Firecrawl-format webhook deliveries whose webhook has no secret; a secret, never logged. */
   webhookSecret?: string;
 }
 
 /** Connections a Worker invocation may have waiting for response headers at once (Cloudflare's limit). */
 const PLATFORM_CONNECTIONS = 6;
+
+const MiB = 1024 * 1024;
+
+/** The least SUBREQUEST_BUDGET: Workers Free's limit (an invocation always starts one URL: lib/subrequests.ts). */
+const MIN_SUBREQUEST_BUDGET = 50;
 
 function intVar(value: string | undefined, fallback: number, min: number, max: number): number {
   const n = value === undefined || value.trim() === '' ? NaN : Number(value);
@@ -87,6 +103,8 @@ export function readSettings(env: Env): Settings {
     renderTabs: intVar(env.RENDER_TABS, 4, 1, 32),
     renderTimeoutMs: intVar(env.RENDER_TIMEOUT_MS, 20_000, 1000, 120_000),
     renderMaxWaitMs: intVar(env.RENDER_MAX_WAIT_MS, 10_000, 0, 120_000),
+    subrequestBudget: intVar(env.SUBREQUEST_BUDGET, 9000, MIN_SUBREQUEST_BUDGET, 10_000_000),
+    memoryBudgetBytes: intVar(env.MEMORY_BUDGET_BYTES, 32 * MiB, 2 * MiB, 96 * MiB),
     ...(env.WEBHOOK_SECRET?.trim() ? { webhookSecret: env.WEBHOOK_SECRET.trim() } : {}),
   };
 }
@@ -99,6 +117,11 @@ export interface ModelSettings {
   inputTokens: number;
   /** Deliveries of a page's model message (429s, 5xx) before it is stored without an answer (MODEL_ATTEMPTS). */
   attempts: number;
+  /**
+   * Model calls the account starts a minute, across every invocation (MODEL_REQUESTS_PER_MINUTE; objects/model-gate.ts
+   * spaces them): Workers AI allows 300 text-generation requests a minute by default.
+   */
+  requestsPerMinute: number;
 }
 
 export function readModelSettings(env: Env): ModelSettings {
@@ -106,6 +129,7 @@ export function readModelSettings(env: Env): ModelSettings {
     concurrency: intVar(env.MODEL_CONCURRENCY, 4, 1, 50),
     inputTokens: intVar(env.MODEL_INPUT_TOKENS, 6000, 500, 120_000),
     attempts: intVar(env.MODEL_ATTEMPTS, 8, 1, 20),
+    requestsPerMinute: intVar(env.MODEL_REQUESTS_PER_MINUTE, 240, 1, 60_000),
   };
 }
 

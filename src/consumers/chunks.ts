@@ -1,15 +1,12 @@
 import type { MemoryBudget } from '../lib/memory-budget';
 import type { Finished } from './finished';
 
-/** A chunk is recorded once its bodies reach this size, however few pages it holds. */
-const CHUNK_MAX_BYTES = 16 * 1024 * 1024;
-
 const heldBytes = (f: Finished) => (f.processed.body?.byteLength ?? 0) + (f.processed.record?.byteLength ?? 0);
 
 /**
  * A group's finished attempts, gathered into chunks and recorded one chunk at a time in the order they filled: a
- * chunk is `size` attempts or CHUNK_MAX_BYTES of bodies. Their bodies count against the invocation's memory budget
- * until their chunk is recorded.
+ * chunk is `size.pages` attempts or `size.bytes` of bodies, however few pages that is. Their bodies count against the
+ * invocation's memory budget until their chunk is recorded.
  */
 export class ChunkWriter {
   private buffer: Finished[] = [];
@@ -19,7 +16,7 @@ export class ChunkWriter {
   private failure: { error: unknown } | null = null;
 
   constructor(
-    private readonly size: number,
+    private readonly size: { pages: number; bytes: number },
     private readonly budget: MemoryBudget,
     private readonly record: (chunk: Finished[]) => Promise<void>,
   ) {}
@@ -29,7 +26,7 @@ export class ChunkWriter {
     this.buffer.push(finished);
     this.bytes += bytes;
     this.budget.hold(bytes);
-    if (this.buffer.length >= this.size || this.bytes >= CHUNK_MAX_BYTES) this.flush();
+    if (this.buffer.length >= this.size.pages || this.bytes >= this.size.bytes) this.flush();
   }
 
   /** Waits for room in the memory budget before a fetch; if it must wait, records what is gathered (which frees it). */

@@ -4,8 +4,10 @@ import { transition } from '../domain/crawl/url-life';
 import { UsageMeter } from '../domain/crawl/usage';
 import { screenshotOf, waitBudgetMs } from '../domain/render/rules';
 import { compileLinkPolicy, compileSitemapPolicy, compileUrlCleaner, type LinkPolicy } from '../domain/url/link-policy';
+import { countedBindings } from '../lib/counted-bindings';
 import { type Limit, limiter } from '../lib/limit';
 import { MemoryBudget } from '../lib/memory-budget';
+import { SubrequestBudget } from '../lib/subrequests';
 import { log } from '../log';
 import { POOL_NAME } from '../objects/browser-pool';
 import { reportUsage } from '../objects/crawl-usage';
@@ -33,6 +35,7 @@ import { crawlCookieJar } from './cookie-jar';
 import { fetchGuard, heardStatus } from './fetch-guard';
 import type { CrawlStub, Finished } from './finished';
 import { answerMessage, handedBack, settle } from './settle';
+import { groupSubrequests, INVOCATION_SUBREQUESTS, putOff, URL_SUBREQUESTS } from './subrequests';
 import { type Carrier, envelopesOf, messagesByCrawl, type TaskMessage } from './tasks';
 
 interface Policies {
@@ -59,16 +62,22 @@ function policiesFor(crawlId: string, config: CrawlConfig): Policies {
  * are recorded in chunks (see settle): one R2 segment and one D1 batch per chunk, one call reporting the
  * chunk's outcomes (and getting back the new links to enqueue), then each message acked or retried on its own.
  */
-export async function consumeFrontier(batch: MessageBatch, env: Env): Promise<void> {
-  const settings = readSettings(env);
+export async function consumeFrontier(batch: MessageBatch, platformEnv: Env): Promise<void> {
+  const settings = readSettings(platformEnv);
   const groups = messagesByCrawl(batch, 'frontier message');
+  // Every subrequest of the invocation is counted where it leaves: a binding's call (env) or a page's fetch.
+  const subrequests = new SubrequestBudget(settings.subrequestBudget);
+  const spend = () => subrequests.spend();
+  const env = countedBindings(platformEnv, spend);
+  subrequests.plan(INVOCATION_SUBREQUESTS);
   // One cap on requests in flight for the whole invocation, whatever crawls its messages belong to, the invocation's
   // six connections waiting for headers, and its bodies held in memory.
   const invocation = {
     limit: limiter(settings.fetchConcurrency),
-    connections: invocationConnections(settings),
-    memory: new MemoryBudget(MEMORY_BUDGET_BYTES),
+    connections: invocationConnections(settings, spend),
+    memory: new MemoryBudget(settings.memoryBudgetBytes),
     browser: new InvocationBrowser(env.BROWSER, env.BROWSERS.getByName(POOL_NAME), settings),
+    subrequests,
   };
   try {
     await Promise.all([...groups].map(([crawlId, group]) => consumeGroup(crawlId, group, env, settings, invocation)));
@@ -94,6 +103,7 @@ async function consumeGroup(
   settings: Settings,
   invocation: Invocation,
 ): Promise<void> {
+  invocation.subrequests.plan(groupSubrequests(carriers.length));
   const meter = UsageMeter.delivered(carriers.length);
   const envelopes = envelopesOf(carriers, meter);
   const stub = env.CRAWL.getByName(crawlId);
@@ -112,13 +122,14 @@ async function consumeGroup(
 
 /**
  * What the invocation shares between its crawls' groups: the cap on fetches in flight, the connections, the memory,
- * and one browser (taken from the account's pool when a page first needs it).
+ * one browser (taken from the account's pool when a page first needs it), and its subrequests.
  */
 interface Invocation {
   limit: Limit;
   connections: Connections;
   memory: MemoryBudget;
   browser: InvocationBrowser;
+  subrequests: SubrequestBudget;
 }
 
 interface GroupContext {
@@ -144,8 +155,10 @@ async function claimAndFetch(
   const recrawl = await recrawlFor(config, urls, context);
   const cache = await cacheFor(crawlId, config, urls, context);
   const access = await openAccess(crawlId, config, env);
+  // A chunk is recorded at SETTLE_CHUNK_MIN pages or more, or half the invocation's memory budget of bodies. Bodies
+  // being read are bounded apart, by FETCH_CONCURRENCY x MAX_BODY_BYTES.
   const writer = new ChunkWriter(
-    Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency),
+    { pages: Math.max(SETTLE_CHUNK_MIN, settings.fetchConcurrency), bytes: settings.memoryBudgetBytes / 2 },
     context.invocation.memory,
     (chunk) => settle(chunk, { env, crawlId, config, stub, meter, limits }),
   );
@@ -168,8 +181,14 @@ async function claimAndFetch(
     // Before each fetch: room in the invocation's memory budget, then the claim and the crawl still good.
     beforeFetch: () => writer.room().then(guard),
   });
+  // Each URL starts only if its subrequests fit in the invocation's budget; the others go back to the queue.
+  const { subrequests } = context.invocation;
   await Promise.all(
-    mine.map(({ message, task, claim }) => processOne(message, task, claim, deps).then((f) => writer.add(f))),
+    mine.map(async ({ message, task, claim }) =>
+      writer.add(
+        subrequests.take(URL_SUBREQUESTS) ? await processOne(message, task, claim, deps) : putOff(message, task, claim),
+      ),
+    ),
   );
   await writer.close();
   meter.count('browserSeconds', clock.ms / 1000);
@@ -284,11 +303,6 @@ async function openAccess(crawlId: string, config: CrawlConfig, env: Env): Promi
 
 /** The smallest chunk of results recorded at once (see ChunkWriter). */
 const SETTLE_CHUNK_MIN = 25;
-/**
- * Bodies fetched and not yet written to R2 that an invocation holds before it starts another fetch (an isolate has
- * 128 MB): new fetches wait for chunks to be recorded. Fetches under way are bounded by FETCH_CONCURRENCY apart.
- */
-const MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** One task fetched and decided; one that broke on an internal error is handed back (no attempt used up). */
 function processOne(message: Message, task: CrawlTask, claim: Claim, deps: PipelineDeps): Promise<Finished> {

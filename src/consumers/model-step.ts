@@ -28,10 +28,17 @@ export interface Page extends Item {
 /** A page with its request prepared: the request, its cache key, and whether its markdown was cut. */
 export interface Job extends Page, PreparedAsk {}
 
-/** What a page came to: an answer (or none, with why) to record, or its message retried later. */
+/**
+ * What a page came to: an answer (or none, with why) to record, its message retried later (a delivery used up), or
+ * the page sent back in a new message, delayed (the account's pacing: no delivery used up).
+ */
 export type Settled =
   | { job: Page; answer: StoredAnswer | null; how: AnswerHow; warnings: string[]; fresh?: string }
-  | { job: Page; retryInSeconds: number };
+  | { job: Page; retryInSeconds: number }
+  | { job: Page; backInSeconds: number };
+
+/** Deliveries of a page's model messages that counted: this one's, and those of the messages before it. */
+export const deliveriesOf = (item: Item): number => item.message.attempts + item.task.d;
 
 export interface Step {
   env: Env;

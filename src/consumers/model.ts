@@ -5,10 +5,11 @@ import { type ModelClient, ModelError } from '../domain/model/types';
 import { type Limit, limiter } from '../lib/limit';
 import { log } from '../log';
 import { reportUsage } from '../objects/crawl-usage';
+import { pacedClient } from '../objects/model-gate-client';
 import { askModel } from '../page/model/ask';
 import { modelClientOf } from '../page/model/client';
 import { keptAnswer, modelAskOf, prepareAsk, withAnswer } from '../page/model/page-answer';
-import { modelTaskSchema } from '../queues/model';
+import { modelTaskSchema, sendModelTasks } from '../queues/model';
 import { type ModelSettings, readModelSettings } from '../settings';
 import { getCrawl } from '../storage/d1/crawls';
 import { cachedAnswers, keepAnswers } from '../storage/d1/model-answers';
@@ -17,7 +18,7 @@ import { encodeRecord, readRecord, type StoredRecord } from '../storage/records'
 import { writeRecordSegment } from '../storage/segments';
 import type { Span } from '../types';
 import { learnFromAnswers, readByLearned } from './model-learned';
-import { countCalls, type Item, type Job, type Page, type Settled, type Step } from './model-step';
+import { countCalls, deliveriesOf, type Item, type Job, type Page, type Settled, type Step } from './model-step';
 
 /** Records read from R2 at once. */
 const RECORD_READS = 6;
@@ -54,7 +55,7 @@ async function consumeCrawl(env: Env, crawlId: string, items: Item[], settings: 
     if (finished > 0) await stub.modelDone(finished);
   } catch (error) {
     log('error', 'model step failed; its pages come back', { crawlId, error: String(error) });
-    for (const { message } of items) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    for (const item of items) item.message.retry({ delaySeconds: backoffSeconds(deliveriesOf(item)) });
   }
   await reportUsage(env.CRAWL, crawlId, meter);
 }
@@ -77,7 +78,9 @@ async function answerCrawl(
   if (!crawl || !spec || !ask) return ackAll(items);
   const { pages, gone } = await readPages(env, crawlId, items, context.meter);
   const chosen = crawl.status === 'cancelled' ? { why: CANCELLED } : clientOf(env);
-  const step = 'client' in chosen ? { env, crawlId, spec, ask, client: chosen.client, ...context } : null;
+  // Each call spaced on the account's gate (MODEL_REQUESTS_PER_MINUTE), whichever invocation makes it.
+  const paced = (client: ModelClient) => pacedClient(client, env, context.settings.requestsPerMinute, context.meter);
+  const step = 'client' in chosen ? { env, crawlId, spec, ask, client: paced(chosen.client), ...context } : null;
   const settled = step
     ? await answerJobs(step, await keyed(step, pages))
     : pages.map((job) => unanswered(job, 'why' in chosen ? chosen.why : CANCELLED));
@@ -200,7 +203,9 @@ async function askOne(step: Step, job: Job): Promise<Settled> {
     return { job, answer: kept, how: 'model', warnings: cutWarnings(job), fresh: job.key };
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
-    const attempts = job.message.attempts;
+    // Never sent (the account's calls are spaced): back to the queue at its slot, no delivery used up.
+    if (error.kind === 'paced') return { job, backInSeconds: Math.max(1, Math.ceil((error.retryAfterMs ?? 0) / 1000)) };
+    const attempts = deliveriesOf(job);
     if (error.kind === 'refused' || attempts >= step.settings.attempts) {
       const why =
         error.kind === 'refused' ? 'the model refused the request' : `the model was unavailable ${attempts} times`;
@@ -245,9 +250,30 @@ async function record(
   await keepAnswers(env.DB, fresh, meter).catch((error: unknown) =>
     log('warn', 'model answers not kept for reuse', { crawlId, error: String(error) }),
   );
+  await sendBack(env, crawlId, settled, meter);
   for (const s of settled) {
     if ('answer' in s) s.job.message.ack();
-    else s.job.message.retry({ delaySeconds: s.retryInSeconds });
+    else if ('retryInSeconds' in s) s.job.message.retry({ delaySeconds: s.retryInSeconds });
   }
   return done.length;
+}
+
+/**
+ * Pages the account's pacing put off, sent back as new messages delayed to their slot (grouped by delay), keeping the
+ * deliveries that counted, and their messages acked; a page that cannot be sent is retried instead (a delivery used).
+ */
+async function sendBack(env: Env, crawlId: string, settled: readonly Settled[], meter: UsageMeter): Promise<void> {
+  const byDelay = new Map<number, Page[]>();
+  for (const s of settled)
+    if ('backInSeconds' in s) byDelay.set(s.backInSeconds, [...(byDelay.get(s.backInSeconds) ?? []), s.job]);
+  for (const [delay, jobs] of byDelay) {
+    const pages = jobs.map((job) => ({ url: job.task.url, d: deliveriesOf(job) - 1 }));
+    try {
+      await sendModelTasks(env.MODEL, crawlId, pages, meter, delay);
+      for (const job of jobs) job.message.ack();
+    } catch (error) {
+      log('warn', 'pages put off by the pacing could not be sent back; retried', { crawlId, error: String(error) });
+      for (const job of jobs) job.message.retry({ delaySeconds: delay });
+    }
+  }
 }

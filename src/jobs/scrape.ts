@@ -8,12 +8,13 @@ import { limiter } from '../lib/limit';
 import { log } from '../log';
 import { POOL_NAME } from '../objects/browser-pool';
 import { hostGateClient } from '../objects/host-gate-client';
+import { pacedClient } from '../objects/model-gate-client';
 import { BusyClock, InvocationBrowser } from '../page/browsers';
 import { cacheLookup } from '../page/cache';
 import { type PipelineDeps, pipelineDeps, type RenderDeps } from '../page/deps';
 import { answerNow } from '../page/model/answer-now';
 import { MAX_REDIRECT_HOPS, processTask } from '../page/process';
-import { readSettings } from '../settings';
+import { readModelSettings, readSettings } from '../settings';
 import { writeResults } from '../storage/d1/results';
 import { decodeRecord, type StoredRecord } from '../storage/records';
 import { writeSegments } from '../storage/segments';
@@ -172,6 +173,8 @@ async function withModel(env: Env, spec: ExtractSpec, page: ScrapeResult & { kin
     spec,
     { url: page.finalUrl, title: page.title },
     { record: page.record, outputs: page.outputs },
+    // Its calls spaced with the model step's: the account's limit is one for both.
+    (client) => pacedClient(client, env, readModelSettings(env).requestsPerMinute),
   );
   return { ...page, record: answered.record, outputs: answered.outputs };
 }

@@ -18,13 +18,22 @@ const platformFetch: typeof fetch = (input, init) => fetch(input, init);
 /** A request with no other request of its invocation to share the limit with (a scrape). */
 export const ALONE: Connections = { limit: (start) => start(), fetch: platformFetch };
 
+/**
+ * The invocation's connections. `spend` is told of each page fetch before it goes out (the invocation's subrequests,
+ * lib/subrequests.ts), and may refuse it by throwing.
+ */
 export function invocationConnections(
   settings: Pick<Settings, 'connectionsPerInvocation' | 'emulatedConnectionLimit'>,
+  spend: () => void = () => undefined,
 ): Connections {
+  const base =
+    settings.emulatedConnectionLimit > 0 ? emulatedRuntimeFetch(settings.emulatedConnectionLimit) : platformFetch;
   return {
     limit: limiter(settings.connectionsPerInvocation),
-    fetch:
-      settings.emulatedConnectionLimit > 0 ? emulatedRuntimeFetch(settings.emulatedConnectionLimit) : platformFetch,
+    fetch: (input, init) => {
+      spend();
+      return base(input, init);
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { redactHeaders } from '../domain/credentials/access';
 import { classifyFetchError, classifyOriginError, type FetchFailure } from '../domain/fetch/failure';
 import type { RecordedRequest } from '../domain/output/warc';
 import { concatBytes } from '../domain/util/bytes';
+import { SubrequestsSpent } from '../lib/subrequests';
 import type { Settings } from '../settings';
 import { ALONE, type Connections } from './connections';
 import { type Deadline, deadline } from './deadline';
@@ -195,6 +196,8 @@ export async function fetchOnce(
         });
       });
     } catch (error) {
+      // Not sent: the invocation's subrequests are spent (no fault of the site's).
+      if (error instanceof SubrequestsSpent) throw error;
       throw new NetworkError(await networkFailure(url, error, controller.signal.aborted, timeoutMs));
     }
     const respondedAt = Date.now();

@@ -10,6 +10,7 @@ import { isPdf, pdfTitle } from '../domain/pdf/document';
 import { isRefusedUrl } from '../domain/url/address';
 import { normalizeUrl } from '../domain/url/normalize';
 import { sha256Hex } from '../domain/util/hash';
+import { SubrequestsSpent } from '../lib/subrequests';
 import type { PreviousVersion } from '../storage/d1/previous-versions';
 import { encodeExchange } from '../storage/exchange';
 import { encodeRecord } from '../storage/records';
@@ -202,6 +203,8 @@ interface SentCredentials {
 
 function fetchFailed(job: Job, error: unknown): Processed {
   const reason = error instanceof Error ? error.message : String(error);
+  // Never sent (the invocation's subrequests are spent): handed back, no attempt used up.
+  if (error instanceof SubrequestsSpent) return finish(job, { kind: 'released', fetched: false, reason });
   if (error instanceof BodyTooLargeError)
     return finish(job, { kind: 'failed', fetched: true, reason, code: 'too_large' });
   if (error instanceof NetworkError && isHostUnreachable(error.failure))

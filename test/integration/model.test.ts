@@ -17,11 +17,14 @@ const recordedSchema = z.array(
   z.object({ headers: z.record(z.string(), z.string()), body: z.record(z.string(), z.unknown()) }),
 );
 
-/** The requests the fake model received whose messages mention `text`. */
-async function modelRequests(text: string) {
+/**
+ * The requests the fake model received whose messages mention `text` (and `ns`, when given: other files crawl the same
+ * product pages, and the fake model serves every file).
+ */
+async function modelRequests(text: string, ns = '') {
   const res = await fetch(`${llmOrigin()}/__requests`);
   const all = recordedSchema.parse(await res.json());
-  return all.filter((r) => JSON.stringify(r.body.messages).includes(text));
+  return all.filter((r) => JSON.stringify(r.body.messages).includes(text) && JSON.stringify(r.body).includes(ns));
 }
 
 async function recordOf(id: string, url: string) {
@@ -61,15 +64,15 @@ describe('the model step', () => {
     expect(listing.fieldErrors?.json).toMatch(/price|sku/);
 
     // What went to the model: the page's markdown, the schema, temperature 0, the key as a bearer token.
-    const [sent] = await modelRequests(`SKU-0004`);
+    const [sent] = await modelRequests(`SKU-0004`, ns);
     expect(sent?.headers.authorization).toBe('Bearer test-llm-key');
     expect(sent?.body).toMatchObject({ model: 'fake-model', temperature: 0 });
     expect(JSON.stringify(sent?.body.messages)).toContain('# Lamp 4');
     expect(JSON.stringify(sent?.body.response_format)).toContain('"sku"');
     // The malformed first answer was asked again once, with the error.
-    expect((await modelRequests('SKU-0002')).length).toBe(2);
+    expect((await modelRequests('SKU-0002', ns)).length).toBe(2);
     // The 429 came back to the queue, not to the site: the page was fetched once.
-    expect((await modelRequests('SKU-0003')).length).toBe(2);
+    expect((await modelRequests('SKU-0003', ns)).length).toBe(2);
     const log = await (await fetch(`${site()}/__log/${ns}`)).text();
     expect(log.match(/p\/3\.html/g)?.length).toBe(1);
 

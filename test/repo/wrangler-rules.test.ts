@@ -55,3 +55,19 @@ describe('wrangler.toml and the life of a URL', () => {
       expect(Math.max(RENDER_TRIES, BROWSER_WAIT_TRIES)).toBeLessThanOrEqual(Number(c.max_retries));
   });
 });
+
+describe("wrangler.toml and the platform's limits per invocation", () => {
+  const limits = /^\[limits\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(toml)?.[1] ?? '';
+  const limit = (name: string) => Number(new RegExp(`^${name}\\s*=\\s*(\\d+)`, 'm').exec(limits)?.[1]);
+
+  it('plans subrequests below the limit it names (SUBREQUEST_BUDGET < [limits] subrequests)', () => {
+    const budget = Number(/^SUBREQUEST_BUDGET\s*=\s*"(\d+)"/m.exec(toml)?.[1]);
+    expect(Number.isInteger(budget) && Number.isInteger(limit('subrequests'))).toBe(true);
+    expect(budget).toBeLessThan(limit('subrequests'));
+  });
+
+  it('names the CPU time an invocation may take, within the platform maximum of 5 minutes', () => {
+    expect(limit('cpu_ms')).toBeGreaterThanOrEqual(30_000);
+    expect(limit('cpu_ms')).toBeLessThanOrEqual(300_000);
+  });
+});

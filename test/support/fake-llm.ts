@@ -22,6 +22,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: unknown;
+  /** When it arrived (epoch ms). */
+  at: number;
 }
 
 export interface FakeLlmOptions {
@@ -80,13 +82,14 @@ async function handle(
     res.end(JSON.stringify(recorded));
     return;
   }
+  const at = Date.now();
   const text = await readBody(req);
   let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {}
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-  recorded.push({ method: req.method ?? '', path: req.url ?? '', headers, body });
+  recorded.push({ method: req.method ?? '', path: req.url ?? '', headers, body, at });
   const answer = (await selectorAnswerOf(body)) ?? answerOf(req, body, firstTime, options);
   res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
   res.end(JSON.stringify(answer.body));

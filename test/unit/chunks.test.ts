@@ -14,7 +14,7 @@ describe('ChunkWriter', () => {
   it('records every chunk after one that failed, and reports the failure once all are recorded', async () => {
     const budget = new MemoryBudget(1_000_000);
     const recorded: string[][] = [];
-    const writer = new ChunkWriter(2, budget, async (chunk) => {
+    const writer = new ChunkWriter({ pages: 2, bytes: 16 * 1024 * 1024 }, budget, async (chunk) => {
       const urls = chunk.map((f) => f.task.url);
       if (urls.includes('a')) throw new Error('storage down');
       recorded.push(urls);
@@ -33,13 +33,17 @@ describe('ChunkWriter', () => {
   it('records chunks one at a time, in the order they filled', async () => {
     const order: string[] = [];
     let inFlight = 0;
-    const writer = new ChunkWriter(1, new MemoryBudget(1_000_000), async (chunk) => {
-      inFlight += 1;
-      expect(inFlight).toBe(1);
-      await new Promise((r) => setTimeout(r, 5));
-      order.push(chunk[0]?.task.url ?? '');
-      inFlight -= 1;
-    });
+    const writer = new ChunkWriter(
+      { pages: 1, bytes: 16 * 1024 * 1024 },
+      new MemoryBudget(1_000_000),
+      async (chunk) => {
+        inFlight += 1;
+        expect(inFlight).toBe(1);
+        await new Promise((r) => setTimeout(r, 5));
+        order.push(chunk[0]?.task.url ?? '');
+        inFlight -= 1;
+      },
+    );
     for (const url of ['x', 'y', 'z']) writer.add(finished(url));
     await writer.close();
     expect(order).toEqual(['x', 'y', 'z']);

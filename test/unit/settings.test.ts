@@ -33,10 +33,14 @@ describe('settings', () => {
       renderTabs: 4,
       renderTimeoutMs: 20_000,
       renderMaxWaitMs: 10_000,
+      subrequestBudget: 9000,
+      memoryBudgetBytes: 32 * 1024 * 1024,
     });
     expect(readSettings({ ...base, ALLOW_PRIVATE_NETWORKS: 'false' }).allowPrivateNetworks).toBe(false);
     expect(readSettings({ ...base, FETCH_CONCURRENCY: '0' }).fetchConcurrency).toBe(1);
     expect(readSettings({ ...base, FETCH_CONCURRENCY: '20' }).fetchConcurrency).toBe(20);
+    // Never below Workers Free's 50 subrequests an invocation.
+    expect(readSettings({ ...base, SUBREQUEST_BUDGET: '10' }).subrequestBudget).toBe(50);
     // Never more connections waiting for headers than the platform gives an invocation.
     expect(readSettings({ ...base, CONNECTIONS_PER_INVOCATION: '50' }).connectionsPerInvocation).toBe(6);
     expect(readSettings({ ...base, CONNECTIONS_PER_INVOCATION: '4' }).connectionsPerInvocation).toBe(4);

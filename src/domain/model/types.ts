@@ -38,9 +38,10 @@ export interface ModelReply {
 /**
  * Why a call failed: rate_limited (429: try again later, Retry-After when given) and unavailable (5xx, a network
  * failure, a timeout) are for the caller to retry later without using up the page's attempts; refused (4xx other than
- * 429: a bad key, an unknown model, a request too large) is not retried.
+ * 429: a bad key, an unknown model, a request too large) is not retried; paced: never sent, the account's calls are
+ * spaced (MODEL_REQUESTS_PER_MINUTE) and none is free soon enough: try again at retryAfterMs, no delivery used up.
  */
-export type ModelErrorKind = 'rate_limited' | 'unavailable' | 'refused';
+export type ModelErrorKind = 'rate_limited' | 'unavailable' | 'refused' | 'paced';
 
 export class ModelError extends Error {
   readonly kind: ModelErrorKind;

@@ -1,5 +1,5 @@
 import type { ExtractSpec } from '../../domain/extract/spec-schema';
-import { type ModelAnswer, ModelError } from '../../domain/model/types';
+import { type ModelAnswer, type ModelClient, ModelError } from '../../domain/model/types';
 import { sleep } from '../../lib/sleep';
 import { readModelSettings } from '../../settings';
 import { cachedAnswers, keepAnswers } from '../../storage/d1/model-answers';
@@ -16,17 +16,19 @@ const MAX_WAIT_MS = 5_000;
  * A page's record answered by the model now (POST /v1/scrape): the cache's answer for the same request if there is
  * one, else the model's (a 429 or 5xx tried again twice, briefly); the answer kept for reuse. Without a model, or when
  * the model cannot answer, the record says why (fieldErrors.json, warnings). The record as it was when the spec asks
- * nothing of the model.
+ * nothing of the model. `pace`: the caller's spacing of the account's calls (objects/model-gate-client.ts).
  */
 export async function answerNow(
   env: Env,
   spec: ExtractSpec,
   page: { url: string; title: string | null },
   stored: StoredRecord,
+  pace: (client: ModelClient) => ModelClient = (client) => client,
 ): Promise<StoredRecord> {
   const ask = modelAskOf(spec);
   if (!ask) return stored;
-  const client = modelClientOf(env);
+  const configured = modelClientOf(env);
+  const client = configured ? pace(configured) : null;
   if (!client)
     return withAnswer(stored, spec, {
       answer: null,
