@@ -81,7 +81,13 @@ export class SeenLog {
     const draft = this.draft;
     if (draft && urls.some((url) => draft.offered.has(url))) this.writeHeld();
     const pending = new Map<string, LogPending>();
-    const stored = new Map<string, LogStored>();
+    // Ended in this call, not written yet: stored.
+    const stored = new Map<string, LogStored>(
+      urls.flatMap((url) => {
+        const ended = this.draft?.ended.get(url);
+        return ended ? [[url, { ...ended, seq: -1 }]] : [];
+      }),
+    );
     const { index, open } = this.load();
     const seqs = [...new Set(urls.flatMap((url) => index.lookup(url)))];
     if (seqs.length === 0) return { pending, stored };
@@ -99,12 +105,8 @@ export class SeenLog {
     for (const row of rows) {
       const [seq, pos, entry] = [num(row.seq ?? null), num(row.pos ?? null), entryOf(row)];
       if (row.part === 1) stored.set(entry.url, { ...entry, seq });
-      else if (open.get(seq)?.resolved[pos] === 0)
+      else if (open.get(seq)?.resolved[pos] === 0 && !stored.has(entry.url))
         pending.set(entry.url, { ...entry, due: num(row.due ?? null), seq, pos });
-    }
-    for (const url of urls) {
-      const ended = this.draft?.ended.get(url);
-      if (ended) stored.set(url, { ...ended, seq: -1 });
     }
     for (const url of stored.keys()) pending.delete(url);
     return { pending, stored };
@@ -112,8 +114,9 @@ export class SeenLog {
 
   /**
    * From now on, what append() is given waits in memory, to be written as one row by write() (the end of a call to
-   * the crawl's object: CrawlCoordinator.rpc): what a call ends and what it offers are one row. Anything that reads
-   * the log's pending entries or takes one over writes what waits first.
+   * the crawl's object: CrawlCoordinator.rpc): what a call ends and what it offers are one row. What waits is
+   * written first when the log's pending entries are read in bulk (due, bringForward) or a URL offered in the call is
+   * asked about.
    */
   hold(): void {
     this.draft ??= { ended: new Map(), offered: new Map() };
