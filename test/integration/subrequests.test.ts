@@ -52,6 +52,7 @@ function countedEnv(budget: number | null, sent: Sent[], calls: { n: number }): 
     ...(budget === null ? {} : { SUBREQUEST_BUDGET: String(budget) }),
     FRONTIER: queue,
     FRONTIER_HIGH: queue,
+    FRONTIER_PACED: queue,
   };
   const count = () => {
     calls.n++;
