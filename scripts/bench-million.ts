@@ -22,6 +22,9 @@ const PAGES = Number(process.env.PAGES ?? 1_000_000);
 const PAGE_KB = Number(process.env.PAGE_KB ?? 4);
 const LINKS = Number(process.env.LINKS ?? 10);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 5000);
+/** In the crawl's last END_SHARE of pages, how often the status is read between samples (see waitForSample). */
+const END_POLL_MS = 250;
+const END_SHARE = 0.02;
 const OUT = process.env.OUT ?? 'bench-million';
 const EXTRACT = process.env.EXTRACT ? { extract: { formats: process.env.EXTRACT.split(',') } } : { extract: null };
 
@@ -77,6 +80,20 @@ async function sample(worker: Worker, session: DevtoolsSession, id: string, star
     doBytes: bytesUnder(join(worker.state, 'v3/do')),
     usd: usage.estimate.usd,
   };
+}
+
+/**
+ * Waits SAMPLE_MS for the next sample; in the crawl's last END_SHARE of pages it reads the status every END_POLL_MS
+ * meanwhile and returns as soon as the crawl has ended, so the last sample comes within END_POLL_MS of the end (else
+ * the last tenth's rate would carry up to SAMPLE_MS the crawl did not take).
+ */
+async function waitForSample(worker: Worker, id: string, stored: number): Promise<void> {
+  const until = performance.now() + SAMPLE_MS;
+  const nearEnd = stored >= (PAGES + 1) * (1 - END_SHARE);
+  while (performance.now() < until) {
+    await new Promise((r) => setTimeout(r, nearEnd ? END_POLL_MS : until - performance.now()));
+    if (nearEnd && (await api<CrawlView>(worker, `/v1/crawls/${id}`)).status !== 'running') return;
+  }
 }
 
 /** Requests the site saw more than once for the crawl's namespace. */
@@ -136,7 +153,7 @@ try {
     writeFileSync(`${OUT}.json`, JSON.stringify({ pages: PAGES + 1, pageKb: PAGE_KB, links: LINKS, samples }));
     writeFileSync(`${OUT}.svg`, plotSvg(samples, `${PAGES + 1} pages, one crawl (${s.stored} stored)`));
     if (s.status !== 'running') break;
-    await new Promise((r) => setTimeout(r, SAMPLE_MS));
+    await waitForSample(worker, id, s.stored);
   }
   session.close();
   const crawl = await api<CrawlView>(worker, `/v1/crawls/${id}`);
