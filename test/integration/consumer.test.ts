@@ -2,7 +2,14 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { CrawlConfig, CrawlTask } from '../../src/types';
 import { namespace, site, siteLog } from '../support/api';
-import { insertCrawlRow, queueMessage as message, runQueue, testConfig } from '../support/fixtures';
+import {
+  insertCrawlRow,
+  queueMessage as message,
+  recordingQueue,
+  runQueue,
+  type SentMessage,
+  testConfig,
+} from '../support/fixtures';
 
 async function crawlWithSeeds(seeds: string[], overrides: Partial<CrawlConfig> = {}): Promise<string> {
   const id = crypto.randomUUID();
@@ -15,22 +22,9 @@ async function crawlWithSeeds(seeds: string[], overrides: Partial<CrawlConfig> =
 const runBatch = (messages: ReturnType<typeof message>[]) => runQueue('edgecrawl-frontier', messages);
 
 /** The Worker's env with frontier queues that record what is sent to them (and send nothing). */
-function recordingQueues(): { env: Env; sent: { body: unknown; delaySeconds?: number }[] } {
-  const sent: { body: unknown; delaySeconds?: number }[] = [];
-  const metrics = { backlogCount: 0, backlogBytes: 0 };
-  const record = (body: unknown, delaySeconds?: number) =>
-    sent.push({ body, ...(delaySeconds ? { delaySeconds } : {}) });
-  const queue: Queue = {
-    metrics: async () => metrics,
-    send: async (body, options) => {
-      record(body, options?.delaySeconds);
-      return { metadata: { metrics } };
-    },
-    sendBatch: async (messages) => {
-      for (const m of messages) record(m.body, m.delaySeconds);
-      return { metadata: { metrics } };
-    },
-  };
+function recordingQueues(): { env: Env; sent: SentMessage[] } {
+  const sent: SentMessage[] = [];
+  const queue = recordingQueue(sent);
   return { env: { ...env, FRONTIER: queue, FRONTIER_HIGH: queue, FRONTIER_PACED: queue }, sent };
 }
 

@@ -5,7 +5,7 @@ import { recordSchema } from '../../src/api/responses';
 import { spacingMs } from '../../src/domain/model/pace';
 import { readModelSettings } from '../../src/settings';
 import { api, createCrawl, namespace, site, waitForCrawl } from '../support/api';
-import { queueMessage, runQueue } from '../support/fixtures';
+import { queueMessage, recordingQueue, runQueue, type SentMessage } from '../support/fixtures';
 import { PRODUCT_SCHEMA, PRODUCTS, productFacts } from '../support/product-site';
 
 // The account's model calls are spaced (MODEL_REQUESTS_PER_MINUTE, objects/model-gate.ts), whichever invocation makes
@@ -105,23 +105,6 @@ function gateAlwaysLater(inMs: number): Env['MODEL_GATE'] {
   });
 }
 
-/** A model queue that keeps what is sent to it. */
-function recordingModelQueue(sent: { body: unknown; delaySeconds?: number }[]): Queue {
-  const metrics = { backlogCount: 0, backlogBytes: 0 };
-  return {
-    metrics: async () => metrics,
-    send: async (body) => {
-      sent.push({ body });
-      return { metadata: { metrics } };
-    },
-    sendBatch: async (messages) => {
-      for (const m of messages)
-        sent.push({ body: m.body, ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) });
-      return { metadata: { metrics } };
-    },
-  };
-}
-
 describe('a model call with no slot soon enough', () => {
   it('is not sent: its page goes back to the model queue delayed to its slot, its deliveries kept, then answered', async () => {
     const ns = namespace();
@@ -134,8 +117,8 @@ describe('a model call with no slot soon enough', () => {
     await env.DB.prepare('UPDATE crawls SET extract = ? WHERE id = ?')
       .bind(JSON.stringify({ ...ask, exclude: [], fields: {} }), id)
       .run();
-    const sent: { body: unknown; delaySeconds?: number }[] = [];
-    const paced = { ...env, MODEL_GATE: gateAlwaysLater(4000), MODEL: recordingModelQueue(sent) };
+    const sent: SentMessage[] = [];
+    const paced = { ...env, MODEL_GATE: gateAlwaysLater(4000), MODEL: recordingQueue(sent) };
     // Its third delivery: two counted before it.
     const result = await runQueue('edgecrawl-model', [queueMessage({ crawlId: id, url }, 3)], paced);
     expect(result.explicitAcks).toHaveLength(1);

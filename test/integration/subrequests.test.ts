@@ -1,7 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { namespace, site, siteLog } from '../support/api';
-import { insertCrawlRow, queueMessage as message, runQueue, testConfig } from '../support/fixtures';
+import {
+  insertCrawlRow,
+  queueMessage as message,
+  recordingQueue,
+  runQueue,
+  type SentMessage,
+  testConfig,
+} from '../support/fixtures';
 
 // A frontier consumer invocation's subrequests (src/lib/subrequests.ts, SUBREQUEST_BUDGET), counted here on their own:
 // every call on a binding the consumer is given that returns a promise (a Durable Object's method, R2, D1, a queue's
@@ -25,27 +32,8 @@ function counting<T extends object>(target: T, count: () => void): T {
   });
 }
 
-type Sent = { body: unknown; delaySeconds?: number };
-
-/** A frontier queue that keeps what is sent to it (and sends nothing). */
-function recordingQueue(sent: Sent[]): Queue {
-  const metrics = { backlogCount: 0, backlogBytes: 0 };
-  return {
-    metrics: async () => metrics,
-    send: async (body) => {
-      sent.push({ body });
-      return { metadata: { metrics } };
-    },
-    sendBatch: async (messages) => {
-      for (const m of messages)
-        sent.push({ body: m.body, ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) });
-      return { metadata: { metrics } };
-    },
-  };
-}
-
 /** The Worker's env at `budget`, its bindings counted into `calls`, its frontier queues recording into `sent`. */
-function countedEnv(budget: number | null, sent: Sent[], calls: { n: number }): Env {
+function countedEnv(budget: number | null, sent: SentMessage[], calls: { n: number }): Env {
   const queue = recordingQueue(sent);
   const bindings: Env = {
     ...env,
@@ -86,7 +74,7 @@ async function drain(ns: string, first: ReturnType<typeof message>[], budget: nu
   const spent: number[] = [];
   let batch = first;
   for (let round = 0; batch.length > 0 && round < 60; round++) {
-    const sent: Sent[] = [];
+    const sent: SentMessage[] = [];
     const calls = { n: 0 };
     const fetchedBefore = (await siteLog(ns)).length;
     const result = await runQueue('edgecrawl-frontier', batch, countedEnv(budget, sent, calls));

@@ -31,3 +31,24 @@ export async function runQueue(queue: string, messages: ReturnType<typeof queueM
   await worker.queue(batch as MessageBatch, bindings);
   return getQueueResult(batch, ctx);
 }
+
+/** A message a recording queue was sent: its body, and its delay if it had one. */
+export type SentMessage = { body: unknown; delaySeconds?: number };
+
+/** A queue that keeps in `sent` what is sent to it (and sends nothing). */
+export function recordingQueue(sent: SentMessage[]): Queue {
+  const metrics = { backlogCount: 0, backlogBytes: 0 };
+  const record = (body: unknown, delaySeconds?: number) =>
+    sent.push({ body, ...(delaySeconds ? { delaySeconds } : {}) });
+  return {
+    metrics: async () => metrics,
+    send: async (body, options) => {
+      record(body, options?.delaySeconds);
+      return { metadata: { metrics } };
+    },
+    sendBatch: async (messages) => {
+      for (const m of messages) record(m.body, m.delaySeconds);
+      return { metadata: { metrics } };
+    },
+  };
+}
