@@ -18,10 +18,10 @@ export const URL_SUBREQUESTS = 12;
 
 /**
  * Settling one chunk: duplicates decided, the R2 segment, the D1 batch, the model step's messages, the coordinator's
- * complete, the webhooks' events, new links sent to the two frontier queues (a call each per 100 messages, two) and
- * throttled URLs sent back (two), with a spare.
+ * complete, the webhooks' events, new links sent to the three frontier queues (a call each per 100 messages: the
+ * high one, the immediate one, the paced one for those delayed; three) and throttled URLs sent back (two), with a spare.
  */
-const CHUNK = 12;
+const CHUNK = 13;
 
 /**
  * One crawl's group of the batch, besides its URLs: its claim, a recrawl's and the page cache's look-ups, its usage

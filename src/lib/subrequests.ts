@@ -32,11 +32,6 @@ export class SubrequestBudget {
     this.made++;
   }
 
-  /** Whether one more subrequest may be made now. */
-  canSpend(): boolean {
-    return this.made < this.limit;
-  }
-
   /** Work that must be done whatever comes (answering what was started): planned unconditionally. */
   plan(n: number): void {
     this.planned += n;

@@ -123,8 +123,8 @@ describe('the subrequests of a frontier invocation', () => {
     const spent = await drain(ns, messagesOf(id, urls), null);
     console.log(`subrequests of one invocation of 100 URLs (10 messages): ${spent.join(', ')}`);
     expect(spent).toHaveLength(1);
-    // The plan of consumers/subrequests.ts for it: 6 + (4 + 24 + 10) + 100 x 12.
-    expect(spent[0]).toBeLessThanOrEqual(6 + 38 + 1200);
+    // The plan of consumers/subrequests.ts for it: 6 + (4 + 26 + 10) + 100 x 12.
+    expect(spent[0]).toBeLessThanOrEqual(6 + 40 + 1200);
     expect((await env.CRAWL.getByName(id).snapshot())?.counts.stored).toBe(100);
   });
 });
