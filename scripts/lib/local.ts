@@ -180,13 +180,19 @@ export async function startNpm(args: string[], options: Pick<WorkerOptions, 'log
   });
 }
 
-/** A copy of wrangler.toml that differs only in the frontier consumers' batch settings, if options set them. */
+/**
+ * A copy of wrangler.toml that differs only in the frontier consumers' batch settings, if options set them: the size
+ * of all three, the timeout of the two that deliver at once (the paced queue's wait is what it is for).
+ */
 function batchConfig(options: WorkerOptions): string[] {
   if (options.batchSize === undefined && options.batchTimeout === undefined) return [];
   const path = join(root, `.wrangler-batch-${options.batchSize ?? 'd'}-${options.batchTimeout ?? 'd'}.toml`);
   let toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
   if (options.batchSize !== undefined)
-    toml = toml.replace(/(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = )\d+/g, `$1${options.batchSize}`);
+    toml = toml.replace(
+      /(queue = "edgecrawl-frontier(?:-high|-paced)?"\nmax_batch_size = )\d+/g,
+      `$1${options.batchSize}`,
+    );
   if (options.batchTimeout !== undefined)
     toml = toml.replace(
       /(queue = "edgecrawl-frontier(?:-high)?"\nmax_batch_size = \d+\nmax_batch_timeout = )\d+/g,
